@@ -1,0 +1,5 @@
+import sys
+
+from turnframe.cli import main
+
+sys.exit(main())
