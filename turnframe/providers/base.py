@@ -1,0 +1,132 @@
+"""The provider protocol: what a model (or any interpreter) is asked and what it answers.
+
+The provider layer deals in requests and raw answers (strings). Parsing an answer into a plan is
+the interpreter's job; deciding whether to retry or fall back is :mod:`turnframe.providers.chain`'s.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any, Literal, Protocol
+
+import attrs
+
+from turnframe.converter import unstructure
+from turnframe.hashing import digest
+
+
+class Purpose(enum.StrEnum):
+    """Why a provider is asked: to interpret a user's turn, or to narrate the response."""
+
+    INTERPRET = "interpret"
+    NARRATE = "narrate"
+
+
+def _non_empty(_: object, attribute: attrs.Attribute[Any], value: str) -> None:
+    if not value:
+        raise ValueError(f"{attribute.name} must not be empty")
+
+
+@attrs.frozen(kw_only=True)
+class ChatMessage:
+    """One message of the conversation shown to the provider (the system prompt is separate)."""
+
+    role: Literal["user", "assistant"] = attrs.field(
+        validator=attrs.validators.in_(("user", "assistant"))
+    )
+    content: str
+
+
+def _messages(value: Iterable[ChatMessage]) -> tuple[ChatMessage, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(kw_only=True)
+class ProviderRequest:
+    """One question to a provider, with what the replay record needs to explain it later.
+
+    ``answer_schema`` is the JSON schema the answer must follow; treat it as read-only.
+    ``template_hash`` and ``reference_digests`` (reference slot name to digest) identify the
+    prompt template and the reference material without storing them again.
+    """
+
+    purpose: Purpose = attrs.field(converter=Purpose)
+    turn_id: str = attrs.field(validator=_non_empty)
+    correlation_id: str = attrs.field(validator=_non_empty)
+    system: str
+    messages: tuple[ChatMessage, ...] = attrs.field(converter=_messages)
+    answer_schema: dict[str, Any]
+    template_hash: str
+    reference_digests: dict[str, str] = attrs.field(factory=dict)
+    max_answer_tokens: int = attrs.field(default=2048, validator=attrs.validators.gt(0))
+
+    @messages.validator
+    def _check_messages(self, _: attrs.Attribute[Any], value: tuple[ChatMessage, ...]) -> None:
+        if not value:
+            raise ValueError("messages must hold at least the user's message")
+
+    @classmethod
+    def from_text(
+        cls,
+        *,
+        purpose: Purpose,
+        turn_id: str,
+        correlation_id: str,
+        system: str,
+        user: str,
+        answer_schema: dict[str, Any],
+        template_hash: str,
+        reference_digests: dict[str, str] | None = None,
+    ) -> ProviderRequest:
+        """A request whose prompt is one system text and one user text."""
+        return cls(
+            purpose=purpose,
+            turn_id=turn_id,
+            correlation_id=correlation_id,
+            system=system,
+            messages=(ChatMessage(role="user", content=user),),
+            answer_schema=answer_schema,
+            template_hash=template_hash,
+            reference_digests=dict(reference_digests or {}),
+        )
+
+    def digest(self) -> str:
+        """A stable digest of the whole request: the same request always has the same digest."""
+        return digest("provider.request", unstructure(self))
+
+
+@attrs.frozen(kw_only=True)
+class ProviderAnswer:
+    """A provider's raw answer: text that should follow the request's schema (not yet parsed)."""
+
+    text: str
+    model: str | None = None
+
+
+class Provider(Protocol):
+    """Anything that can answer a :class:`ProviderRequest`.
+
+    A provider raises a :class:`~turnframe.providers.errors.ProviderError` subclass for every
+    failure it can classify; any other exception is treated as a bug and propagates.
+    ``context_budget_tokens`` is the prompt size the provider accepts; the prompt builder fits
+    references into it.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def context_budget_tokens(self) -> int: ...
+
+    async def complete(self, request: ProviderRequest) -> ProviderAnswer: ...
+
+
+class RetryGate(Protocol):
+    """The authority on retries (the ExecutionGate): may this turn be asked again?
+
+    Asked before every retry and every fallback, never before the first attempt. It answers
+    False for interpretation once the turn is sealed; narration may always be retried.
+    """
+
+    async def may_retry(self, turn_id: str, purpose: Purpose) -> bool: ...

@@ -1,0 +1,389 @@
+"""The provider chain: bounded retries, fallback to the next provider, and the gate before each.
+
+Rules (see ``docs/providers.md`` and ADR 0007):
+
+- The first attempt is sent without asking. Every retry and every fallback first asks the
+  :class:`~turnframe.providers.base.RetryGate`; a refusal stops the call with
+  :class:`~turnframe.providers.errors.RetryRefusedAfterSeal`.
+- A fatal error stops the call at once; nothing is retried or sent elsewhere.
+- Each attempt waits at most ``policy.attempt_timeout``. A provider that does not answer in time
+  is never sent the same request again in this call (nor in a later call given the earlier
+  attempts as ``prior_attempts``).
+- Structured concurrency: each attempt runs in a task group owned by the call. After a timeout
+  the attempt keeps running so a late answer can be recorded (once, never used), but only while
+  the call lasts (plus ``policy.late_answer_grace``); the call cancels it before returning.
+
+Backoff sleeps and attempt deadlines are injectable (``sleep``, ``deadline``) so tests run on
+virtual time; both default to :func:`anyio.sleep`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import anyio
+import anyio.abc
+import attrs
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential,
+)
+
+from turnframe.errors import ConfigError
+from turnframe.hashing import digest_bytes
+from turnframe.providers.attempts import AttemptOutcome, AttemptStep, GateAnswer, ProviderAttempt
+from turnframe.providers.base import Provider, ProviderAnswer, ProviderRequest, RetryGate
+from turnframe.providers.errors import (
+    TIMED_OUT_CODE,
+    UNEXPECTED_CODE,
+    ChainError,
+    Classification,
+    FatalProviderError,
+    ProviderError,
+    ProvidersExhausted,
+    RetryRefusedAfterSeal,
+)
+from turnframe.providers.policy import RetryPolicy
+
+Sleep = Callable[[float], Awaitable[None]]
+OnAttempt = Callable[[ProviderAttempt], Awaitable[None]]
+
+
+@attrs.frozen(kw_only=True)
+class ChainAnswer:
+    """The answer the chain used, which provider gave it, and every attempt in order."""
+
+    text: str
+    provider: str
+    model: str | None
+    attempts: tuple[ProviderAttempt, ...]
+
+
+class ProviderChain:
+    """Providers tried in order, each with bounded retries, every extra step allowed by a gate."""
+
+    def __init__(
+        self,
+        providers: Sequence[Provider],
+        *,
+        policy: RetryPolicy | None = None,
+        sleep: Sleep = anyio.sleep,
+        deadline: Sleep = anyio.sleep,
+    ) -> None:
+        if not providers:
+            raise ConfigError("a provider chain needs at least one provider")
+        names = [p.name for p in providers]
+        if len(set(names)) != len(names):
+            raise ConfigError(f"provider names in a chain must be unique, got {names}")
+        self.providers: tuple[Provider, ...] = tuple(providers)
+        self.policy = policy if policy is not None else RetryPolicy.conservative()
+        self.sleep = sleep
+        self.deadline = deadline
+
+    async def complete(
+        self,
+        request: ProviderRequest,
+        *,
+        gate: RetryGate,
+        on_attempt: OnAttempt | None = None,
+        prior_attempts: Sequence[ProviderAttempt] = (),
+    ) -> ChainAnswer:
+        """Ask the providers until one answers; raise a :class:`ChainError` carrying attempts.
+
+        ``on_attempt`` is awaited with each attempt as soon as it is final. ``prior_attempts``
+        are this turn's earlier attempts for the same purpose (after a crash): numbering goes on
+        from them, providers that timed out on the same request are skipped, and the first
+        send counts as a retry, so it asks the gate.
+        """
+        call = _ChainCall(self, request, gate, on_attempt, prior_attempts)
+        async with anyio.create_task_group() as tg:
+            outcome = await call.run(tg)
+            tg.cancel_scope.cancel()  # late answers are listened for only while the call lasts
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+
+class _Stop(Exception):
+    """Internal: the call is decided without an answer."""
+
+    def error(self, attempts: Sequence[ProviderAttempt]) -> ChainError:
+        raise NotImplementedError
+
+
+class _Fatal(_Stop):
+    def __init__(self, cause: ProviderError) -> None:
+        self.cause = cause
+
+    def error(self, attempts: Sequence[ProviderAttempt]) -> ChainError:
+        return FatalProviderError(self.cause, attempts=attempts)
+
+
+class _Sealed(_Stop):
+    def __init__(self, turn_id: str) -> None:
+        self.turn_id = turn_id
+
+    def error(self, attempts: Sequence[ProviderAttempt]) -> ChainError:
+        return RetryRefusedAfterSeal(self.turn_id, attempts=attempts)
+
+
+class _Exhausted(_Stop):
+    def __init__(self, last_error: ProviderError | None) -> None:
+        self.last_error = last_error
+
+    def error(self, attempts: Sequence[ProviderAttempt]) -> ChainError:
+        return ProvidersExhausted(attempts=attempts, last_error=self.last_error)
+
+
+class _TimedOut(Exception):
+    """Internal: the provider did not answer in time; move to the next one."""
+
+
+class _Slot:
+    """One request in flight: filled by the sending task, read by the waiting call."""
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.result: ProviderAnswer | Exception | None = None
+        self.timed_out: ProviderAttempt | None = None
+
+
+class _ChainCall:
+    """The state of one :meth:`ProviderChain.complete` call."""
+
+    def __init__(
+        self,
+        chain: ProviderChain,
+        request: ProviderRequest,
+        gate: RetryGate,
+        on_attempt: OnAttempt | None,
+        prior: Sequence[ProviderAttempt],
+    ) -> None:
+        self.chain = chain
+        self.policy = chain.policy
+        self.request = request
+        self.request_digest = request.digest()
+        self.gate = gate
+        self.on_attempt = on_attempt
+        self.resumed = bool(prior)
+        self.attempts: list[ProviderAttempt] = []
+        self.next_number = max((a.number for a in prior), default=0) + 1
+        same = [a for a in prior if a.request_digest == self.request_digest]
+        sent = (AttemptOutcome.OK, AttemptOutcome.ERROR, AttemptOutcome.TIMED_OUT)
+        self.sent: dict[str, int] = {}
+        for a in same:
+            if a.outcome in sent:
+                self.sent[a.provider] = max(self.sent.get(a.provider, 0), a.provider_attempt)
+        self.excluded = {a.provider for a in same if a.outcome is AttemptOutcome.TIMED_OUT}
+        self.waiting_late: list[_Slot] = []
+        self.pending_delay = 0.0
+        self.backoff = wait_exponential(
+            multiplier=self.policy.backoff_initial,
+            exp_base=self.policy.backoff_multiplier,
+            max=self.policy.backoff_max,
+        )
+
+    async def run(self, tg: anyio.abc.TaskGroup) -> ChainAnswer | Exception:
+        """Decide the call; errors are returned, to be raised outside the task group."""
+        self.tg = tg
+        try:
+            try:
+                provider, answer = await self._through_providers()
+            except _Stop as stop:
+                await self._settle_late()
+                return stop.error(self.attempts)
+            await self._settle_late()
+        except Exception as error:  # the gate, the callback or a provider bug: re-raised as is
+            return error
+        return ChainAnswer(
+            text=answer.text,
+            provider=provider.name,
+            model=answer.model,
+            attempts=tuple(self.attempts),
+        )
+
+    async def _through_providers(self) -> tuple[Provider, ProviderAnswer]:
+        last_error: ProviderError | None = None
+        step = AttemptStep.RETRY if self.resumed else AttemptStep.FIRST
+        for provider in self.chain.providers:
+            if provider.name in self.excluded:
+                continue
+            try:
+                return provider, await self._on_provider(provider, step)
+            except ProviderError as error:
+                if error.classification is Classification.FATAL:
+                    raise _Fatal(error) from error
+                last_error = error
+            except _TimedOut:
+                pass  # recorded and excluded already; nothing to classify, fall back
+            step = AttemptStep.FALLBACK
+        raise _Exhausted(last_error)
+
+    async def _on_provider(self, provider: Provider, step: AttemptStep) -> ProviderAnswer:
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self.policy.attempts_per_provider),
+            wait=self._wait,
+            retry=retry_if_exception(self._retryable),
+            sleep=self._sleep,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                first = attempt.retry_state.attempt_number == 1
+                return await self._send_once(provider, step if first else AttemptStep.RETRY)
+        raise AssertionError("tenacity either returns an answer or re-raises the last error")
+
+    def _retryable(self, error: BaseException) -> bool:
+        if not isinstance(error, ProviderError):
+            return False
+        if error.classification not in (Classification.RETRY, Classification.RETRY_AFTER):
+            return False
+        return error.retry_after is None or error.retry_after <= self.policy.max_retry_after
+
+    def _wait(self, state: RetryCallState) -> float:
+        error = state.outcome.exception() if state.outcome is not None else None
+        if isinstance(error, ProviderError) and error.retry_after is not None:
+            return max(0.0, error.retry_after)
+        return float(self.backoff(state))
+
+    async def _sleep(self, seconds: float) -> None:
+        self.pending_delay = seconds
+        await self.chain.sleep(seconds)
+
+    async def _send_once(self, provider: Provider, step: AttemptStep) -> ProviderAnswer:
+        delay, self.pending_delay = self.pending_delay, 0.0
+        number = self.sent.get(provider.name, 0) + 1
+        fields: dict[str, Any] = dict(
+            provider=provider.name, provider_attempt=number, step=step, delay_before=delay
+        )
+        if step is AttemptStep.FIRST:
+            fields["gate"] = GateAnswer.NOT_ASKED
+        elif await self.gate.may_retry(self.request.turn_id, self.request.purpose):
+            fields["gate"] = GateAnswer.ALLOWED
+        else:
+            await self._record(**fields, gate=GateAnswer.REFUSED, outcome=AttemptOutcome.NOT_SENT)
+            raise _Sealed(self.request.turn_id)
+        self.sent[provider.name] = number
+        slot = _Slot()
+        self.tg.start_soon(self._send, provider, slot)
+        await self._race(slot.done.wait, self.policy.attempt_timeout)
+        await self._record_late_answers()
+        result = slot.result
+        if not slot.done.is_set() or result is None:
+            slot.timed_out = await self._record(
+                **fields,
+                outcome=AttemptOutcome.TIMED_OUT,
+                error_code=TIMED_OUT_CODE,
+                classification=Classification.FALLBACK,
+            )
+            self.waiting_late.append(slot)
+            self.excluded.add(provider.name)
+            raise _TimedOut
+        if isinstance(result, ProviderAnswer):
+            await self._record(
+                **fields,
+                outcome=AttemptOutcome.OK,
+                used=True,
+                answer_digest=digest_bytes(result.text.encode()),
+            )
+            return result
+        if isinstance(result, ProviderError):
+            await self._record(
+                **fields,
+                outcome=AttemptOutcome.ERROR,
+                error_code=result.code,
+                classification=result.classification,
+                retry_after=result.retry_after,
+                detail=result.message,
+            )
+        raise result  # a ProviderError is classified by tenacity; anything else is a bug
+
+    async def _send(self, provider: Provider, slot: _Slot) -> None:
+        try:
+            slot.result = await provider.complete(self.request)
+        except Exception as error:  # handed to the waiting call, which classifies or re-raises it
+            slot.result = error
+        slot.done.set()
+
+    async def _race(self, wait: Callable[[], Awaitable[object]], seconds: float) -> None:
+        """Wait for ``wait()`` or the injected deadline, whichever comes first."""
+        async with anyio.create_task_group() as tg:
+
+            async def expire() -> None:
+                await self.chain.deadline(seconds)
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(expire)
+            await wait()
+            tg.cancel_scope.cancel()
+
+    async def _record_late_answers(self) -> None:
+        for slot in [s for s in self.waiting_late if s.done.is_set()]:
+            self.waiting_late.remove(slot)
+            await self._record_late(slot)
+
+    async def _record_late(self, slot: _Slot) -> None:
+        timed_out = slot.timed_out
+        assert timed_out is not None
+        fields: dict[str, Any] = dict(
+            provider=timed_out.provider,
+            provider_attempt=timed_out.provider_attempt,
+            step=timed_out.step,
+            gate=timed_out.gate,
+            late_of=timed_out.number,
+        )
+        result = slot.result
+        if isinstance(result, ProviderAnswer):
+            await self._record(
+                **fields,
+                outcome=AttemptOutcome.LATE_ANSWER,
+                answer_digest=digest_bytes(result.text.encode()),
+            )
+        elif isinstance(result, ProviderError):
+            await self._record(
+                **fields,
+                outcome=AttemptOutcome.LATE_ERROR,
+                error_code=result.code,
+                classification=result.classification,
+                detail=result.message,
+            )
+        else:
+            await self._record(
+                **fields,
+                outcome=AttemptOutcome.LATE_ERROR,
+                error_code=UNEXPECTED_CODE,
+                detail=type(result).__name__,
+            )
+
+    async def _settle_late(self) -> None:
+        """Record late answers already in; wait up to the grace for the others."""
+        await self._record_late_answers()
+        if not self.waiting_late or self.policy.late_answer_grace <= 0:
+            return
+        pending = list(self.waiting_late)
+
+        async def all_answered() -> None:
+            for slot in pending:
+                await slot.done.wait()
+
+        await self._race(all_answered, self.policy.late_answer_grace)
+        await self._record_late_answers()
+
+    async def _record(self, **fields: Any) -> ProviderAttempt:
+        attempt = ProviderAttempt(
+            number=self.next_number,
+            purpose=self.request.purpose,
+            turn_id=self.request.turn_id,
+            correlation_id=self.request.correlation_id,
+            request_digest=self.request_digest,
+            **fields,
+        )
+        self.next_number += 1
+        self.attempts.append(attempt)
+        if self.on_attempt is not None:
+            await self.on_attempt(attempt)
+        return attempt
