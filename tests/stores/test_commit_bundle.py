@@ -1,0 +1,275 @@
+"""The commit bundle: one transaction, whole or not at all."""
+
+from __future__ import annotations
+
+import pytest
+from store_kit import ACCOUNT, MakeCase, MakeTurn, entry, move
+
+from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores import (
+    CardResolution,
+    CaseRecord,
+    CaseUpdate,
+    CommitBundle,
+    InteractionStatus,
+    JournalOutcome,
+    KeyReused,
+    NewCase,
+    NewEvent,
+    NewInteraction,
+    NewOutboxEffect,
+    NotFound,
+    OutboxStatus,
+    RevisionConflict,
+    StatusConflict,
+    Store,
+    TurnRecord,
+)
+
+pytestmark = pytest.mark.anyio
+
+J = JournalStatus
+P = TurnPhase
+
+
+class Boom(Exception):
+    pass
+
+
+async def _executing_turn_with_card(
+    store: Store, make_turn: MakeTurn, case: CaseRecord
+) -> tuple[TurnRecord, str]:
+    turn = await make_turn(phase=P.INTERPRETED)
+    [card] = await store.save_reduction(
+        ACCOUNT,
+        turn.turn_id,
+        {"r": 1},
+        interactions=[
+            NewInteraction(payload={"k": "confirm"}, case_id=case.case_id, blocking=True)
+        ],
+        phase=move(P.INTERPRETED, P.REDUCED),
+    )
+    await store.admit(
+        ACCOUNT,
+        turn.turn_id,
+        [entry("k1", case_id=case.case_id, expected_revision=case.revision)],
+        phase=move(P.REDUCED, P.EXECUTING),
+    )
+    return turn, card.interaction_id
+
+
+def _full_bundle(
+    turn: TurnRecord, case: CaseRecord, card_id: str, *, expected_revision: int | None = None
+) -> CommitBundle:
+    rev = case.revision if expected_revision is None else expected_revision
+    return CommitBundle(
+        account_id=ACCOUNT,
+        turn_id=turn.turn_id,
+        journal_outcomes=[
+            JournalOutcome(
+                idempotency_key="k1", expected=J.PENDING, status=J.COMMITTED, outcome={"r": 2}
+            )
+        ],
+        case_updates=[
+            CaseUpdate(
+                case_id=case.case_id,
+                expected_revision=rev,
+                new_revision=rev + 1,
+                state={"status": "closed"},
+            )
+        ],
+        events=[
+            NewEvent(
+                case_id=case.case_id,
+                revision=rev + 1,
+                type="status_set",
+                payload={"status": "closed"},
+                command_id="cmd-k1",
+            )
+        ],
+        card_resolutions=[CardResolution(interaction_id=card_id, resolution={"choice": "yes"})],
+        outbox=[NewOutboxEffect(idempotency_key="notify-1", payload={"to": "ops"})],
+        replay_record={"plan_hash": "h"},
+        phase=move(P.EXECUTING, P.COMMITTED),
+    )
+
+
+async def _assert_nothing_of_the_bundle(
+    store: Store, turn: TurnRecord, case: CaseRecord, card_id: str
+) -> None:
+    assert await store.get_case(ACCOUNT, case.case_id) == case
+    assert await store.list_events(ACCOUNT) == []
+    journal = await store.get_journal_entry(ACCOUNT, "k1")
+    assert journal is not None and journal.status is J.PENDING and journal.outcome is None
+    card = await store.get_interaction(ACCOUNT, card_id)
+    assert card is not None and card.status is InteractionStatus.OPEN
+    assert await store.list_outbox(ACCOUNT) == []
+    assert await store.get_replay_record(ACCOUNT, turn.turn_id) is None
+    reread = await store.get_turn(ACCOUNT, turn.turn_id)
+    assert reread is not None and reread.phase is P.EXECUTING
+
+
+async def test_a_commit_bundle_writes_every_part_together(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case()
+    turn, card_id = await _executing_turn_with_card(store, make_turn, case)
+    receipt = await store.commit_bundle(_full_bundle(turn, case, card_id))
+    assert receipt.phase is P.COMMITTED
+    assert [c.revision for c in receipt.cases] == [2]
+    stored_case = await store.get_case(ACCOUNT, case.case_id)
+    assert stored_case is not None
+    assert (stored_case.revision, stored_case.state) == (2, {"status": "closed"})
+    assert [e.type for e in await store.list_events(ACCOUNT)] == ["status_set"]
+    assert receipt.events == tuple(await store.list_events(ACCOUNT))
+    journal = await store.get_journal_entry(ACCOUNT, "k1")
+    assert journal is not None and (journal.status, journal.outcome) == (J.COMMITTED, {"r": 2})
+    card = await store.get_interaction(ACCOUNT, card_id)
+    assert card is not None and card.status is InteractionStatus.RESOLVED
+    [effect] = await store.list_outbox(ACCOUNT)
+    assert (effect.status, effect.idempotency_key) == (OutboxStatus.PENDING, "notify-1")
+    assert receipt.outbox == (effect,)
+    assert await store.get_replay_record(ACCOUNT, turn.turn_id) == {"plan_hash": "h"}
+    reread = await store.get_turn(ACCOUNT, turn.turn_id)
+    assert reread is not None and reread.phase is P.COMMITTED
+
+
+async def test_a_stale_expected_revision_aborts_the_whole_commit_bundle(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case(revision=5)
+    turn, card_id = await _executing_turn_with_card(store, make_turn, case)
+    with pytest.raises(RevisionConflict) as caught:
+        await store.commit_bundle(_full_bundle(turn, case, card_id, expected_revision=4))
+    assert (caught.value.expected, caught.value.actual) == (4, 5)
+    await _assert_nothing_of_the_bundle(store, turn, case, card_id)
+
+
+async def test_a_journal_status_conflict_aborts_the_whole_commit_bundle(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case()
+    turn, card_id = await _executing_turn_with_card(store, make_turn, case)
+    bundle = _full_bundle(turn, case, card_id)
+    stale = CommitBundle(
+        account_id=ACCOUNT,
+        turn_id=turn.turn_id,
+        journal_outcomes=[
+            JournalOutcome(idempotency_key="k1", expected=J.EXECUTING, status=J.COMMITTED)
+        ],
+        case_updates=bundle.case_updates,
+        events=bundle.events,
+    )
+    with pytest.raises(StatusConflict):
+        await store.commit_bundle(stale)
+    await _assert_nothing_of_the_bundle(store, turn, case, card_id)
+
+
+async def test_a_closed_card_aborts_the_whole_commit_bundle(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case()
+    turn, card_id = await _executing_turn_with_card(store, make_turn, case)
+    await store.resolve_interaction(
+        ACCOUNT, CardResolution(interaction_id=card_id, status=InteractionStatus.EXPIRED)
+    )
+    with pytest.raises(StatusConflict):
+        await store.commit_bundle(_full_bundle(turn, case, card_id))
+    assert await store.get_case(ACCOUNT, case.case_id) == case
+    assert await store.list_events(ACCOUNT) == []
+
+
+async def test_a_failing_hook_inside_the_transaction_leaves_nothing_partial(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case()
+    turn, card_id = await _executing_turn_with_card(store, make_turn, case)
+    calls: list[str] = []
+
+    def hook() -> None:
+        calls.append("inside")
+        raise Boom("mid-transaction")
+
+    with pytest.raises(Boom):
+        await store.commit_bundle(_full_bundle(turn, case, card_id), inside_transaction=hook)
+    assert calls == ["inside"]
+    await _assert_nothing_of_the_bundle(store, turn, case, card_id)
+    receipt = await store.commit_bundle(_full_bundle(turn, case, card_id))
+    assert receipt.phase is P.COMMITTED
+
+
+async def test_a_reused_outbox_key_aborts_the_bundle(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case()
+    turn, card_id = await _executing_turn_with_card(store, make_turn, case)
+    full = _full_bundle(turn, case, card_id)
+    twice = CommitBundle(
+        account_id=ACCOUNT,
+        turn_id=turn.turn_id,
+        case_updates=full.case_updates,
+        outbox=[full.outbox[0], full.outbox[0]],
+    )
+    with pytest.raises(KeyReused):
+        await store.commit_bundle(twice)
+    assert await store.get_case(ACCOUNT, case.case_id) == case
+
+
+async def test_an_event_for_an_unknown_case_aborts_the_bundle(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case()
+    turn = await make_turn(phase=P.EXECUTING)
+    bundle = CommitBundle(
+        account_id=ACCOUNT,
+        turn_id=turn.turn_id,
+        case_updates=[
+            CaseUpdate(case_id=case.case_id, expected_revision=1, new_revision=2, state={})
+        ],
+        events=[NewEvent(case_id="nope", revision=1, type="x", payload={})],
+    )
+    with pytest.raises(NotFound):
+        await store.commit_bundle(bundle)
+    assert await store.get_case(ACCOUNT, case.case_id) == case
+
+
+async def test_a_bundle_can_start_a_case_and_record_its_first_event(
+    store: Store, make_turn: MakeTurn
+) -> None:
+    turn = await make_turn(phase=P.EXECUTING)
+    receipt = await store.commit_bundle(
+        CommitBundle(
+            account_id=ACCOUNT,
+            turn_id=turn.turn_id,
+            new_cases=[NewCase(workflow="tickets", label="New", state={}, case_id="c-new")],
+            events=[NewEvent(case_id="c-new", revision=1, type="case_started", payload={})],
+        )
+    )
+    assert [c.case_id for c in receipt.cases] == ["c-new"]
+    assert [e.case_id for e in receipt.events] == ["c-new"]
+
+
+async def test_several_fields_on_one_case_commit_under_one_revision_bump(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case(state={"title": "old", "priority": "low"})
+    turn = await make_turn(phase=P.EXECUTING)
+    new_state = {"title": "new", "priority": "high"}
+    await store.commit_bundle(
+        CommitBundle(
+            account_id=ACCOUNT,
+            turn_id=turn.turn_id,
+            case_updates=[
+                CaseUpdate(
+                    case_id=case.case_id, expected_revision=1, new_revision=2, state=new_state
+                )
+            ],
+            events=[
+                NewEvent(case_id=case.case_id, revision=2, type="field_set", payload={"f": f})
+                for f in ("title", "priority")
+            ],
+        )
+    )
+    stored = await store.get_case(ACCOUNT, case.case_id)
+    assert stored is not None and (stored.revision, stored.state) == (2, new_state)
+    assert {e.revision for e in await store.list_events(ACCOUNT)} == {2}

@@ -1,0 +1,166 @@
+"""What callers hand a store: new rows, compare-and-swap moves and the commit bundle.
+
+Shape is validated here, at the boundary; rules that need stored state (a stale revision, an
+illegal phase move) are checked by the store inside its transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.records import InteractionStatus, Json
+
+
+def _aware(_: Any, attribute: attrs.Attribute[Any], value: datetime | None) -> None:
+    if value is not None and value.utcoffset() is None:
+        raise ValueError(f"{attribute.name} must be timezone-aware, got {value!r}")
+
+
+def _non_negative(_: Any, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None and value < 0:
+        raise ValueError(f"{attribute.name} must be >= 0, got {value}")
+
+
+def _as_tuple(value: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(value)
+
+
+@attrs.frozen(kw_only=True)
+class PhaseMove:
+    """Move a turn's phase marker from ``expected`` to ``new`` in the same transaction."""
+
+    expected: TurnPhase
+    new: TurnPhase
+
+
+@attrs.frozen(kw_only=True)
+class NewInteraction:
+    """A card to persist; ``interaction_id`` None lets the store create a time-ordered id."""
+
+    payload: Json
+    case_id: str | None = None
+    blocking: bool = False
+    interaction_id: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class NewJournalEntry:
+    """A command offered for admission. ``status`` is its initial status: ``pending``, or
+    ``awaiting_confirmation`` for commands a confirmation card authorizes."""
+
+    idempotency_key: str
+    command_id: str
+    content_digest: str
+    payload: Json
+    case_id: str | None = None
+    expected_revision: int | None = attrs.field(default=None, validator=_non_negative)
+    status: JournalStatus = attrs.field(default=JournalStatus.PENDING)
+
+    @status.validator
+    def _initial(self, _: attrs.Attribute[Any], value: JournalStatus) -> None:
+        if value not in (JournalStatus.PENDING, JournalStatus.AWAITING_CONFIRMATION):
+            raise ValueError(
+                f"a journal entry starts pending or awaiting_confirmation, not {value}"
+            )
+
+
+@attrs.frozen(kw_only=True)
+class NewCase:
+    """A case to create (seeding, or a ``start_case`` act inside a commit bundle)."""
+
+    workflow: str
+    label: str
+    state: Json
+    case_id: str | None = None
+    revision: int = attrs.field(default=1, validator=_non_negative)
+
+
+@attrs.frozen(kw_only=True)
+class CaseUpdate:
+    """Replace a case's state, only if it is still at ``expected_revision``."""
+
+    case_id: str
+    expected_revision: int = attrs.field(validator=_non_negative)
+    new_revision: int = attrs.field()
+    state: Json
+
+    @new_revision.validator
+    def _forward(self, _: attrs.Attribute[Any], value: int) -> None:
+        if value <= self.expected_revision:
+            raise ValueError(
+                f"new_revision {value} must exceed expected_revision {self.expected_revision}"
+            )
+
+
+@attrs.frozen(kw_only=True)
+class NewEvent:
+    """A domain event; the store assigns its id, its global ``seq`` and the bundle's turn id."""
+
+    case_id: str
+    revision: int = attrs.field(validator=_non_negative)
+    type: str
+    payload: Json
+    command_id: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class JournalOutcome:
+    """Settle (or move) one journal entry by compare-and-swap on its status."""
+
+    idempotency_key: str
+    expected: JournalStatus
+    status: JournalStatus
+    outcome: Json | None = None
+
+
+@attrs.frozen(kw_only=True)
+class CardResolution:
+    """Close an open card as ``resolved`` (with the user's answer) or ``expired``."""
+
+    interaction_id: str
+    status: InteractionStatus = attrs.field(default=InteractionStatus.RESOLVED)
+    resolution: Json | None = None
+
+    @status.validator
+    def _closing(self, _: attrs.Attribute[Any], value: InteractionStatus) -> None:
+        if value is InteractionStatus.OPEN:
+            raise ValueError("a card resolution closes the card: resolved or expired")
+
+
+@attrs.frozen(kw_only=True)
+class NewOutboxEffect:
+    """An external effect to dispatch after commit, sent with its own idempotency key.
+
+    ``available_at`` None means "as soon as it is committed" (the store's clock at commit).
+    """
+
+    idempotency_key: str
+    payload: Json
+    case_id: str | None = None
+    command_id: str | None = None
+    available_at: datetime | None = attrs.field(default=None, validator=_aware)
+
+
+@attrs.frozen(kw_only=True)
+class CommitBundle:
+    """Everything one execution step makes true, written in ONE transaction or not at all.
+
+    Order inside the transaction: new cases, journal outcomes, case updates, events, (the
+    ``inside_transaction`` hook), card resolutions, outbox rows, replay record, phase move.
+    """
+
+    account_id: str
+    turn_id: str
+    new_cases: tuple[NewCase, ...] = attrs.field(default=(), converter=_as_tuple)
+    journal_outcomes: tuple[JournalOutcome, ...] = attrs.field(default=(), converter=_as_tuple)
+    case_updates: tuple[CaseUpdate, ...] = attrs.field(default=(), converter=_as_tuple)
+    events: tuple[NewEvent, ...] = attrs.field(default=(), converter=_as_tuple)
+    card_resolutions: tuple[CardResolution, ...] = attrs.field(default=(), converter=_as_tuple)
+    outbox: tuple[NewOutboxEffect, ...] = attrs.field(default=(), converter=_as_tuple)
+    replay_record: Json | None = None
+    phase: PhaseMove | None = None

@@ -1,0 +1,285 @@
+"""The ``Store`` protocol: everything the durable pipeline persists, behind one interface.
+
+Rules every implementation keeps (the conformance suite in ``tests/stores`` checks them):
+
+- Every row belongs to an account. Another account's id answers exactly like an unknown id: the
+  same ``None`` from a getter, the same :class:`~turnframe.stores.errors.NotFound` (same message)
+  from a mutator.
+- Every method is ONE transaction: it happens whole or not at all, and concurrent calls never see
+  or undo each other's uncommitted rows.
+- Nothing is rewritten. Payloads (user turns, plans, reductions, card payloads, journal payloads,
+  events, replay records, response blocks) are write-once: writing the same content again is a
+  no-op, different content is :class:`~turnframe.stores.errors.PayloadImmutable`. Only lifecycle
+  columns (phase, statuses, case state + revision, leases, the session's thread context) move,
+  each by compare-and-swap.
+- Methods marked *operator* accept ``account_id=None`` to scan every account (the runtime's
+  recovery scan and the outbox dispatcher); every record they return carries its account id.
+- No hidden clock decides anything: lease expiries and "now" are passed in. The store's clock
+  only stamps ``created_at``-style columns.
+
+Fault boundaries (``turnframe.testing.faults``) map onto these methods: see that module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.inputs import (
+    CardResolution,
+    CommitBundle,
+    NewCase,
+    NewInteraction,
+    NewJournalEntry,
+    PhaseMove,
+)
+from turnframe.stores.records import (
+    Admission,
+    AssistantTurnRecord,
+    BundleReceipt,
+    CaseRecord,
+    EventRecord,
+    InteractionRecord,
+    JournalRecord,
+    Json,
+    OutboxRecord,
+    OutboxResult,
+    OutboxStatus,
+    SessionRecord,
+    TurnRecord,
+)
+
+#: Called synchronously inside a commit bundle's transaction, after the journal outcomes, case
+#: updates and events were written and before the rest and the COMMIT. An exception it raises
+#: rolls the whole bundle back and propagates. It may run on the store's worker thread: it must
+#: not block or touch the event loop. Fault injection uses it; production code passes None.
+InsideTransactionHook = Callable[[], None]
+
+
+class Store(Protocol):
+    # -- sessions -------------------------------------------------------------------------
+    async def create_session(
+        self,
+        *,
+        account_id: str,
+        workflow: str,
+        thread_context: Json = None,
+        session_id: str | None = None,
+    ) -> SessionRecord:
+        """Create a session (a time-ordered id unless given). Same id, same content: returns the
+        stored one; same id, different workflow: :class:`AlreadyExists`."""
+        ...
+
+    async def get_session(self, account_id: str, session_id: str) -> SessionRecord | None: ...
+
+    async def save_thread_context(
+        self, account_id: str, session_id: str, thread_context: Json
+    ) -> None:
+        """Replace the session's thread context (the session actor's rolling summary)."""
+        ...
+
+    # -- turns and their phase marker ---------------------------------------------------------
+    async def record_user_turn(
+        self, *, account_id: str, session_id: str, payload: Json, turn_id: str | None = None
+    ) -> TurnRecord:
+        """Store a user turn in phase ``received`` and make it the session's last turn.
+        Recording the same turn again returns the stored one (its phase may have moved)."""
+        ...
+
+    async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None: ...
+
+    async def list_session_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        """The session's turns, oldest first."""
+        ...
+
+    async def list_unfinished_turns(self, *, account_id: str | None) -> list[TurnRecord]:
+        """*Operator.* Turns whose phase is not terminal, oldest first (for recovery)."""
+        ...
+
+    async def advance_phase(
+        self, account_id: str, turn_id: str, expected: TurnPhase, new: TurnPhase
+    ) -> TurnRecord:
+        """CAS the phase marker: :class:`PhaseConflict` if it is not ``expected``,
+        :class:`IllegalTransition` if ``expected`` may not advance to ``new``."""
+        ...
+
+    async def save_plan(
+        self, account_id: str, turn_id: str, plan: Json, *, phase: PhaseMove | None = None
+    ) -> TurnRecord:
+        """Write the turn's interpreted plan once (and move its phase in the same transaction)."""
+        ...
+
+    async def save_reduction(
+        self,
+        account_id: str,
+        turn_id: str,
+        reduction: Json,
+        *,
+        interactions: Sequence[NewInteraction] = (),
+        phase: PhaseMove | None = None,
+    ) -> list[InteractionRecord]:
+        """Write the reduction plan once, persist its cards (open) and move the phase: one
+        transaction. A second open blocking card on a case is :class:`BlockingCardOpen`."""
+        ...
+
+    # -- interactions (cards) -----------------------------------------------------------------
+    async def get_interaction(
+        self, account_id: str, interaction_id: str
+    ) -> InteractionRecord | None: ...
+
+    async def list_open_interactions(
+        self, account_id: str, *, session_id: str | None = None, case_id: str | None = None
+    ) -> list[InteractionRecord]: ...
+
+    async def resolve_interaction(
+        self, account_id: str, resolution: CardResolution
+    ) -> InteractionRecord:
+        """Close an open card (CAS open → resolved/expired); a closed one is
+        :class:`StatusConflict`, so a second click changes nothing."""
+        ...
+
+    # -- the command journal ------------------------------------------------------------------
+    async def admit(
+        self,
+        account_id: str,
+        turn_id: str,
+        entries: Sequence[NewJournalEntry],
+        *,
+        phase: PhaseMove | None = None,
+    ) -> list[Admission]:
+        """Admit commands by idempotency key, answering per entry in order: fresh entries are
+        inserted, replays answer with the stored row, a reused key with a different content
+        digest is refused (and not inserted). One transaction with the optional phase move."""
+        ...
+
+    async def get_journal_entry(
+        self, account_id: str, idempotency_key: str
+    ) -> JournalRecord | None: ...
+
+    async def list_journal(self, account_id: str, turn_id: str) -> list[JournalRecord]: ...
+
+    async def set_journal_status(
+        self,
+        account_id: str,
+        idempotency_key: str,
+        *,
+        expected: JournalStatus,
+        new: JournalStatus,
+        outcome: Json | None = None,
+    ) -> JournalRecord:
+        """CAS one entry's status forward (outcome stored with it when given)."""
+        ...
+
+    # -- cases and events ---------------------------------------------------------------------
+    async def create_case(self, *, account_id: str, case: NewCase) -> CaseRecord:
+        """Create (seed) a case. An existing id is :class:`AlreadyExists`."""
+        ...
+
+    async def get_case(self, account_id: str, case_id: str) -> CaseRecord | None: ...
+
+    async def list_cases(
+        self, account_id: str, *, workflow: str | None = None, label: str | None = None
+    ) -> list[CaseRecord]: ...
+
+    async def list_events(
+        self,
+        account_id: str,
+        *,
+        case_id: str | None = None,
+        turn_id: str | None = None,
+        after_seq: int = 0,
+        limit: int | None = None,
+    ) -> list[EventRecord]:
+        """Events in sequence order."""
+        ...
+
+    # -- the commit bundle --------------------------------------------------------------------
+    async def commit_bundle(
+        self, bundle: CommitBundle, *, inside_transaction: InsideTransactionHook | None = None
+    ) -> BundleReceipt:
+        """Write the whole bundle in ONE transaction. Any failure (a stale expected revision,
+        a journal or phase CAS, a closed card, the hook) rolls it all back and propagates."""
+        ...
+
+    # -- the outbox ---------------------------------------------------------------------------
+    async def claim_outbox(
+        self,
+        *,
+        account_id: str | None,
+        claim_token: str,
+        now: datetime,
+        lease_expires_at: datetime,
+        limit: int = 16,
+    ) -> list[OutboxRecord]:
+        """*Operator.* Lease up to ``limit`` pending rows available at ``now`` to ``claim_token``
+        (oldest first), counting one attempt each."""
+        ...
+
+    async def settle_outbox(
+        self,
+        account_id: str,
+        effect_id: str,
+        *,
+        claim_token: str,
+        result: OutboxResult,
+        outcome: Json | None = None,
+        retry_at: datetime | None = None,
+    ) -> OutboxRecord:
+        """Record a send's result on a row claimed under ``claim_token`` (else
+        :class:`LeaseLost`). ``retryable`` returns it to pending, available at ``retry_at``."""
+        ...
+
+    async def reconcile_outbox(
+        self, account_id: str, effect_id: str, *, result: OutboxResult, outcome: Json | None = None
+    ) -> OutboxRecord:
+        """Settle an ``outcome_unknown`` row once reconciliation knows what happened
+        (completed, permanent_failed, or retryable when it certainly did not happen)."""
+        ...
+
+    async def release_expired_claims(self, *, now: datetime) -> int:
+        """*Operator.* The reaper: claims whose lease expired at ``now`` go back to pending
+        (the effect is re-sent with the same idempotency key). Returns how many."""
+        ...
+
+    async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None: ...
+
+    async def list_outbox(
+        self,
+        account_id: str | None,
+        *,
+        status: OutboxStatus | None = None,
+        turn_id: str | None = None,
+    ) -> list[OutboxRecord]:
+        """*Operator* when ``account_id`` is None. Rows oldest first; ``status=outcome_unknown``
+        lists what needs reconciliation."""
+        ...
+
+    # -- replay records and assistant turns ---------------------------------------------------
+    async def save_replay_record(self, account_id: str, turn_id: str, record: Json) -> None:
+        """Write a turn's replay record once (turns that end without a commit bundle)."""
+        ...
+
+    async def get_replay_record(self, account_id: str, turn_id: str) -> Json | None: ...
+
+    async def save_assistant_turn(
+        self,
+        account_id: str,
+        turn_id: str,
+        blocks: Json,
+        *,
+        meta: Json | None = None,
+        thread_context: Json | None = None,
+        phase: PhaseMove | None = None,
+    ) -> AssistantTurnRecord:
+        """Store the response blocks exactly as given (write-once), optionally the session's new
+        thread context and the phase move: one transaction."""
+        ...
+
+    async def get_assistant_turn(self, account_id: str, turn_id: str) -> AssistantTurnRecord | None:
+        """Reload a delivered response: the blocks byte-identical to what was stored."""
+        ...
+
+
+__all__ = ["InsideTransactionHook", "Store"]

@@ -1,0 +1,264 @@
+"""Sessions, user turns, the phase marker and the turn's write-once payloads."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from turnframe.ids import new_id
+from turnframe.lifecycle import TurnPhase
+from turnframe.stores.errors import (
+    AlreadyExists,
+    IllegalTransition,
+    NotFound,
+    PayloadImmutable,
+    PhaseConflict,
+)
+from turnframe.stores.inputs import PhaseMove
+from turnframe.stores.records import AssistantTurnRecord, Json, SessionRecord, TurnRecord
+from turnframe.stores.sqlite import codec
+from turnframe.stores.sqlite.codec import dump_json, same_content
+from turnframe.stores.sqlite.ops.once import insert_once
+
+_UNFINISHED = ("delivered", "failed")
+
+
+def create_session(
+    conn: sqlite3.Connection,
+    account_id: str,
+    session_id: str | None,
+    workflow: str,
+    thread_context: Json,
+    now: str,
+) -> SessionRecord:
+    sid = session_id or new_id("ses_")
+    row = conn.execute(
+        f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE account_id = ? AND id = ?",
+        (account_id, sid),
+    ).fetchone()
+    if row is not None:
+        if row[2] != workflow:
+            raise AlreadyExists("session", sid)
+        return codec.session(row)
+    conn.execute(
+        "INSERT INTO sessions (account_id, id, workflow, created_at, thread_context) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (account_id, sid, workflow, now, dump_json(thread_context)),
+    )
+    return codec.session((account_id, sid, workflow, now, dump_json(thread_context), None))
+
+
+def get_session(conn: sqlite3.Connection, account_id: str, session_id: str) -> SessionRecord | None:
+    row = conn.execute(
+        f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE account_id = ? AND id = ?",
+        (account_id, session_id),
+    ).fetchone()
+    return None if row is None else codec.session(row)
+
+
+def save_thread_context(
+    conn: sqlite3.Connection, account_id: str, session_id: str, thread_context: Json
+) -> None:
+    cur = conn.execute(
+        "UPDATE sessions SET thread_context = ? WHERE account_id = ? AND id = ?",
+        (dump_json(thread_context), account_id, session_id),
+    )
+    if cur.rowcount == 0:
+        raise NotFound("session", session_id)
+
+
+def record_user_turn(
+    conn: sqlite3.Connection,
+    account_id: str,
+    session_id: str,
+    turn_id: str | None,
+    payload: Json,
+    now: str,
+) -> TurnRecord:
+    tid = turn_id or new_id("turn_")
+    if turn_id is not None:  # a caller's id may be a replay; a fresh one cannot be
+        existing = conn.execute(
+            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = ? AND id = ?",
+            (account_id, tid),
+        ).fetchone()
+        if existing is not None:
+            if existing[2] != session_id or not same_content(existing[3], payload):
+                raise PayloadImmutable("user turn", tid)
+            return codec.turn(existing)
+    cur = conn.execute(
+        "UPDATE sessions SET last_turn_id = ? WHERE account_id = ? AND id = ?",
+        (tid, account_id, session_id),
+    )
+    if cur.rowcount == 0:
+        raise NotFound("session", session_id)
+    row = (account_id, tid, session_id, dump_json(payload), TurnPhase.RECEIVED.value)
+    conn.execute(
+        "INSERT INTO turns (account_id, id, session_id, payload, phase, created_at, "
+        "phase_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (*row, now, now),
+    )
+    return codec.turn((*row, None, None, now, now))
+
+
+def get_turn(conn: sqlite3.Connection, account_id: str, turn_id: str) -> TurnRecord | None:
+    row = conn.execute(
+        f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = ? AND id = ?",
+        (account_id, turn_id),
+    ).fetchone()
+    return None if row is None else codec.turn(row)
+
+
+def require_turn(conn: sqlite3.Connection, account_id: str, turn_id: str) -> TurnRecord:
+    found = get_turn(conn, account_id, turn_id)
+    if found is None:
+        raise NotFound("turn", turn_id)
+    return found
+
+
+def turn_exists(conn: sqlite3.Connection, account_id: str, turn_id: str) -> None:
+    row = conn.execute(
+        "SELECT 1 FROM turns WHERE account_id = ? AND id = ?", (account_id, turn_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("turn", turn_id)
+
+
+def list_session_turns(
+    conn: sqlite3.Connection, account_id: str, session_id: str
+) -> list[TurnRecord]:
+    rows = conn.execute(
+        f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = ? AND session_id = ? "
+        "ORDER BY rowid",
+        (account_id, session_id),
+    ).fetchall()
+    return [codec.turn(r) for r in rows]
+
+
+def list_unfinished_turns(conn: sqlite3.Connection, account_id: str | None) -> list[TurnRecord]:
+    sql = f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE phase NOT IN (?, ?)"
+    params: tuple[str, ...] = _UNFINISHED
+    if account_id is not None:
+        sql += " AND account_id = ?"
+        params = (*params, account_id)
+    rows = conn.execute(sql + " ORDER BY rowid", params).fetchall()
+    return [codec.turn(r) for r in rows]
+
+
+def move_phase(
+    conn: sqlite3.Connection, account_id: str, turn_id: str, move: PhaseMove, now: str
+) -> None:
+    """CAS the phase marker; legality first (a pure rule), then the stored phase."""
+    if not move.expected.may_advance_to(move.new):
+        raise IllegalTransition("phase", turn_id, move.expected.value, move.new.value)
+    cur = conn.execute(
+        "UPDATE turns SET phase = ?, phase_changed_at = ? "
+        "WHERE account_id = ? AND id = ? AND phase = ?",
+        (move.new.value, now, account_id, turn_id, move.expected.value),
+    )
+    if cur.rowcount == 1:
+        return
+    row = conn.execute(
+        "SELECT phase FROM turns WHERE account_id = ? AND id = ?", (account_id, turn_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("turn", turn_id)
+    raise PhaseConflict(turn_id, move.expected.value, row[0])
+
+
+def write_turn_payload(
+    conn: sqlite3.Connection, account_id: str, turn_id: str, column: str, value: Json
+) -> bool:
+    """Write the turn's ``plan`` or ``reduction`` once. True if written now, False if the same
+    content was already there; different content is :class:`PayloadImmutable`."""
+    if column not in ("plan", "reduction"):
+        raise ValueError(f"not a write-once turn payload: {column}")
+    written = conn.execute(
+        f"UPDATE turns SET {column} = ? WHERE account_id = ? AND id = ? AND {column} IS NULL",
+        (dump_json(value), account_id, turn_id),
+    )
+    if written.rowcount == 1:
+        return True
+    row = conn.execute(
+        f"SELECT {column} FROM turns WHERE account_id = ? AND id = ?", (account_id, turn_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("turn", turn_id)
+    if same_content(row[0], value):
+        return False
+    raise PayloadImmutable(column, turn_id)
+
+
+def save_replay_record(
+    conn: sqlite3.Connection, account_id: str, turn_id: str, record: Json, now: str
+) -> None:
+    inserted = insert_once(
+        conn,
+        "INSERT INTO replay_records (account_id, turn_id, payload, created_at) "
+        "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (account_id, turn_id, dump_json(record), now),
+        turn_id,
+    )
+    if inserted:
+        return
+    row = conn.execute(
+        "SELECT payload FROM replay_records WHERE account_id = ? AND turn_id = ?",
+        (account_id, turn_id),
+    ).fetchone()
+    if not same_content(row[0], record):
+        raise PayloadImmutable("replay record", turn_id)
+
+
+def get_replay_record(conn: sqlite3.Connection, account_id: str, turn_id: str) -> Json | None:
+    row = conn.execute(
+        "SELECT payload FROM replay_records WHERE account_id = ? AND turn_id = ?",
+        (account_id, turn_id),
+    ).fetchone()
+    return None if row is None else codec.load_json(row[0])
+
+
+def save_assistant_turn(
+    conn: sqlite3.Connection,
+    account_id: str,
+    turn_id: str,
+    blocks: Json,
+    meta: Json | None,
+    thread_context: Json | None,
+    now: str,
+) -> AssistantTurnRecord:
+    blocks_json = dump_json(blocks)
+    meta_json = None if meta is None else dump_json(meta)
+    inserted = insert_once(
+        conn,
+        "INSERT INTO assistant_turns (account_id, turn_id, blocks, meta, created_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (account_id, turn_id, blocks_json, meta_json, now),
+        turn_id,
+    )
+    if inserted:
+        saved = codec.assistant_turn((account_id, turn_id, blocks_json, meta_json, now))
+    else:
+        stored = get_assistant_turn(conn, account_id, turn_id)
+        assert stored is not None
+        if not (same_content(stored.blocks_json, blocks) and _same(stored.meta, meta)):
+            raise PayloadImmutable("response", turn_id)
+        saved = stored
+    if thread_context is not None:
+        session_id = require_turn(conn, account_id, turn_id).session_id
+        save_thread_context(conn, account_id, session_id, thread_context)
+    return saved
+
+
+def _same(stored: Json | None, new: Json | None) -> bool:
+    if stored is None or new is None:
+        return stored is new
+    return same_content(dump_json(stored), new)
+
+
+def get_assistant_turn(
+    conn: sqlite3.Connection, account_id: str, turn_id: str
+) -> AssistantTurnRecord | None:
+    row = conn.execute(
+        f"SELECT {codec.ASSISTANT_COLUMNS} FROM assistant_turns "
+        "WHERE account_id = ? AND turn_id = ?",
+        (account_id, turn_id),
+    ).fetchone()
+    return None if row is None else codec.assistant_turn(row)

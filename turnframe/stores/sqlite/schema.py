@@ -1,0 +1,198 @@
+"""The SQLite schema as numbered migrations, applied in order when a store opens.
+
+Every table is keyed by ``(account_id, id)``: another account's id is simply a different row, so
+account scoping holds by construction and foreign keys keep children inside their account. Lists
+come back in insertion order (``rowid``): time-ordered ids share a millisecond prefix and are not
+strictly monotonic within one.
+A migration is a list of statements run in one transaction with its ``schema_version`` row. Add a
+migration by appending to :data:`MIGRATIONS`; never edit one that shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from turnframe.stores.errors import SchemaTooNew, StoreError
+
+_V1 = [
+    """CREATE TABLE sessions (
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        workflow TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        thread_context TEXT NOT NULL,
+        last_turn_id TEXT,
+        PRIMARY KEY (account_id, id)
+    )""",
+    """CREATE TABLE turns (
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        phase TEXT NOT NULL,
+        plan TEXT,
+        reduction TEXT,
+        created_at TEXT NOT NULL,
+        phase_changed_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, id),
+        FOREIGN KEY (account_id, session_id) REFERENCES sessions (account_id, id)
+    )""",
+    "CREATE INDEX turns_by_session ON turns (account_id, session_id, id)",
+    "CREATE INDEX turns_unfinished ON turns (phase) WHERE phase NOT IN ('delivered', 'failed')",
+    """CREATE TABLE interactions (
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        case_id TEXT,
+        blocking INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        resolution TEXT,
+        created_at TEXT NOT NULL,
+        resolved_at TEXT,
+        PRIMARY KEY (account_id, id),
+        FOREIGN KEY (account_id, turn_id) REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX interactions_by_turn ON interactions (account_id, turn_id)",
+    # At most one open blocking card per case: the database refuses the second.
+    """CREATE UNIQUE INDEX one_open_blocking_card_per_case ON interactions (account_id, case_id)
+        WHERE blocking = 1 AND status = 'open' AND case_id IS NOT NULL""",
+    """CREATE TABLE journal (
+        account_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        command_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        case_id TEXT,
+        expected_revision INTEGER,
+        content_digest TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        outcome TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, idempotency_key),
+        FOREIGN KEY (account_id, turn_id) REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX journal_by_turn ON journal (account_id, turn_id)",
+    """CREATE TABLE cases (
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        workflow TEXT NOT NULL,
+        label TEXT NOT NULL,
+        state TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, id)
+    )""",
+    "CREATE INDEX cases_by_label ON cases (account_id, workflow, label)",
+    # AUTOINCREMENT: the global sequence never reuses a number, even after the newest row goes.
+    """CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        account_id TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        command_id TEXT,
+        recorded_at TEXT NOT NULL,
+        FOREIGN KEY (account_id, case_id) REFERENCES cases (account_id, id),
+        FOREIGN KEY (account_id, turn_id) REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX events_by_case ON events (account_id, case_id, seq)",
+    "CREATE INDEX events_by_turn ON events (account_id, turn_id, seq)",
+    """CREATE TABLE outbox (
+        account_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        case_id TEXT,
+        command_id TEXT,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        available_at TEXT NOT NULL,
+        claim_token TEXT,
+        lease_expires_at TEXT,
+        outcome TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, id),
+        UNIQUE (account_id, idempotency_key),
+        FOREIGN KEY (account_id, turn_id) REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX outbox_by_status ON outbox (status, available_at)",
+    "CREATE INDEX outbox_by_turn ON outbox (account_id, turn_id)",
+    """CREATE TABLE replay_records (
+        account_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, turn_id),
+        FOREIGN KEY (account_id, turn_id) REFERENCES turns (account_id, id)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE assistant_turns (
+        account_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        blocks TEXT NOT NULL,
+        meta TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, turn_id),
+        FOREIGN KEY (account_id, turn_id) REFERENCES turns (account_id, id)
+    ) WITHOUT ROWID""",
+]
+
+#: (version, statements), in order. The latest version is the last one.
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1)]
+LATEST_VERSION = MIGRATIONS[-1][0]
+
+
+#: ``INSERT … ON CONFLICT DO NOTHING`` needs SQLite 3.24 (2018).
+MINIMUM_SQLITE = (3, 24, 0)
+
+
+def configure(conn: sqlite3.Connection, *, busy_timeout_ms: int) -> None:
+    """Per-connection settings: WAL, synchronous=NORMAL, foreign keys, the lock wait."""
+    if sqlite3.sqlite_version_info < MINIMUM_SQLITE:
+        raise StoreError(
+            f"this Python links SQLite {sqlite3.sqlite_version}; turnframe needs 3.24 or newer",
+            hint="use a Python built against a newer SQLite",
+        )
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)"
+    )
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0]) if row[0] is not None else 0
+
+
+def migrate(conn: sqlite3.Connection, *, location: str, applied_at: str) -> int:
+    """Apply every pending migration; refuse a database newer than this code. Returns the
+    version the database is at afterwards."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        found = current_version(conn)
+        if found > LATEST_VERSION:
+            raise SchemaTooNew(location, found, LATEST_VERSION)
+        for version, statements in MIGRATIONS:
+            if version <= found:
+                continue
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                (version, applied_at),
+            )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return LATEST_VERSION

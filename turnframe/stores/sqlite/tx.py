@@ -1,0 +1,63 @@
+"""Transaction bodies as plain synchronous functions, each run whole on the connection's thread.
+
+A body never yields to the event loop, so no other task's statements can interleave with it on
+the shared connection: the connection's single thread is the one writer. ``write`` wraps a body
+in ``BEGIN IMMEDIATE … COMMIT`` and rolls back on any exception (including an injected fault
+raised by the commit bundle's hook), so nothing partial is ever visible.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import TypeVar
+
+from turnframe.stores.errors import StoreTimeout
+
+T = TypeVar("T")
+
+_BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (code is not None and (code & 0xFF) in _BUSY_CODES) or "locked" in str(exc)
+
+
+def write(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+    """``body`` as one write transaction (lock taken up front, so it never upgrades mid-way)."""
+
+    def transaction(conn: sqlite3.Connection) -> T:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = body(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise StoreTimeout(
+                    f"the database stayed locked; the transaction was rolled back ({exc})"
+                ) from exc
+            raise
+        return result
+
+    return transaction
+
+
+def read(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+    """``body`` as a read. Read bodies issue a single SELECT, which SQLite runs as its own
+    consistent snapshot, so they need no explicit transaction."""
+
+    def transaction(conn: sqlite3.Connection) -> T:
+        try:
+            return body(conn)
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise StoreTimeout(f"the database stayed locked ({exc})") from exc
+            raise
+
+    return transaction
