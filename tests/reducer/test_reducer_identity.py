@@ -1,0 +1,57 @@
+"""Deterministic identities: same input, same bytes, same keys, same hash."""
+
+from __future__ import annotations
+
+import attrs
+from reducer_kit import BOB, Turn
+
+from turnframe.identity import canonical_bytes, command_digest, plan_hash, reduction_hash
+from turnframe.plan import parse_plan
+from turnframe.testing import make_turn, plan_json
+
+
+def _turn() -> Turn:
+    t = Turn("Bob goes to Rome on Friday; withdraw it.")
+    t.set(BOB, "destination", "Rome", "Bob goes to Rome")
+    t.set(BOB, "travel_date", "Friday", "on Friday")
+    t.op(BOB, "withdraw", "withdraw it")
+    return t
+
+
+def test_the_same_turn_reduces_to_the_same_bytes_and_the_same_hash() -> None:
+    first, again = _turn().reduce(), _turn().reduce()
+    assert canonical_bytes(first) == canonical_bytes(again)
+    assert reduction_hash(first) == reduction_hash(again)
+
+
+def test_a_replayed_turn_derives_the_same_idempotency_keys() -> None:
+    keys = [c.idempotency_key for b in _turn().reduce().batches for c in b.commands]
+    assert keys == [c.idempotency_key for b in _turn().reduce().batches for c in b.commands]
+    assert len(set(keys)) == len(keys) == 2
+
+
+def test_another_turn_with_the_same_words_derives_other_keys() -> None:
+    one = _turn().reduce(turn_id="turn-1").batches[0].commands[0]
+    two = _turn().reduce(turn_id="turn-2").batches[0].commands[0]
+    assert one.idempotency_key != two.idempotency_key
+    assert one.content_digest == two.content_digest
+
+
+def test_a_reused_key_with_a_different_command_is_detectable_by_its_content_digest() -> None:
+    command = _turn().reduce().batches[0].commands[0]
+    assert command_digest(command) == command.content_digest
+    tampered = attrs.evolve(command, args={"field": "destination", "value": "Mars"})
+    assert command_digest(tampered) != tampered.content_digest
+
+
+def test_the_plan_hash_is_the_same_for_a_plan_and_its_parsed_answer() -> None:
+    t = _turn()
+    parsed = parse_plan(plan_json(t.plan), make_turn(t.text))
+    assert plan_hash(parsed) == plan_hash(t.plan) == t.reduce().plan_hash
+
+
+def test_the_confirm_card_id_is_deterministic() -> None:
+    assert (
+        _turn().reduce().interactions[0].interaction_id
+        == _turn().reduce().interactions[0].interaction_id
+    )

@@ -1,0 +1,405 @@
+"""The interpreter's proposal for a whole user turn: one strict plan of acts.
+
+A plan is untrusted input. :func:`parse_plan` accepts it only if every act is well formed and
+every piece of evidence is a span of the turn's own text; otherwise the whole plan is refused
+with :class:`PlanRejected`, which lists every problem. Never a subset.
+
+Wire shape (snake_case, tagged by ``kind`` for acts and ``by`` for targets)::
+
+    {"acts": [
+        {"kind": "set_field", "target": {"by": "label", "label": "Anna"},
+         "field": "travel_date", "value": "Friday",
+         "evidence": [{"start": 0, "end": 32, "text": "Change the travel date to Friday"}]},
+        {"kind": "keep_unchanged", "target": {"by": "label", "label": "Anna"},
+         "field": "travel_date", "evidence": [...]}],
+     "not_understood": [{"start": 40, "end": 52, "text": "blorp the fnord"}]}
+
+Links: ``correct.corrects`` and ``cancel.cancels`` name an *earlier* act of the same plan by its
+index (a user corrects or withdraws what they already said). A correction names a ``set_field``
+or an earlier ``correct``; a cancellation names a ``set_field``, ``operation`` or ``start_case``.
+``NewCaseTarget.start_act`` names the ``start_case`` act whose new case the act addresses, at any
+position. Evidence offsets are indices into ``UserTurn.text`` as a Python string (code points),
+end exclusive.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import attrs
+
+from turnframe.converter import structure
+from turnframe.errors import TurnframeError
+from turnframe.messages import UserTurn
+from turnframe.strict import Path, ShapeProblem, check_shape, register_tagged_union
+
+
+@attrs.frozen(kw_only=True)
+class Evidence:
+    """A span of the user's own text: ``turn.text[start:end] == text``."""
+
+    start: int
+    end: int
+    text: str
+
+
+@attrs.frozen(kw_only=True)
+class LabelTarget:
+    """An existing case named the way the user named it ("Anna's trip")."""
+
+    by: ClassVar[str] = "label"
+    label: str
+
+
+@attrs.frozen(kw_only=True)
+class TokenTarget:
+    """An existing case named by an opaque token bound for this turn (the model never sees ids)."""
+
+    by: ClassVar[str] = "token"
+    token: str
+
+
+@attrs.frozen(kw_only=True)
+class NewCaseTarget:
+    """The case that the ``start_case`` act at index ``start_act`` creates in this turn."""
+
+    by: ClassVar[str] = "new_case"
+    start_act: int
+
+
+Target = LabelTarget | TokenTarget | NewCaseTarget
+register_tagged_union(Target, "by", lambda cls: cls.by)
+
+
+class ConstraintKind(enum.StrEnum):
+    NO_SUBMISSIONS = "no_submissions"
+    NO_DESTRUCTIVE = "no_destructive"
+    NO_OPERATION = "no_operation"  # names the operation in ``operation``
+    NO_CHANGES = "no_changes"
+
+
+@attrs.frozen(kw_only=True)
+class SetFieldAct:
+    kind: ClassVar[str] = "set_field"
+    target: Target
+    field: str
+    value: str  # as the user said it; the workflow's field parser turns it into a value
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class OperationAct:
+    kind: ClassVar[str] = "operation"
+    target: Target
+    operation: str
+    args: dict[str, str] = attrs.field(factory=dict)  # argument name -> text
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class KeepUnchangedAct:
+    """ "Leave the date as it is": supersedes every change to that field in the turn."""
+
+    kind: ClassVar[str] = "keep_unchanged"
+    target: Target
+    field: str
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class CorrectAct:
+    """A new value for the field of the earlier act it names."""
+
+    kind: ClassVar[str] = "correct"
+    corrects: int
+    value: str
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class CancelAct:
+    """Withdraws the earlier act it names (and every correction of it)."""
+
+    kind: ClassVar[str] = "cancel"
+    cancels: int
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class ConstraintAct:
+    """Forbids a class of acts wherever they stand in the turn; on one case if ``target``."""
+
+    kind: ClassVar[str] = "constraint"
+    forbids: ConstraintKind
+    operation: str | None = None
+    target: Target | None = None
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class QuestionAct:
+    """A question to answer; ``question`` names one of the workflow's read-only questions."""
+
+    kind: ClassVar[str] = "question"
+    question: str | None = None
+    target: Target | None = None
+    hypothetical: bool = False
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class RecallAct:
+    """A vague reference to an earlier conversation, resolved later by recognition."""
+
+    kind: ClassVar[str] = "recall"
+    description: str
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class StartCaseAct:
+    kind: ClassVar[str] = "start_case"
+    workflow: str
+    label: str | None = None
+    evidence: tuple[Evidence, ...]
+
+
+@attrs.frozen(kw_only=True)
+class ChitchatAct:
+    kind: ClassVar[str] = "chitchat"
+    evidence: tuple[Evidence, ...]
+
+
+Act = (
+    SetFieldAct
+    | OperationAct
+    | KeepUnchangedAct
+    | CorrectAct
+    | CancelAct
+    | ConstraintAct
+    | QuestionAct
+    | RecallAct
+    | StartCaseAct
+    | ChitchatAct
+)
+register_tagged_union(Act, "kind", lambda cls: cls.kind)
+
+
+def target_of(act: Act) -> Target | None:
+    """What the act names, if it names a case at all."""
+    if isinstance(act, SetFieldAct | OperationAct | KeepUnchangedAct | ConstraintAct | QuestionAct):
+        return act.target
+    return None
+
+
+ACT_KINDS: frozenset[str] = frozenset(cls.kind for cls in Act.__args__)
+CORRECTABLE_KINDS = frozenset({"set_field", "correct"})
+CANCELLABLE_KINDS = frozenset({"set_field", "operation", "start_case"})
+
+
+@attrs.frozen(kw_only=True)
+class UserTurnPlan:
+    """Every act of the turn, in the user's order, and the parts the interpreter could not read.
+
+    ``not_understood`` lets an interpreter say explicitly "this part of the text I could not
+    read"; each such span gets a ``turnframe.notice.not_understood`` notice in the reduction.
+    """
+
+    acts: tuple[Act, ...]
+    not_understood: tuple[Evidence, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class PlanProblem:
+    """One reason a plan was refused: which act (``None`` for the plan itself), which field."""
+
+    act_index: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = "plan" if self.act_index is None else f"act {self.act_index}"
+        return f"{where}, {self.field or '(whole)'}: {self.message}"
+
+
+class PlanRejected(TurnframeError):
+    """The interpreter's plan is malformed; nothing from it is reduced or executed."""
+
+    code = "turnframe.plan.rejected"
+
+    def __init__(self, problems: Iterable[PlanProblem]) -> None:
+        self.problems = tuple(problems)
+        shown = "; ".join(str(p) for p in self.problems[:5])
+        more = len(self.problems) - 5
+        super().__init__(
+            f"plan rejected with {len(self.problems)} problem(s): {shown}"
+            + (f"; and {more} more" if more > 0 else ""),
+            hint="the whole plan was refused; interpret the turn again or ask the user to rephrase",
+        )
+
+
+def parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
+    """Parse an interpreter's answer for ``turn`` strictly: the whole plan, or PlanRejected."""
+    try:
+        data = _decode(raw_json)
+    except ValueError as exc:
+        raise PlanRejected([PlanProblem(act_index=None, field="", message=str(exc))]) from None
+    problems = [_located(p) for p in check_shape(data, UserTurnPlan)]
+    if isinstance(data, dict) and isinstance(data.get("acts"), list):
+        problems.extend(_semantic_problems(data["acts"], problems, turn.text))
+    if (
+        isinstance(data, dict)
+        and isinstance(data.get("not_understood"), list)
+        and not any(p.act_index is None and p.field.startswith("not_understood") for p in problems)
+    ):
+        for i, ev in enumerate(structure(data["not_understood"], tuple[Evidence, ...])):
+            _check_span(ev, turn.text, None, f"not_understood[{i}]", problems)
+    if problems:
+        problems.sort(key=lambda p: (-1 if p.act_index is None else p.act_index, p.field))
+        raise PlanRejected(problems)
+    plan: UserTurnPlan = structure(data, UserTurnPlan)
+    return plan
+
+
+def _decode(raw_json: str | bytes) -> Any:
+    if isinstance(raw_json, bytes):
+        try:
+            raw_json = raw_json.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"the answer is not UTF-8: {exc.reason}") from None
+    try:
+        return json.loads(raw_json, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_nan)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the answer is not JSON: {exc.msg} at position {exc.pos}") from None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the answer repeats the key {key!r} in one object")
+        out[key] = value
+    return out
+
+
+def _no_nan(name: str) -> Any:
+    raise ValueError(f"the answer contains {name}, which is not JSON")
+
+
+def _located(problem: ShapeProblem) -> PlanProblem:
+    path = problem.path
+    if len(path) >= 2 and path[0] == "acts" and isinstance(path[1], int):
+        return PlanProblem(act_index=path[1], field=_render(path[2:]), message=problem.message)
+    return PlanProblem(act_index=None, field=_render(path), message=problem.message)
+
+
+def _render(path: Path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def check_plan(plan: UserTurnPlan, turn: UserTurn) -> None:
+    """Check a plan built in code (not parsed) against the same link and evidence rules."""
+    kinds = [act.kind for act in plan.acts]
+    problems: list[PlanProblem] = []
+    for index, act in enumerate(plan.acts):
+        _act_problems(act, index, kinds, turn.text, problems)
+    for i, ev in enumerate(plan.not_understood):
+        _check_span(ev, turn.text, None, f"not_understood[{i}]", problems)
+    if problems:
+        raise PlanRejected(problems)
+
+
+def _semantic_problems(
+    raw_acts: list[Any], shape_problems: list[PlanProblem], text: str
+) -> list[PlanProblem]:
+    """Links and evidence, checked on every act whose shape is sound."""
+    unsound = {p.act_index for p in shape_problems}
+    kinds = [a.get("kind") if isinstance(a, dict) else None for a in raw_acts]
+    out: list[PlanProblem] = []
+    for index, raw in enumerate(raw_acts):
+        if index not in unsound:
+            _act_problems(structure(raw, Act), index, kinds, text, out)  # type: ignore[arg-type]
+    return out
+
+
+def _act_problems(
+    act: Act, index: int, kinds: list[Any], text: str, out: list[PlanProblem]
+) -> None:
+    if not act.evidence:
+        out.append(PlanProblem(act_index=index, field="evidence", message="no evidence cited"))
+    for i, ev in enumerate(act.evidence):
+        _check_span(ev, text, index, f"evidence[{i}]", out)
+    _check_links(act, index, kinds, out)
+    _check_names(act, index, out)
+
+
+def _check_span(
+    ev: Evidence, text: str, act_index: int | None, field: str, out: list[PlanProblem]
+) -> None:
+    if not 0 <= ev.start < ev.end <= len(text):
+        message = f"span [{ev.start}, {ev.end}) is not inside the turn's text of {len(text)} chars"
+        out.append(PlanProblem(act_index=act_index, field=field, message=message))
+    elif text[ev.start : ev.end] != ev.text:
+        message = f"span [{ev.start}, {ev.end}) reads {text[ev.start : ev.end]!r}, not {ev.text!r}"
+        out.append(PlanProblem(act_index=act_index, field=field, message=message))
+
+
+def _check_links(act: Act, index: int, kinds: list[Any], out: list[PlanProblem]) -> None:
+    if isinstance(act, CorrectAct):
+        _check_link(index, act.corrects, "corrects", CORRECTABLE_KINDS, kinds, out)
+    elif isinstance(act, CancelAct):
+        _check_link(index, act.cancels, "cancels", CANCELLABLE_KINDS, kinds, out)
+    target = target_of(act)
+    if isinstance(target, NewCaseTarget):
+        start = target.start_act
+        if not 0 <= start < len(kinds):
+            message = f"names act {start}, but the plan has {len(kinds)} acts"
+            out.append(PlanProblem(act_index=index, field="target.start_act", message=message))
+        elif kinds[start] != "start_case":
+            message = f"names act {start}, a {kinds[start]!r} act, not a 'start_case' act"
+            out.append(PlanProblem(act_index=index, field="target.start_act", message=message))
+
+
+def _check_link(
+    index: int,
+    linked: int,
+    field: str,
+    allowed: frozenset[str],
+    kinds: list[Any],
+    out: list[PlanProblem],
+) -> None:
+    if not 0 <= linked < len(kinds):
+        message = f"names act {linked}, but the plan has {len(kinds)} acts"
+    elif linked >= index:
+        message = f"names act {linked}; a {field} link must name an earlier act"
+    elif kinds[linked] in ACT_KINDS and kinds[linked] not in allowed:
+        message = f"names act {linked}, a {kinds[linked]!r} act; allowed: {sorted(allowed)}"
+    else:
+        return
+    out.append(PlanProblem(act_index=index, field=field, message=message))
+
+
+def _check_names(act: Act, index: int, out: list[PlanProblem]) -> None:
+    names = {
+        "field": getattr(act, "field", None),
+        "operation": getattr(act, "operation", None),
+        "workflow": getattr(act, "workflow", None),
+    }
+    for field, name in names.items():
+        if name == "":
+            out.append(PlanProblem(act_index=index, field=field, message="must not be empty"))
+    if isinstance(act, ConstraintAct):
+        if act.forbids is ConstraintKind.NO_OPERATION and not act.operation:
+            message = "a no_operation constraint must name the operation"
+            out.append(PlanProblem(act_index=index, field="operation", message=message))
+        elif act.forbids is not ConstraintKind.NO_OPERATION and act.operation is not None:
+            message = f"only a no_operation constraint names an operation, not {act.forbids}"
+            out.append(PlanProblem(act_index=index, field="operation", message=message))
+    if isinstance(act, OperationAct) and "" in act.args:
+        out.append(PlanProblem(act_index=index, field="args", message="an empty argument name"))

@@ -1,0 +1,421 @@
+"""Per case: look-ups, parsing, conflicts, no-op detection, simulation, batches, confirmation.
+
+The acts still undecided after precedence and target resolution are grouped by case. Each case
+is then reduced on its own: field and operation look-ups; values parsed with the turn's clock;
+two unlinked values for one field asked about, never guessed between; the commands simulated on
+the snapshot state in batch order (a no-op is ``no_change``, a workflow refusal is ``rejected``
+and takes its whole atomic batch with it); batches numbered with consecutive expected revisions;
+commands that need confirmation batched after the ready ones behind one confirm-command card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import attrs
+
+from turnframe.converter import converter, unstructure
+from turnframe.hashing import canonical_json
+from turnframe.identity import (
+    batch_id,
+    command_content,
+    command_id,
+    content_digest,
+    idempotency_key,
+    interaction_id,
+)
+from turnframe.plan import OperationAct, StartCaseAct
+from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
+from turnframe.reduce.work import ACTION_KINDS, EXACT, NEW, Cursor, Work
+from turnframe.results import (
+    ACT_AWAITING_CONFIRMATION,
+    ACT_CASE_NOT_STARTED,
+    ACT_CONFLICTING_VALUES,
+    ACT_DUPLICATE,
+    ACT_INVALID_VALUE,
+    ACT_MISSING_ARGUMENT,
+    ACT_NO_EFFECT,
+    ACT_READY,
+    ACT_REJECTED_BY_WORKFLOW,
+    ACT_REJECTED_WITH_BATCH,
+    ACT_UNKNOWN_ARGUMENT,
+    ACT_UNKNOWN_FIELD,
+    ACT_UNKNOWN_OPERATION,
+    ACT_UNKNOWN_WORKFLOW,
+    ACT_VALUE_UNCHANGED,
+    ActStatus,
+    CommandBatch,
+    InteractionKind,
+    InteractionOption,
+    InteractionToCreate,
+    OptionAction,
+    PlannedCommand,
+    Rejection,
+)
+from turnframe.workflow import (
+    SET_FIELD_COMMAND,
+    START_CASE_COMMAND,
+    Operation,
+    ParseContext,
+    Workflow,
+    apply_events,
+    run_command,
+    value_to_json,
+)
+
+_ATOMIC = frozenset({AtomicityScope.PER_CASE, AtomicityScope.EXPLICIT_GROUP})
+
+
+@attrs.define
+class Candidate:
+    """An act that became a command, before it is simulated and batched."""
+
+    pos: int
+    name: str
+    args: dict[str, Any]
+    policy: CommandPolicy
+    scope: AtomicityScope = AtomicityScope.PER_CASE
+    group: str | None = None
+    is_submission: bool = False
+    is_destructive: bool = False
+    field: str | None = None
+    value: Any = None
+
+    @property
+    def confirm(self) -> bool:
+        return needs_confirmation(self.policy, is_destructive=self.is_destructive)
+
+
+def reduce_cases(work: Work) -> None:
+    """Reduce each case in turn order. A corrected act keeps the place of the act it corrects,
+    so where the correction stands in the turn never changes the batches."""
+    by_case: dict[str, list[int]] = {}
+    first: dict[str, int] = {}
+    for entry in work.entries:
+        place = entry.place
+        if entry.kind not in ACTION_KINDS or not work.undecided(entry.pos) or place is None:
+            continue
+        if place.outcome in (EXACT, NEW) and place.case_id is not None:
+            by_case.setdefault(place.case_id, []).append(entry.pos)
+            first[place.case_id] = min(first.get(place.case_id, entry.root), entry.root)
+    for case_id in sorted(by_case, key=first.__getitem__):
+        positions = sorted(by_case[case_id], key=lambda p: work.entries[p].root)
+        _reduce_case(work, case_id, positions)
+
+
+def _reduce_case(work: Work, case_id: str, positions: list[int]) -> None:
+    place = work.entries[positions[0]].place
+    assert place is not None
+    start = place.start_pos if place.outcome == NEW else None
+    if start is not None and not work.undecided(start):
+        _reject_all(work, positions, ACT_CASE_NOT_STARTED, start)
+        return
+    workflow = work.workflow_of(place)
+    if workflow is None:
+        if start is not None:
+            work.decide(start, ActStatus.REJECTED, ACT_UNKNOWN_WORKFLOW, start)
+        rest = [p for p in positions if work.undecided(p)]
+        reason = ACT_UNKNOWN_WORKFLOW if start is None else ACT_CASE_NOT_STARTED
+        _reject_all(work, rest, reason, start)
+        return
+    cursor = _cursor(work, case_id, workflow)
+    candidates = _candidates(work, workflow, positions)
+    candidates.sort(key=lambda c: (c.name != START_CASE_COMMAND, work.entries[c.pos].root))
+    # Nothing runs on a new case before the case exists: if starting it waits, everything waits.
+    head = candidates[0] if candidates else None
+    wait_all = head is not None and head.name == START_CASE_COMMAND and head.confirm
+    ready = [c for c in candidates if not (wait_all or c.confirm)]
+    waiting = [c for c in candidates if wait_all or c.confirm]
+    for batch, batch_positions in _simulate(work, case_id, cursor, ready, start):
+        for command, pos in zip(batch.commands, batch_positions, strict=True):
+            work.decide(
+                pos, ActStatus.READY_TO_EXECUTE, ACT_READY, pos, command_ids=(command.command_id,)
+            )
+        work.batches.append(batch)
+    if waiting:
+        shadow = Cursor(workflow=cursor.workflow, state=cursor.state, revision=cursor.revision)
+        _await_confirmation(work, case_id, _simulate(work, case_id, shadow, waiting, start))
+
+
+def _cursor(work: Work, case_id: str, workflow: Workflow[Any]) -> Cursor:
+    cursor = work.cursors.get(case_id)
+    if cursor is None:
+        snapshot = work.ctx.cases.get(case_id)
+        if snapshot is None:
+            cursor = Cursor(workflow=workflow, state=workflow.initial_state(), revision=0)
+        else:
+            cursor = Cursor(workflow=workflow, state=snapshot.state, revision=snapshot.revision)
+        work.cursors[case_id] = cursor
+    return cursor
+
+
+def _reject_all(work: Work, positions: list[int], reason: str, by: int | None) -> None:
+    for pos in positions:
+        work.decide(pos, ActStatus.REJECTED, reason, pos if by is None else by)
+
+
+def _candidates(work: Work, workflow: Workflow[Any], positions: list[int]) -> list[Candidate]:
+    ctx = ParseContext.of(work.ctx.turn)
+    out: list[Candidate] = []
+    values: dict[str, list[tuple[int, Any, Hashable, str | None]]] = {}
+    seen_ops: dict[tuple[str, bytes], int] = {}
+    for pos in positions:
+        act = work.entries[pos].act
+        if isinstance(act, StartCaseAct):
+            out.append(
+                Candidate(
+                    pos=pos,
+                    name=START_CASE_COMMAND,
+                    args={"label": act.label},
+                    policy=workflow.start_policy,
+                )
+            )
+        elif isinstance(act, OperationAct):
+            op = workflow.operation(act.operation)
+            if op is None:
+                work.decide(pos, ActStatus.REJECTED, ACT_UNKNOWN_OPERATION, pos)
+                continue
+            candidate = _operation_candidate(work, pos, op, act.args, ctx)
+            if candidate is None:
+                continue
+            key = (op.name, canonical_json(candidate.args))
+            if key in seen_ops:
+                work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, seen_ops[key])
+                continue
+            seen_ops[key] = pos
+            out.append(candidate)
+        else:
+            name = work.field_of(pos)
+            assert name is not None
+            if workflow.field(name) is None:
+                work.decide(pos, ActStatus.REJECTED, ACT_UNKNOWN_FIELD, pos)
+                continue
+            values.setdefault(name, []).append(_parsed(work, workflow, name, pos, ctx))
+    for name, items in values.items():
+        out.extend(_field_candidates(work, workflow, name, items))
+    return out
+
+
+def _parsed(
+    work: Work, workflow: Workflow[Any], name: str, pos: int, ctx: ParseContext
+) -> tuple[int, Any, Hashable, str | None]:
+    """(position, value, comparable form, parse error) for one value of a field."""
+    field = workflow.field(name)
+    assert field is not None
+    text = work.value_of(pos)
+    try:
+        value = field.parse(text, ctx)
+    except ValueError as exc:
+        return pos, None, ("unparsed", text.strip().casefold()), str(exc) or "not understood"
+    return pos, value, canonical_json(value_to_json(field, value)), None
+
+
+def _field_candidates(
+    work: Work,
+    workflow: Workflow[Any],
+    name: str,
+    items: list[tuple[int, Any, Hashable, str | None]],
+) -> list[Candidate]:
+    first = items[0][0]
+    if len({comparable for _, _, comparable, _ in items}) > 1:
+        for pos, _, _, _ in items:
+            other = first if pos != first else items[1][0]
+            work.decide(pos, ActStatus.NEEDS_CLARIFICATION, ACT_CONFLICTING_VALUES, other)
+        return []
+    for pos, _, _, _ in items[1:]:
+        work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, first)
+    pos, value, _, error = items[0]
+    if error is not None:
+        work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=error)
+        return []
+    field = workflow.field(name)
+    assert field is not None
+    args = {"field": name, "value": value_to_json(field, value)}
+    return [
+        Candidate(
+            pos=pos, name=SET_FIELD_COMMAND, args=args, policy=field.policy, field=name, value=value
+        )
+    ]
+
+
+def _operation_candidate(
+    work: Work, pos: int, op: Operation[Any], texts: dict[str, str], ctx: ParseContext
+) -> Candidate | None:
+    declared = {a.name: a for a in op.arguments}
+    unknown = sorted(set(texts) - set(declared))
+    if unknown:
+        detail = f"unknown argument(s): {', '.join(unknown)}"
+        work.decide(pos, ActStatus.REJECTED, ACT_UNKNOWN_ARGUMENT, pos, detail=detail)
+        return None
+    missing = [a.name for a in op.arguments if a.required and a.name not in texts]
+    if missing:
+        detail = f"missing argument(s): {', '.join(missing)}"
+        work.decide(pos, ActStatus.REJECTED, ACT_MISSING_ARGUMENT, pos, detail=detail)
+        return None
+    args: dict[str, Any] = {}
+    for name in sorted(texts):
+        argument = declared[name]
+        try:
+            value = argument.parse(texts[name], ctx)
+        except ValueError as exc:
+            detail = f"argument {name!r}: {exc}"
+            work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=detail)
+            return None
+        args[name] = converter.unstructure(value, unstructure_as=argument.type)
+    return Candidate(
+        pos=pos,
+        name=op.name,
+        args=args,
+        policy=op.policy,
+        scope=op.scope,
+        group=op.group,
+        is_submission=op.is_submission,
+        is_destructive=op.is_destructive,
+    )
+
+
+def _simulate(
+    work: Work, case_id: str, cursor: Cursor, candidates: list[Candidate], start: int | None
+) -> list[tuple[CommandBatch, list[int]]]:
+    """Run the candidates batch by batch on the cursor; return the batches that would commit,
+    each with the positions of the acts behind its commands."""
+    out: list[tuple[CommandBatch, list[int]]] = []
+    groups = _group(candidates)
+    for n, group in enumerate(groups):
+        state, kept, failed = cursor.state, list[Candidate](), None
+        for c in group:
+            if c.field is not None and c.value == getattr(state, c.field):
+                work.decide(c.pos, ActStatus.NO_CHANGE, ACT_VALUE_UNCHANGED, c.pos)
+                continue
+            outcome = run_command(cursor.workflow, state, c.name, c.args)
+            if isinstance(outcome, Rejection):
+                failed = (c, outcome)
+                break
+            if not outcome:
+                work.decide(c.pos, ActStatus.NO_CHANGE, ACT_NO_EFFECT, c.pos)
+                continue
+            state = apply_events(cursor.workflow, state, outcome)
+            kept.append(c)
+        if failed is not None:
+            _fail(work, group, *failed)
+            if any(c.name == START_CASE_COMMAND for c in group):
+                rest = [c.pos for g in groups[n + 1 :] for c in g]
+                _reject_all(work, rest, ACT_CASE_NOT_STARTED, start)
+                break
+            continue
+        if kept:
+            out.append((_batch(work, case_id, cursor, group[0], kept), [c.pos for c in kept]))
+            cursor.state, cursor.revision = state, cursor.revision + 1
+    return out
+
+
+def _group(candidates: list[Candidate]) -> list[list[Candidate]]:
+    groups: dict[tuple[str, Any], list[Candidate]] = {}
+    for c in candidates:
+        if c.scope is AtomicityScope.PER_CASE:
+            key: tuple[str, Any] = ("case", None)
+        elif c.scope is AtomicityScope.EXPLICIT_GROUP:
+            key = ("group", c.group)
+        else:
+            key = ("single", c.pos)
+        groups.setdefault(key, []).append(c)
+    return list(groups.values())
+
+
+def _fail(work: Work, group: list[Candidate], failing: Candidate, rejection: Rejection) -> None:
+    work.decide(
+        failing.pos, ActStatus.REJECTED, ACT_REJECTED_BY_WORKFLOW, failing.pos, rejection=rejection
+    )
+    if failing.scope in _ATOMIC:
+        for c in group:
+            if work.undecided(c.pos):
+                work.decide(c.pos, ActStatus.REJECTED, ACT_REJECTED_WITH_BATCH, failing.pos)
+
+
+def _batch(
+    work: Work, case_id: str, cursor: Cursor, head: Candidate, kept: list[Candidate]
+) -> CommandBatch:
+    commands = tuple(_command(work, case_id, cursor, c) for c in kept)
+    return CommandBatch(
+        batch_id=batch_id([c.command_id for c in commands]),
+        case_id=case_id,
+        workflow=cursor.workflow.name,
+        scope=head.scope,
+        group=head.group,
+        expected_revision=cursor.revision,
+        creates_case=kept[0].name == START_CASE_COMMAND,
+        commands=commands,
+    )
+
+
+def _command(work: Work, case_id: str, cursor: Cursor, c: Candidate) -> PlannedCommand:
+    origin = work.entries[work.entries[c.pos].root].ref
+    content = command_content(
+        workflow=cursor.workflow.name,
+        case_id=case_id,
+        expected_revision=cursor.revision,
+        name=c.name,
+        args=c.args,
+    )
+    key = idempotency_key(
+        account_id=work.account_id,
+        turn_id=work.turn_id,
+        origin=unstructure(origin),
+        content=content,
+    )
+    return PlannedCommand(
+        command_id=command_id(key),
+        idempotency_key=key,
+        content_digest=content_digest(content),
+        case_id=case_id,
+        workflow=cursor.workflow.name,
+        expected_revision=cursor.revision,
+        name=c.name,
+        args=c.args,
+        origin=origin,
+        policy=c.policy,
+        scope=c.scope,
+        is_submission=c.is_submission,
+        is_destructive=c.is_destructive,
+        needs_confirmation=c.confirm,
+    )
+
+
+def _await_confirmation(
+    work: Work, case_id: str, simulated: list[tuple[CommandBatch, list[int]]]
+) -> None:
+    if not simulated:
+        return
+    batches = [batch for batch, _ in simulated]
+    positions = [pos for _, batch_positions in simulated for pos in batch_positions]
+    ids = [c.command_id for b in batches for c in b.commands]
+    card = InteractionToCreate(
+        interaction_id=interaction_id(
+            account_id=work.account_id,
+            turn_id=work.turn_id,
+            kind=InteractionKind.CONFIRM_COMMAND.value,
+            subject={"case_id": case_id, "commands": ids},
+        ),
+        kind=InteractionKind.CONFIRM_COMMAND,
+        turn_id=work.turn_id,
+        acts=tuple(work.entries[pos].ref for pos in positions),
+        options=(
+            InteractionOption(option_id="confirm", action=OptionAction.CONFIRM),
+            InteractionOption(option_id="decline", action=OptionAction.DECLINE),
+        ),
+        case_id=case_id,
+        expected_revision=batches[0].expected_revision,
+        awaiting_batches=tuple(batches),
+    )
+    work.interactions.append(card)
+    commands = [c for b in batches for c in b.commands]
+    for command, pos in zip(commands, positions, strict=True):
+        work.decide(
+            pos,
+            ActStatus.AWAITING_CONFIRMATION,
+            ACT_AWAITING_CONFIRMATION,
+            pos,
+            command_ids=(command.command_id,),
+            interaction_id=card.interaction_id,
+        )

@@ -1,0 +1,140 @@
+"""``reduce(plan, context) -> ReductionPlan``: the pure whole-turn reducer.
+
+No I/O, no clock, no randomness: everything it needs arrives in the plan and the context, and
+the same input gives the same ReductionPlan byte for byte. Every act gets exactly one result.
+"""
+
+from __future__ import annotations
+
+from turnframe.identity import plan_hash
+from turnframe.plan import ChitchatAct, QuestionAct, RecallAct, UserTurnPlan, check_plan
+from turnframe.reduce.cases import reduce_cases
+from turnframe.reduce.context import ReductionContext
+from turnframe.reduce.interactions import bind_decision, decide_response, outcome_of
+from turnframe.reduce.precedence import apply_precedence, link_chains
+from turnframe.reduce.targets import clarify_targets, place_entries
+from turnframe.reduce.work import Entry, Work
+from turnframe.results import (
+    ACT_CHITCHAT,
+    ACT_QUESTION_FOR_GROUNDING,
+    ACT_RECALL_FOR_GROUNDING,
+    NOTICE_NOT_UNDERSTOOD,
+    ActRef,
+    ActStatus,
+    GroundingRequest,
+    InteractionKind,
+    InteractionOutcomeStatus,
+    Notice,
+    PlannedActResult,
+    ReductionPlan,
+)
+
+
+class ReducerInvariantError(AssertionError):
+    """An act was left without a result: a bug in the reducer, never a user-facing outcome."""
+
+
+def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
+    """Decide the effects of a whole turn.
+
+    Raises PlanRejected if ``plan`` (built in code rather than parsed) breaks the plan's rules.
+    """
+    check_plan(plan, context.turn)
+    decision = decide_response(context)
+    selected = decision is not None and decision.status is InteractionOutcomeStatus.TARGET_SELECTED
+    pending = decision.pending if decision is not None and selected else ()
+    entries = [
+        Entry(
+            pos=i,
+            ref=ActRef(index=i, interaction_id=decision.interaction_id),
+            act=act,
+            from_text=False,
+            root=i,
+        )
+        for i, act in enumerate(pending)
+        if decision is not None
+    ]
+    offset = len(entries)
+    entries += [
+        Entry(pos=offset + i, ref=ActRef(index=i), act=act, from_text=True, root=offset + i)
+        for i, act in enumerate(plan.acts)
+    ]
+    work = Work(ctx=context, entries=entries, offset=offset, results=[None] * len(entries))
+    link_chains(work)
+    place_entries(work, decision.case_id if decision is not None and selected else None)
+    bind_decision(work, decision)
+    apply_precedence(work)
+    clarify_targets(work)
+    reduce_cases(work)
+    _settle_the_rest(work)
+    results = _all_results(work)
+    return ReductionPlan(
+        account_id=context.turn.account_id,
+        session_id=context.turn.session_id,
+        turn_id=context.turn.turn_id,
+        plan_hash=plan_hash(plan),
+        results=results[offset:],
+        batches=tuple(work.batches),
+        interactions=tuple(work.interactions),
+        grounding=tuple(work.grounding),
+        notices=tuple(
+            Notice(code=NOTICE_NOT_UNDERSTOOD, evidence=(ev,)) for ev in plan.not_understood
+        ),
+        interaction_outcome=outcome_of(decision, results[:offset]),
+        superseded_interaction_ids=_superseded(work, decision.interaction_id if decision else None),
+    )
+
+
+def _settle_the_rest(work: Work) -> None:
+    """Questions go to grounding, recalls to recall, chitchat changes nothing."""
+    for entry in work.entries:
+        if not work.undecided(entry.pos):
+            continue
+        act = entry.act
+        if isinstance(act, QuestionAct):
+            work.decide(
+                entry.pos, ActStatus.READY_TO_EXECUTE, ACT_QUESTION_FOR_GROUNDING, entry.pos
+            )
+            work.grounding.append(
+                GroundingRequest(
+                    act=entry.ref,
+                    kind="question",
+                    evidence=act.evidence,
+                    question=act.question,
+                    case_id=work.case_of(entry.pos),
+                    hypothetical=act.hypothetical,
+                )
+            )
+        elif isinstance(act, RecallAct):
+            work.decide(entry.pos, ActStatus.READY_TO_EXECUTE, ACT_RECALL_FOR_GROUNDING, entry.pos)
+            work.grounding.append(
+                GroundingRequest(
+                    act=entry.ref, kind="recall", evidence=act.evidence, description=act.description
+                )
+            )
+        elif isinstance(act, ChitchatAct):
+            work.decide(entry.pos, ActStatus.NO_CHANGE, ACT_CHITCHAT, entry.pos)
+
+
+def _all_results(work: Work) -> tuple[PlannedActResult, ...]:
+    missing = [e.ref for e, r in zip(work.entries, work.results, strict=True) if r is None]
+    if missing:
+        raise ReducerInvariantError(f"acts left without a result: {missing}")
+    return tuple(r for r in work.results if r is not None)
+
+
+def _superseded(work: Work, answered: str | None) -> tuple[str, ...]:
+    """Open cards that this turn's new cards replace (one blocking card per case or target)."""
+    new_cases = {i.case_id for i in work.interactions if i.kind is InteractionKind.CONFIRM_COMMAND}
+    new_labels = {
+        i.target_label for i in work.interactions if i.kind is InteractionKind.SELECT_TARGET
+    }
+    return tuple(
+        i.interaction_id
+        for i in work.ctx.open_interactions
+        if i.interaction_id != answered
+        and (
+            (i.kind is InteractionKind.CONFIRM_COMMAND and i.case_id in new_cases)
+            or (i.kind is InteractionKind.SELECT_TARGET and i.target_label in new_labels)
+        )
+    )

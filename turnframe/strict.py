@@ -1,0 +1,235 @@
+"""Strict shape checks of untrusted JSON data against attrs types, reporting every problem.
+
+The one converter builds values; this module decides first whether the data deserve it. cattrs
+coerces scalars (``"5"`` to ``5``, ``"false"`` to ``True``), which is fine for trusted records and
+wrong for a model's answer, so a model's data is checked here with exact JSON types, every
+unknown key, missing field and unknown tag collected with its path, before anything is built.
+
+Tagged unions are registered through :func:`register_tagged_union`, which delegates to
+:func:`turnframe.converter.register_tagged_union` (still one converter) and records the tags
+for the checker.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+import attrs
+
+from turnframe import converter as _converter
+
+Path = tuple[str | int, ...]
+
+
+@attrs.frozen(kw_only=True)
+class ShapeProblem:
+    """One thing wrong with the data, at ``path`` (keys and list indices from the root)."""
+
+    path: Path
+    message: str
+
+
+_TAGGED: dict[Any, tuple[str, dict[str, type[Any]]]] = {}
+
+
+def register_tagged_union(union: Any, tag_name: str, tag_of: Callable[[type[Any]], str]) -> None:
+    """Register a tagged union with the one converter and with the checker.
+
+    The optional form (``union | None``) is registered too, so an optional field of the union
+    keeps its tag on the wire.
+    """
+    members = typing.get_args(union)
+    _TAGGED[union] = (tag_name, {tag_of(member): member for member in members})
+    _converter.register_tagged_union(union, tag_name, tag_of)
+    unstructure_member = _converter.converter.get_unstructure_hook(union)
+    structure_member = _converter.converter.get_structure_hook(union)
+    optional = typing.Optional[union]  # noqa: UP045 - the dispatch key cattrs sees
+    _converter.converter.register_unstructure_hook(
+        optional, lambda v: None if v is None else unstructure_member(v)
+    )
+    _converter.converter.register_structure_hook(
+        optional, lambda v, _: None if v is None else structure_member(v, union)
+    )
+
+
+def check_shape(data: Any, tp: Any) -> list[ShapeProblem]:
+    """Every way ``data`` (parsed JSON) fails to be exactly an instance of ``tp`` on the wire."""
+    out: list[ShapeProblem] = []
+    _check(data, tp, (), out)
+    return out
+
+
+def json_type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _wrong(value: Any, expected: str, path: Path, out: list[ShapeProblem]) -> None:
+    out.append(ShapeProblem(path=path, message=f"expected {expected}, got {json_type_name(value)}"))
+
+
+def _check(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
+    if tp is Any:
+        return
+    if tp in _TAGGED:
+        _check_tagged(value, tp, path, out)
+        return
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Union or origin is types.UnionType:
+        _check_union(value, args, path, out)
+    elif attrs.has(tp):
+        _check_attrs(value, tp, path, out)
+    elif origin in (list, tuple, Sequence):
+        _check_sequence(value, args, path, out)
+    elif origin in (dict, Mapping):
+        _check_mapping(value, args[1], path, out)
+    elif origin is typing.Literal:
+        if value not in args or isinstance(value, bool) != isinstance(args[0], bool):
+            out.append(ShapeProblem(path=path, message=f"expected one of {list(args)!r}"))
+    else:
+        _check_scalar(value, tp, path, out)
+
+
+def _check_scalar(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
+    if tp is type(None):
+        if value is not None:
+            _wrong(value, "null", path, out)
+    elif tp is bool:
+        if not isinstance(value, bool):
+            _wrong(value, "a boolean", path, out)
+    elif tp is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            _wrong(value, "an integer", path, out)
+    elif tp is float:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            _wrong(value, "a number", path, out)
+        elif not math.isfinite(value):
+            out.append(ShapeProblem(path=path, message="expected a finite number"))
+    elif tp is str:
+        if not isinstance(value, str):
+            _wrong(value, "a string", path, out)
+    elif isinstance(tp, type) and issubclass(tp, enum.Enum):
+        allowed = [member.value for member in tp]
+        if not isinstance(value, str | int) or isinstance(value, bool) or value not in allowed:
+            out.append(ShapeProblem(path=path, message=f"expected one of {allowed!r}"))
+    elif tp is datetime or tp is date:
+        _check_iso(value, tp, path, out)
+    else:
+        raise TypeError(f"strict check does not support {tp!r}")
+
+
+def _check_iso(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
+    if not isinstance(value, str):
+        _wrong(value, "an ISO 8601 string", path, out)
+        return
+    try:
+        parsed = tp.fromisoformat(value)
+    except ValueError:
+        out.append(ShapeProblem(path=path, message=f"{value!r} is not an ISO 8601 {tp.__name__}"))
+        return
+    if tp is datetime and parsed.tzinfo is None:
+        out.append(ShapeProblem(path=path, message=f"{value!r} has no timezone offset"))
+
+
+def _check_union(value: Any, args: tuple[Any, ...], path: Path, out: list[ShapeProblem]) -> None:
+    rest = tuple(a for a in args if a is not type(None))
+    if len(rest) < len(args) and value is None:
+        return
+    inner: Any = rest[0] if len(rest) == 1 else typing.Union[rest]  # noqa: UP007
+    if inner in _TAGGED or len(rest) == 1:
+        _check(value, inner, path, out)
+        return
+    for candidate in rest:
+        trial: list[ShapeProblem] = []
+        _check(value, candidate, path, trial)
+        if not trial:
+            return
+    out.append(ShapeProblem(path=path, message=f"{json_type_name(value)} fits none of {rest!r}"))
+
+
+def _check_tagged(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
+    tag_name, members = _TAGGED[tp]
+    if not isinstance(value, dict):
+        _wrong(value, "an object", path, out)
+        return
+    if tag_name not in value:
+        out.append(ShapeProblem(path=(*path, tag_name), message="required field missing"))
+        return
+    tag = value[tag_name]
+    if not isinstance(tag, str) or tag not in members:
+        out.append(
+            ShapeProblem(
+                path=(*path, tag_name),
+                message=f"unknown {tag_name} {tag!r}; expected one of {sorted(members)!r}",
+            )
+        )
+        return
+    _check_attrs({k: v for k, v in value.items() if k != tag_name}, members[tag], path, out)
+
+
+def _check_attrs(value: Any, cls: type[Any], path: Path, out: list[ShapeProblem]) -> None:
+    if not isinstance(value, dict):
+        _wrong(value, "an object", path, out)
+        return
+    fields = _fields_of(cls)
+    for key in value:
+        if key not in fields:
+            out.append(ShapeProblem(path=(*path, str(key)), message="unknown field"))
+    for name, (tp, required) in fields.items():
+        if name in value:
+            _check(value[name], tp, (*path, name), out)
+        elif required:
+            out.append(ShapeProblem(path=(*path, name), message="required field missing"))
+
+
+def _check_sequence(value: Any, args: tuple[Any, ...], path: Path, out: list[ShapeProblem]) -> None:
+    if not isinstance(value, list):
+        _wrong(value, "an array", path, out)
+        return
+    if (len(args) == 2 and args[1] is Ellipsis) or len(args) == 1:
+        for i, item in enumerate(value):
+            _check(item, args[0], (*path, i), out)
+        return
+    if len(value) != len(args):
+        out.append(ShapeProblem(path=path, message=f"expected {len(args)} items"))
+        return
+    for i, (item, item_tp) in enumerate(zip(value, args, strict=True)):
+        _check(item, item_tp, (*path, i), out)
+
+
+def _check_mapping(value: Any, value_tp: Any, path: Path, out: list[ShapeProblem]) -> None:
+    if not isinstance(value, dict):
+        _wrong(value, "an object", path, out)
+        return
+    for key, item in value.items():
+        _check(item, value_tp, (*path, str(key)), out)
+
+
+_FIELD_CACHE: dict[type[Any], dict[str, tuple[Any, bool]]] = {}
+
+
+def _fields_of(cls: type[Any]) -> dict[str, tuple[Any, bool]]:
+    cached = _FIELD_CACHE.get(cls)
+    if cached is None:
+        attrs.resolve_types(cls)
+        cached = {f.name: (f.type, f.default is attrs.NOTHING) for f in attrs.fields(cls) if f.init}
+        _FIELD_CACHE[cls] = cached
+    return cached
