@@ -1,0 +1,51 @@
+"""Every code a response block carries, in one place.
+
+A block's ``code`` says what the block means; clients, tests and logs match on it, never on the
+text. ``docs/responses.md`` says when each appears. Answer codes are defined with grounding and
+listed here too.
+"""
+
+from __future__ import annotations
+
+from turnframe.grounding.codes import ANSWER_CODES
+from turnframe.results import NOTICE_NOT_UNDERSTOOD as NOTICE_NOT_UNDERSTOOD  # the reducer's
+
+# -- receipts: only from committed events ---------------------------------------------------
+RECEIPT_COMMITTED = "turnframe.receipt.committed"
+
+# -- cards: only for interactions actually persisted ----------------------------------------
+CARD_CONFIRM_COMMAND = "turnframe.card.confirm_command"
+CARD_SELECT_TARGET = "turnframe.card.select_target"
+
+# -- plain texts ----------------------------------------------------------------------------
+TEXT_CHITCHAT = "turnframe.text.chitchat"
+
+# -- notices: what did not happen, or not yet, and why --------------------------------------
+NOTICE_KEPT_UNCHANGED = "turnframe.notice.kept_unchanged"
+NOTICE_SUPERSEDED = "turnframe.notice.superseded"
+NOTICE_REJECTED = "turnframe.notice.rejected"
+NOTICE_BLOCKED_BY_CONSTRAINT = "turnframe.notice.blocked_by_constraint"
+NOTICE_CONSTRAINT_APPLIED = "turnframe.notice.constraint_applied"
+NOTICE_NEEDS_CLARIFICATION = "turnframe.notice.needs_clarification"
+NOTICE_AWAITING_CONFIRMATION = "turnframe.notice.awaiting_confirmation"
+NOTICE_NOT_PREPARED = "turnframe.notice.not_prepared"
+NOTICE_NO_CHANGE = "turnframe.notice.no_change"
+NOTICE_VERIFICATION_IN_PROGRESS = "turnframe.notice.verification_in_progress"
+NOTICE_COMMAND_FAILED = "turnframe.notice.command_failed"
+NOTICE_NOT_EXECUTED = "turnframe.notice.not_executed"
+NOTICE_DECLINED = "turnframe.notice.declined"
+NOTICE_CARD_STALE = "turnframe.notice.card_stale"
+NOTICE_ALREADY_DONE = "turnframe.notice.already_done"
+NOTICE_NOT_ANSWERED = "turnframe.notice.not_answered"
+NOTICE_PLAN_REJECTED = "turnframe.notice.plan_rejected"
+NOTICE_INTERPRETATION_FAILED = "turnframe.notice.interpretation_failed"
+
+NOTICE_CODES: frozenset[str] = frozenset(
+    value for name, value in dict(globals()).items() if name.startswith("NOTICE_")
+)
+RECEIPT_CODES: frozenset[str] = frozenset({RECEIPT_COMMITTED})
+CARD_CODES: frozenset[str] = frozenset({CARD_CONFIRM_COMMAND, CARD_SELECT_TARGET})
+TEXT_CODES: frozenset[str] = frozenset({TEXT_CHITCHAT})
+
+#: Every code a block may carry.
+BLOCK_CODES: frozenset[str] = NOTICE_CODES | RECEIPT_CODES | CARD_CODES | TEXT_CODES | ANSWER_CODES
