@@ -1,0 +1,532 @@
+"""The ExecutionGate: the one authority on retries and the only actor that runs commands.
+
+Per turn the gate is OPEN until the first command is admitted to the journal, then SEALED.
+Admission and the phase move to ``executing`` are one transaction, so the seal is durable: the
+gate's answer to :class:`MayRetry` comes from the store and survives a crash of any actor,
+the gate included. Once sealed, nothing re-interprets or re-reduces the turn; a resumed turn
+runs its commands again by idempotency key, and settled entries are never run twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from turnframe.actors.actor import Actor, handler
+from turnframe.actors.stages import Execute, MayRetry, SettledReport
+from turnframe.converter import converter
+from turnframe.errors import TurnframeError
+from turnframe.execution import (
+    BATCH_ALREADY_SETTLED,
+    BATCH_AWAITING_CONFIRMATION,
+    BATCH_COMMITTED,
+    BATCH_DECLINED,
+    BATCH_KEY_REUSED,
+    BATCH_REVISION_CONFLICT,
+    BatchOutcome,
+    BatchStatus,
+    CommittedEvent,
+    ExecutionReport,
+    OutboxNote,
+)
+from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.pipeline.batches import BatchRun, run_batch, state_json
+from turnframe.providers.base import Purpose
+from turnframe.results import (
+    CommandBatch,
+    InteractionOutcomeStatus,
+    InteractionToCreate,
+    ReductionPlan,
+    Rejection,
+)
+from turnframe.stores.errors import RevisionConflict
+from turnframe.stores.inputs import (
+    CardResolution,
+    CaseUpdate,
+    CommitBundle,
+    JournalOutcome,
+    NewCase,
+    NewJournalEntry,
+    PhaseMove,
+)
+from turnframe.stores.protocol import InsideTransactionHook, Store
+from turnframe.stores.records import (
+    AdmissionVerdict,
+    BundleReceipt,
+    EventRecord,
+    InteractionStatus,
+    JournalRecord,
+)
+from turnframe.workflow import Workflow
+
+_SETTLED = (JournalStatus.COMMITTED, JournalStatus.FAILED)
+
+
+class TurnContended(TurnframeError):
+    """Other turns kept moving this turn's cases while it committed; nothing was written."""
+
+    code = "turnframe.gate.contended"
+
+    def __init__(self, turn_id: str) -> None:
+        super().__init__(
+            f"turn {turn_id!r}: its cases kept changing during the commit",
+            hint="the turn stays executing; recovery resumes it by idempotency key",
+        )
+
+
+@attrs.frozen(kw_only=True)
+class _Work:
+    """The batches this turn runs now, and those it only journals or settles."""
+
+    ready: tuple[CommandBatch, ...]
+    confirmed: tuple[CommandBatch, ...]
+    awaiting: tuple[CommandBatch, ...]
+    declined: tuple[CommandBatch, ...]
+    card_resolutions: tuple[CardResolution, ...]
+
+
+def journal_entry(batch: CommandBatch, index: int, status: JournalStatus) -> NewJournalEntry:
+    command = batch.commands[index]
+    return NewJournalEntry(
+        idempotency_key=command.idempotency_key,
+        command_id=command.command_id,
+        content_digest=command.content_digest,
+        payload={"batch_id": batch.batch_id, "command": converter.unstructure(command)},
+        case_id=batch.case_id,
+        expected_revision=batch.expected_revision,
+        status=status,
+    )
+
+
+def _entries(batches: Sequence[CommandBatch], status: JournalStatus) -> list[NewJournalEntry]:
+    return [journal_entry(b, i, status) for b in batches for i in range(len(b.commands))]
+
+
+class ExecutionGate(Actor):
+    """Admits, runs and commits command batches; answers whether a turn may be retried."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        workflows: Mapping[str, Workflow[Any]],
+        on_outbox: Callable[[], None] | None = None,
+        inside_commit: InsideTransactionHook | None = None,
+    ) -> None:
+        self._store = store
+        self._workflows = workflows
+        self._on_outbox = on_outbox
+        self._inside_commit = inside_commit
+
+    @handler
+    async def may_retry(self, message: MayRetry) -> bool:
+        if message.purpose is Purpose.NARRATE:
+            return True  # narration executes nothing
+        turn = await self._store.get_turn(message.account_id, message.turn_id)
+        if turn is not None and turn.phase.is_sealed:
+            return False
+        return not await self._store.list_journal(message.account_id, message.turn_id)
+
+    @handler
+    async def execute(self, message: Execute) -> ExecutionReport:
+        turn, reduction = message.turn, message.reduction
+        account = turn.account_id
+        record = await self._store.get_turn(account, turn.turn_id)
+        if record is None:
+            raise LookupError(f"turn {turn.turn_id!r} is not recorded")
+        work = await self._work(account, reduction)
+        if record.phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED, TurnPhase.DELIVERED):
+            return await self.settled_report(account, turn.turn_id, reduction)
+        entries = [
+            *_entries(work.ready, JournalStatus.PENDING),
+            *_entries(work.awaiting, JournalStatus.AWAITING_CONFIRMATION),
+        ]
+        phase = record.phase
+        admitted: dict[str, JournalRecord] = {}
+        refused: set[str] = set()
+        if entries or work.confirmed or work.declined:
+            # Admission is the seal: from this transaction on, nothing re-interprets the turn.
+            seal = None
+            if phase is TurnPhase.REDUCED:
+                seal = PhaseMove(expected=TurnPhase.REDUCED, new=TurnPhase.EXECUTING)
+                phase = TurnPhase.EXECUTING
+            for admission in await self._store.admit(account, turn.turn_id, entries, phase=seal):
+                key = admission.entry.idempotency_key
+                admitted[key] = admission.entry
+                if admission.verdict is AdmissionVerdict.REFUSED_DIFFERENT_COMMAND:
+                    refused.add(key)
+        for batch in work.confirmed + work.declined:
+            for command in batch.commands:
+                entry = await self._store.get_journal_entry(account, command.idempotency_key)
+                if entry is not None:
+                    admitted[command.idempotency_key] = entry
+        return await self._commit(
+            turn.turn_id, account, phase, work, admitted, refused, message.replay
+        )
+
+    async def _work(self, account: str, reduction: ReductionPlan) -> _Work:
+        confirmed: tuple[CommandBatch, ...] = ()
+        declined: tuple[CommandBatch, ...] = ()
+        resolutions: list[CardResolution] = []
+        outcome = reduction.interaction_outcome
+        if outcome is not None:
+            card = await self._card(account, outcome.interaction_id)
+            resolution = {"option_id": outcome.option_id, "status": outcome.status.value}
+            if card is not None:
+                if outcome.status is InteractionOutcomeStatus.CONFIRMED:
+                    wanted = set(outcome.authorized_command_ids)
+                    confirmed = tuple(
+                        b for b in card.awaiting_batches if b.commands[0].command_id in wanted
+                    )
+                    resolutions.append(
+                        CardResolution(interaction_id=outcome.interaction_id, resolution=resolution)
+                    )
+                elif outcome.status is InteractionOutcomeStatus.DECLINED:
+                    declined = card.awaiting_batches
+                    resolutions.append(
+                        CardResolution(interaction_id=outcome.interaction_id, resolution=resolution)
+                    )
+                elif outcome.status is InteractionOutcomeStatus.TARGET_SELECTED:
+                    resolutions.append(
+                        CardResolution(interaction_id=outcome.interaction_id, resolution=resolution)
+                    )
+                elif outcome.status is InteractionOutcomeStatus.STALE:
+                    declined = card.awaiting_batches
+                    resolutions.append(
+                        CardResolution(
+                            interaction_id=outcome.interaction_id,
+                            status=InteractionStatus.EXPIRED,
+                            resolution=resolution,
+                        )
+                    )
+        for interaction_id in reduction.superseded_interaction_ids:
+            if await self._card(account, interaction_id) is not None:
+                resolutions.append(
+                    CardResolution(interaction_id=interaction_id, status=InteractionStatus.EXPIRED)
+                )
+        return _Work(
+            ready=tuple(b for b in reduction.batches if not _needs_card(b)),
+            confirmed=confirmed,
+            awaiting=reduction.awaiting_batches,
+            declined=declined,
+            card_resolutions=tuple(resolutions),
+        )
+
+    async def _card(self, account: str, interaction_id: str) -> InteractionToCreate | None:
+        record = await self._store.get_interaction(account, interaction_id)
+        if record is None or record.status is not InteractionStatus.OPEN:
+            return None
+        card: InteractionToCreate = converter.structure(record.payload, InteractionToCreate)
+        return card
+
+    async def _commit(
+        self,
+        turn_id: str,
+        account: str,
+        phase: TurnPhase,
+        work: _Work,
+        admitted: Mapping[str, JournalRecord],
+        refused: set[str],
+        replay: dict[str, Any],
+    ) -> ExecutionReport:
+        # A stale revision found at commit (another turn moved the case) fails that batch; the
+        # rest commit. Two passes at most: the second one sees the revisions that won.
+        for _ in range(2):
+            plan = await self._prepare(account, work, admitted, refused)
+            bundle = CommitBundle(
+                account_id=account,
+                turn_id=turn_id,
+                new_cases=plan.new_cases,
+                journal_outcomes=plan.journal,
+                case_updates=plan.updates,
+                events=tuple(e for run in plan.runs if run.ok for e in run.events),
+                card_resolutions=work.card_resolutions,
+                outbox=tuple(o for run in plan.runs if run.ok for o in run.outbox),
+                replay_record={**replay, "commands": plan.replay_commands},
+                phase=PhaseMove(expected=phase, new=TurnPhase.COMMITTED),
+            )
+            try:
+                receipt = await self._store.commit_bundle(
+                    bundle, inside_transaction=self._inside_commit
+                )
+            except RevisionConflict:
+                continue
+            if bundle.outbox and self._on_outbox is not None:
+                self._on_outbox()
+            return _report(plan, receipt)
+        raise TurnContended(turn_id)
+
+    async def _prepare(
+        self,
+        account: str,
+        work: _Work,
+        admitted: Mapping[str, JournalRecord],
+        refused: set[str],
+    ) -> _Prepared:
+        runs: list[BatchRun] = []
+        outcomes: list[BatchOutcome] = []
+        journal: list[JournalOutcome] = []
+        new_cases: list[NewCase] = []
+        updates: list[CaseUpdate] = []
+        states: dict[str, tuple[Any, int]] = {}
+        for batch in work.ready + work.confirmed:
+            keys = [c.idempotency_key for c in batch.commands]
+            entries = [admitted.get(k) for k in keys]
+            if any(k in refused for k in keys):
+                outcomes.append(_failed(batch, BATCH_KEY_REUSED))
+                continue
+            if entries and all(e is not None and e.status in _SETTLED for e in entries):
+                outcomes.append(_replayed(batch, entries))
+                continue
+            workflow = self._workflows[batch.workflow]
+            if batch.case_id not in states:
+                states[batch.case_id] = await self._load(account, batch, workflow)
+            state, revision = states[batch.case_id]
+            run = run_batch(batch, workflow, state, revision)
+            runs.append(run)
+            status = JournalStatus.COMMITTED if run.ok else JournalStatus.FAILED
+            for entry in entries:
+                if entry is not None and entry.status not in _SETTLED:
+                    journal.append(
+                        JournalOutcome(
+                            idempotency_key=entry.idempotency_key,
+                            expected=entry.status,
+                            status=status,
+                            outcome=_journal_outcome(run),
+                        )
+                    )
+            if not run.ok:
+                outcomes.append(_failed(batch, run.reason, run.rejection))
+                continue
+            assert run.new_revision is not None
+            states[batch.case_id] = (run.state_after, run.new_revision)
+            if batch.creates_case:
+                label = _label_of(batch)
+                new_cases.append(
+                    NewCase(
+                        case_id=batch.case_id,
+                        workflow=batch.workflow,
+                        label=label,
+                        state=state_json(workflow, run.state_after),
+                        revision=run.new_revision,
+                    )
+                )
+            else:
+                updates.append(
+                    CaseUpdate(
+                        case_id=batch.case_id,
+                        expected_revision=batch.expected_revision,
+                        new_revision=run.new_revision,
+                        state=state_json(workflow, run.state_after),
+                    )
+                )
+        for batch in work.awaiting:
+            outcomes.append(
+                BatchOutcome(
+                    batch_id=batch.batch_id,
+                    case_id=batch.case_id,
+                    status=BatchStatus.AWAITING_CONFIRMATION,
+                    reason=BATCH_AWAITING_CONFIRMATION,
+                    command_ids=tuple(c.command_id for c in batch.commands),
+                )
+            )
+        for batch in work.declined:
+            for command in batch.commands:
+                entry = admitted.get(command.idempotency_key)
+                if entry is not None and entry.status is JournalStatus.AWAITING_CONFIRMATION:
+                    journal.append(
+                        JournalOutcome(
+                            idempotency_key=entry.idempotency_key,
+                            expected=entry.status,
+                            status=JournalStatus.FAILED,
+                            outcome={"reason": BATCH_DECLINED},
+                        )
+                    )
+            outcomes.append(_failed(batch, BATCH_DECLINED, status=BatchStatus.DECLINED))
+        return _Prepared(
+            runs=tuple(runs),
+            outcomes=tuple(outcomes),
+            journal=tuple(journal),
+            new_cases=tuple(new_cases),
+            updates=tuple(updates),
+        )
+
+    async def _load(
+        self, account: str, batch: CommandBatch, workflow: Workflow[Any]
+    ) -> tuple[Any, int]:
+        record = await self._store.get_case(account, batch.case_id)
+        if record is None:
+            return workflow.initial_state(), 0
+        return converter.structure(record.state, workflow.state_type), record.revision
+
+    @handler
+    async def report(self, message: SettledReport) -> ExecutionReport:
+        turn = message.turn
+        return await self.settled_report(turn.account_id, turn.turn_id, message.reduction)
+
+    async def settled_report(
+        self, account: str, turn_id: str, reduction: ReductionPlan
+    ) -> ExecutionReport:
+        """The report of a committed turn, rebuilt from the journal and events alone."""
+        events = await self._store.list_events(account, turn_id=turn_id)
+        outcomes: list[BatchOutcome] = []
+        batches = [*reduction.batches]
+        outcome = reduction.interaction_outcome
+        if outcome is not None and outcome.status is InteractionOutcomeStatus.CONFIRMED:
+            record = await self._store.get_interaction(account, outcome.interaction_id)
+            if record is not None:
+                card = converter.structure(record.payload, InteractionToCreate)
+                wanted = set(outcome.authorized_command_ids)
+                batches += [b for b in card.awaiting_batches if b.commands[0].command_id in wanted]
+        for batch in batches:
+            entries = [
+                await self._store.get_journal_entry(account, c.idempotency_key)
+                for c in batch.commands
+            ]
+            if _needs_card(batch) and all(
+                e is not None and e.status is JournalStatus.AWAITING_CONFIRMATION for e in entries
+            ):
+                outcomes.append(
+                    BatchOutcome(
+                        batch_id=batch.batch_id,
+                        case_id=batch.case_id,
+                        status=BatchStatus.AWAITING_CONFIRMATION,
+                        reason=BATCH_AWAITING_CONFIRMATION,
+                        command_ids=tuple(c.command_id for c in batch.commands),
+                    )
+                )
+                continue
+            outcomes.append(_replayed(batch, entries, events))
+        return ExecutionReport(outcomes=tuple(outcomes))
+
+
+@attrs.frozen(kw_only=True)
+class _Prepared:
+    runs: tuple[BatchRun, ...]
+    outcomes: tuple[BatchOutcome, ...]
+    journal: tuple[JournalOutcome, ...]
+    new_cases: tuple[NewCase, ...]
+    updates: tuple[CaseUpdate, ...]
+
+    @property
+    def replay_commands(self) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        for outcome in self.journal:
+            rows.append(
+                {
+                    "idempotency_key": outcome.idempotency_key,
+                    "status": outcome.status.value,
+                    "outcome": outcome.outcome,
+                }
+            )
+        return rows
+
+
+def _needs_card(batch: CommandBatch) -> bool:
+    return any(c.needs_confirmation for c in batch.commands)
+
+
+def _label_of(batch: CommandBatch) -> str:
+    for command in batch.commands:
+        label = command.args.get("label")
+        if isinstance(label, str) and label:
+            return label
+    return batch.case_id
+
+
+def _journal_outcome(run: BatchRun) -> dict[str, Any]:
+    outcome: dict[str, Any] = {"batch_id": run.batch.batch_id, "reason": run.reason}
+    if run.new_revision is not None:
+        outcome["revision"] = run.new_revision
+    if run.rejection is not None:
+        outcome["rejection"] = converter.unstructure(run.rejection)
+    return outcome
+
+
+def _failed(
+    batch: CommandBatch,
+    reason: str,
+    rejection: Rejection | None = None,
+    *,
+    status: BatchStatus = BatchStatus.FAILED,
+) -> BatchOutcome:
+    return BatchOutcome(
+        batch_id=batch.batch_id,
+        case_id=batch.case_id,
+        status=status,
+        reason=reason,
+        command_ids=tuple(c.command_id for c in batch.commands),
+        rejection=rejection,
+    )
+
+
+def _committed_event(record: EventRecord) -> CommittedEvent:
+    return CommittedEvent(
+        seq=record.seq,
+        case_id=record.case_id,
+        revision=record.revision,
+        name=record.type,
+        data=record.payload,
+        command_id=record.command_id,
+    )
+
+
+def _replayed(
+    batch: CommandBatch,
+    entries: Sequence[JournalRecord | None],
+    events: Sequence[EventRecord] = (),
+) -> BatchOutcome:
+    ids = {c.command_id for c in batch.commands}
+    committed = all(e is not None and e.status is JournalStatus.COMMITTED for e in entries)
+    outcome = next((e.outcome for e in entries if e is not None and e.outcome), None) or {}
+    rejection = outcome.get("rejection")
+    return BatchOutcome(
+        batch_id=batch.batch_id,
+        case_id=batch.case_id,
+        status=BatchStatus.COMMITTED if committed else BatchStatus.FAILED,
+        reason=BATCH_COMMITTED if committed else outcome.get("reason", BATCH_ALREADY_SETTLED),
+        command_ids=tuple(c.command_id for c in batch.commands),
+        events=tuple(_committed_event(e) for e in events if e.command_id in ids),
+        new_revision=outcome.get("revision"),
+        rejection=converter.structure(rejection, Rejection) if rejection else None,
+        replayed=True,
+    )
+
+
+def _report(plan: _Prepared, receipt: BundleReceipt) -> ExecutionReport:
+    by_command: dict[str, list[CommittedEvent]] = {}
+    for record in receipt.events:
+        by_command.setdefault(record.command_id or "", []).append(_committed_event(record))
+    effects = {o.command_id: o for o in receipt.outbox}
+    outcomes = list(plan.outcomes)
+    for run in plan.runs:
+        ids = tuple(c.command_id for c in run.batch.commands)
+        if not run.ok:
+            continue
+        notes = tuple(
+            OutboxNote(
+                effect_id=effects[i].effect_id,
+                channel=str(effects[i].payload.get("channel", "")),
+                idempotency_key=effects[i].idempotency_key,
+            )
+            for i in ids
+            if i in effects
+        )
+        outcomes.append(
+            BatchOutcome(
+                batch_id=run.batch.batch_id,
+                case_id=run.batch.case_id,
+                status=BatchStatus.COMMITTED,
+                reason=BATCH_COMMITTED,
+                command_ids=ids,
+                events=tuple(e for i in ids for e in by_command.get(i, [])),
+                new_revision=run.new_revision,
+                effects=notes,
+            )
+        )
+    return ExecutionReport(outcomes=tuple(outcomes))
+
+
+__all__ = ["BATCH_REVISION_CONFLICT", "ExecutionGate", "journal_entry"]

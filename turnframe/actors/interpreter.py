@@ -1,0 +1,154 @@
+"""The InterpreterActor: builds the interpretation request, asks the provider chain, parses the
+answer strictly. Every retry and fallback first asks the ExecutionGate (through the chain's
+``RetryGate``), so a sealed turn is never interpreted again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from turnframe.actors.actor import Actor, handler
+from turnframe.actors.ref import ActorRef
+from turnframe.actors.stages import Interpret, Interpretation, MayRetry
+from turnframe.errors import TurnframeError
+from turnframe.hashing import digest
+from turnframe.plan import PlanRejected, parse_plan
+from turnframe.providers.attempts import ProviderAttempt
+from turnframe.providers.base import ProviderRequest, Purpose
+from turnframe.providers.chain import ProviderChain
+from turnframe.providers.errors import ChainError
+from turnframe.workflow import Workflow
+
+#: The shape every interpreter answers with; the strict parser is the real check.
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["acts"],
+    "properties": {
+        "acts": {"type": "array", "items": {"type": "object", "required": ["kind"]}},
+        "not_understood": {"type": "array"},
+    },
+    "additionalProperties": False,
+}
+
+INTERPRET_SYSTEM_PROMPT = (
+    "You interpret one user turn of a conversation with the {workflow} desk into ONE plan of "
+    "acts (JSON, following the schema). Every act cites evidence: exact spans of the user's "
+    "text. Fields: {fields}. Operations: {operations}. Questions: {questions}. Propose only "
+    "what the user said; put what you cannot read in not_understood."
+)
+TEMPLATE_HASH = digest("prompt.template", {"interpret": INTERPRET_SYSTEM_PROMPT})
+
+
+class InterpretationFailed(TurnframeError):
+    """No plan for this turn: the providers failed, or the answer was not a valid plan."""
+
+    code = "turnframe.interpret.failed"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        attempts: tuple[ProviderAttempt, ...],
+        cause: TurnframeError,
+        raw: str | None = None,
+    ) -> None:
+        super().__init__(message, hint="nothing was executed; the user may rephrase")
+        self.attempts = attempts
+        self.cause = cause
+        self.raw = raw
+
+
+class _GateAdapter:
+    """The chain's RetryGate, answered by the ExecutionGate actor from durable state."""
+
+    def __init__(self, gate: ActorRef, account_id: str, timeout: float) -> None:
+        self._gate = gate
+        self._account_id = account_id
+        self._timeout = timeout
+
+    async def may_retry(self, turn_id: str, purpose: Purpose) -> bool:
+        message = MayRetry(account_id=self._account_id, turn_id=turn_id, purpose=purpose)
+        allowed: bool = await self._gate.ask(message, timeout=self._timeout)
+        return allowed
+
+
+def interpret_request(message: Interpret, workflow: Workflow[Any]) -> ProviderRequest:
+    """The request for one turn: a system prompt from the workflow, the turn as JSON."""
+    turn = message.turn
+    system = INTERPRET_SYSTEM_PROMPT.format(
+        workflow=workflow.name,
+        fields=", ".join(f.name for f in workflow.fields) or "none",
+        operations=", ".join(o.name for o in workflow.operations) or "none",
+        questions=", ".join(q.name for q in workflow.questions) or "none",
+    )
+    user = json.dumps(
+        {
+            "text": turn.text,
+            "clock": turn.clock.isoformat(),
+            "locale": turn.locale,
+            "workflow": workflow.name,
+            "case_labels": list(message.case_labels),
+        },
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    return ProviderRequest.from_text(
+        purpose=Purpose.INTERPRET,
+        turn_id=turn.turn_id,
+        correlation_id=turn.turn_id,
+        system=system,
+        user=user,
+        answer_schema=PLAN_SCHEMA,
+        template_hash=TEMPLATE_HASH,
+    )
+
+
+class InterpreterActor(Actor):
+    expected_errors = (InterpretationFailed,)
+
+    def __init__(
+        self,
+        *,
+        chain: ProviderChain,
+        gate: ActorRef,
+        workflows: Mapping[str, Workflow[Any]],
+        gate_timeout: float = 10.0,
+    ) -> None:
+        self._chain = chain
+        self._gate = gate
+        self._workflows = workflows
+        self._gate_timeout = gate_timeout
+
+    @handler
+    async def interpret(self, message: Interpret) -> Interpretation:
+        workflow = self._workflows[message.workflow]
+        request = interpret_request(message, workflow)
+        gate = _GateAdapter(self._gate, message.turn.account_id, self._gate_timeout)
+        try:
+            answer = await self._chain.complete(
+                request, gate=gate, prior_attempts=message.prior_attempts
+            )
+        except ChainError as error:
+            raise InterpretationFailed(
+                f"turn {message.turn.turn_id!r}: no provider gave a plan ({error.code})",
+                attempts=tuple(error.attempts),
+                cause=error,
+            ) from error
+        try:
+            plan = parse_plan(answer.text, message.turn)
+        except PlanRejected as error:
+            raise InterpretationFailed(
+                f"turn {message.turn.turn_id!r}: the plan was rejected whole",
+                attempts=tuple(answer.attempts),
+                cause=error,
+                raw=answer.text,
+            ) from error
+        return Interpretation(
+            plan=plan,
+            raw=answer.text,
+            provider=answer.provider,
+            attempts=tuple(answer.attempts),
+            template_hash=request.template_hash,
+        )

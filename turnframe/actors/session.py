@@ -1,0 +1,422 @@
+"""The SessionActor: one per live session, one turn at a time, owner of the phase transitions.
+
+A turn is driven as a phase machine over the durable marker: each step reads the phase the
+store holds and does the next thing (interpret, reduce and persist cards, execute through the
+gate, ground and narrate). A step that fails at a boundary (a store error, a crashed stage
+actor) is retried from the phase the store then holds, so a resumed turn never repeats a
+finished step: interpretation only before the seal, commands only by idempotency key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from turnframe.actors.actor import Actor, handler
+from turnframe.actors.errors import ActorError
+from turnframe.actors.interpreter import InterpretationFailed
+from turnframe.actors.ref import ActorRef
+from turnframe.actors.stages import (
+    Execute,
+    Ground,
+    Grounded,
+    HandleTurn,
+    Interpret,
+    Interpretation,
+    Narrate,
+    Narration,
+    Reduce,
+    SettledReport,
+)
+from turnframe.converter import converter
+from turnframe.corpora import ThreadContext
+from turnframe.directory import build_context
+from turnframe.errors import TurnframeError
+from turnframe.execution import ExecutionReport
+from turnframe.lifecycle import TurnPhase
+from turnframe.messages import UserTurn
+from turnframe.plan import UserTurnPlan
+from turnframe.providers.attempts import ProviderAttempt
+from turnframe.response import Block, TurnResponse
+from turnframe.results import (
+    InteractionKind,
+    InteractionToCreate,
+    PlannedActResult,
+    ReductionPlan,
+)
+from turnframe.stores.directory import StoreCaseDirectory
+from turnframe.stores.errors import StoreError
+from turnframe.stores.inputs import NewInteraction, PhaseMove
+from turnframe.stores.protocol import Store
+from turnframe.stores.records import TurnRecord
+from turnframe.workflow import Workflow
+
+
+class TurnIncomplete(TurnframeError):
+    """A turn stopped at a boundary and could not go on now; its durable phase is kept."""
+
+    code = "turnframe.turn.incomplete"
+
+    def __init__(self, turn_id: str, phase: TurnPhase, cause: BaseException) -> None:
+        super().__init__(
+            f"turn {turn_id!r} stopped in phase {phase.value}: {cause}",
+            hint="Runtime.recover() (run on every start) finishes it exactly once",
+        )
+        self.turn_id = turn_id
+        self.phase = phase
+        self.cause = cause
+
+
+class WrongSession(TurnframeError):
+    code = "turnframe.turn.wrong_session"
+
+
+@attrs.frozen(kw_only=True)
+class StageRefs:
+    interpreter: ActorRef
+    reducer: ActorRef
+    gate: ActorRef
+    grounding: ActorRef
+    narrator: ActorRef
+
+
+@attrs.frozen(kw_only=True)
+class SessionSettings:
+    ask_timeout: float = 30.0
+    max_step_failures: int = 3
+
+
+def _is_boundary_failure(error: BaseException) -> bool:
+    """Failures a resumed step may get past: the store's, a stage actor's, an injected crash."""
+    return isinstance(error, StoreError | ActorError | RuntimeError | OSError)
+
+
+class SessionActor(Actor):
+    expected_errors = (TurnIncomplete, WrongSession)
+
+    def __init__(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        store: Store,
+        workflows: Mapping[str, Workflow[Any]],
+        stages: StageRefs,
+        settings: SessionSettings | None = None,
+    ) -> None:
+        self._account = account_id
+        self._session = session_id
+        self._store = store
+        self._workflows = workflows
+        self._stages = stages
+        self._settings = settings or SessionSettings()
+        self._directory = StoreCaseDirectory(store, workflows)
+        self._workflow = ""
+        self._thread = ThreadContext()
+        self._turn_ids: list[str] = []
+
+    async def on_start(self) -> None:
+        record = await self._store.get_session(self._account, self._session)
+        if record is None:
+            raise WrongSession(f"session {self._session!r} does not exist for this account")
+        self._workflow = record.workflow
+        if record.thread_context:
+            self._thread = converter.structure(record.thread_context, ThreadContext)
+        turns = await self._store.list_session_turns(self._account, self._session)
+        self._turn_ids = [t.turn_id for t in turns]
+
+    @handler
+    async def handle(self, message: HandleTurn) -> TurnResponse:
+        turn = message.turn
+        if turn.account_id != self._account or turn.session_id != self._session:
+            raise WrongSession(f"turn {turn.turn_id!r} belongs to another session")
+        record = await self._store.record_user_turn(
+            account_id=self._account,
+            session_id=self._session,
+            payload=converter.unstructure(turn),
+            turn_id=turn.turn_id,
+        )
+        if turn.turn_id not in self._turn_ids:
+            self._turn_ids.append(turn.turn_id)
+        failures = 0
+        while True:
+            try:
+                response = await self._step(turn, record)
+            except (InterpretationFailed, TurnIncomplete, WrongSession):
+                raise
+            except Exception as error:
+                if not _is_boundary_failure(error):
+                    raise
+                failures += 1
+                current = await self._reread(turn)
+                if failures >= self._settings.max_step_failures or current is None:
+                    phase = current.phase if current else record.phase
+                    raise TurnIncomplete(turn.turn_id, phase, error) from error
+                record = current
+                continue
+            if isinstance(response, TurnResponse):
+                return response
+            record = response
+
+    async def _reread(self, turn: UserTurn) -> TurnRecord | None:
+        try:
+            return await self._store.get_turn(self._account, turn.turn_id)
+        except StoreError:
+            return None
+
+    async def _step(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
+        phase = record.phase
+        if phase is TurnPhase.RECEIVED:
+            return await self._interpret(turn)
+        if phase is TurnPhase.INTERPRETED:
+            return await self._reduce(turn, record)
+        if phase in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
+            reduction = converter.structure(record.reduction, ReductionPlan)
+            replay = self._replay_base(record, reduction)
+            await self._ask(
+                self._stages.gate, Execute(turn=turn, reduction=reduction, replay=replay)
+            )
+            return await self._get(turn)
+        if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
+            return await self._respond(turn, record)
+        return await self._reload(turn, record)
+
+    # -- the steps ------------------------------------------------------------------------
+
+    async def _interpret(self, turn: UserTurn) -> TurnRecord | TurnResponse:
+        if turn.interaction_response is not None and not turn.text.strip():
+            interpretation = None
+            plan = UserTurnPlan(acts=(), not_understood=())
+        else:
+            labels = await self._directory.labels(self._account, self._workflow)
+            message = Interpret(turn=turn, workflow=self._workflow, case_labels=tuple(labels))
+            try:
+                interpretation = await self._ask(self._stages.interpreter, message)
+            except InterpretationFailed as failure:
+                return await self._fail_interpretation(turn, failure)
+            plan = interpretation.plan
+        payload = _plan_payload(plan, interpretation)
+        move = PhaseMove(expected=TurnPhase.RECEIVED, new=TurnPhase.INTERPRETED)
+        return await self._store.save_plan(self._account, turn.turn_id, payload, phase=move)
+
+    async def _reduce(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
+        plan = _stored_plan(record)
+        open_cards = [
+            converter.structure(card.payload, InteractionToCreate)
+            for card in await self._store.list_open_interactions(
+                self._account, session_id=self._session
+            )
+        ]
+        context = await build_context(
+            plan,
+            turn,
+            directory=self._directory,
+            workflows=self._workflows,
+            open_interactions=open_cards,
+        )
+        reduction: ReductionPlan = await self._ask(
+            self._stages.reducer, Reduce(plan=plan, context=context)
+        )
+        cards = [
+            NewInteraction(
+                payload=converter.unstructure(card),
+                case_id=card.case_id,
+                blocking=card.kind is InteractionKind.CONFIRM_COMMAND,
+                interaction_id=card.interaction_id,
+            )
+            for card in reduction.interactions
+        ]
+        move = PhaseMove(expected=TurnPhase.INTERPRETED, new=TurnPhase.REDUCED)
+        try:
+            await self._store.save_reduction(
+                self._account,
+                turn.turn_id,
+                converter.unstructure(reduction),
+                interactions=cards,
+                phase=move,
+            )
+        except Exception as error:
+            if not _is_boundary_failure(error):
+                raise
+            current = await self._reread(turn)
+            if current is None or current.phase is not TurnPhase.INTERPRETED:
+                raise
+            # Nothing was admitted and no card exists: the turn fails whole, and its answer
+            # says nothing about a card that was never persisted.
+            return await self._finish_failed(
+                turn, plan, reduction, failure="cards_not_persisted", replay=None
+            )
+        return await self._get(turn)
+
+    async def _respond(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
+        plan = _stored_plan(record)
+        reduction = converter.structure(record.reduction, ReductionPlan)
+        report: ExecutionReport = await self._ask(
+            self._stages.gate, SettledReport(turn=turn, reduction=reduction)
+        )
+        index = self._turn_ids.index(turn.turn_id)
+        grounded: Grounded = await self._ask(
+            self._stages.grounding,
+            Ground(turn=turn, turn_index=index, reduction=reduction, thread=self._thread),
+        )
+        cards = tuple(reduction.interactions)
+        narration: Narration = await self._ask(
+            self._stages.narrator,
+            Narrate(
+                turn=turn,
+                plan=plan,
+                reduction=reduction,
+                execution=report,
+                cards=cards,
+                answers=tuple(grounded.answers),
+            ),
+        )
+        thread = self._thread
+        if grounded.summary is not None:
+            thread = thread.push(grounded.summary)
+        stored = await self._store.save_assistant_turn(
+            self._account,
+            turn.turn_id,
+            [converter.unstructure(b) for b in narration.blocks],
+            meta={"narration_attempts": converter.unstructure(narration.attempts)},
+            thread_context=converter.unstructure(thread),
+            phase=PhaseMove(expected=record.phase, new=TurnPhase.DELIVERED),
+        )
+        self._thread = thread
+        return TurnResponse(
+            session_id=self._session,
+            turn_id=turn.turn_id,
+            phase=TurnPhase.DELIVERED,
+            blocks=tuple(converter.structure(b, Block) for b in stored.blocks),
+            results=_results(reduction),
+            events=report.events,
+        )
+
+    async def _fail_interpretation(
+        self, turn: UserTurn, failure: InterpretationFailed
+    ) -> TurnResponse:
+        replay = {
+            "turn_id": turn.turn_id,
+            "outcome": "interpretation_failed",
+            "error": {"code": failure.cause.code, "message": failure.cause.message},
+            "problems": converter.unstructure(getattr(failure.cause, "problems", ())),
+            "raw": failure.raw,
+            "provider_attempts": converter.unstructure(failure.attempts),
+        }
+        reason = "plan_rejected" if failure.raw is not None else "interpretation_failed"
+        return await self._finish_failed(turn, None, None, failure=reason, replay=replay)
+
+    async def _finish_failed(
+        self,
+        turn: UserTurn,
+        plan: UserTurnPlan | None,
+        reduction: ReductionPlan | None,
+        *,
+        failure: str,
+        replay: dict[str, Any] | None,
+    ) -> TurnResponse:
+        record = await self._get(turn)
+        narration: Narration = await self._ask(
+            self._stages.narrator,
+            Narrate(
+                turn=turn,
+                plan=plan,
+                reduction=reduction,
+                execution=None,
+                cards=(),
+                answers=(),
+                failure=failure,
+            ),
+        )
+        if replay is not None:
+            await self._store.save_replay_record(self._account, turn.turn_id, replay)
+        stored = await self._store.save_assistant_turn(
+            self._account,
+            turn.turn_id,
+            [converter.unstructure(b) for b in narration.blocks],
+            meta={"failure": failure},
+            phase=PhaseMove(expected=record.phase, new=TurnPhase.FAILED),
+        )
+        return TurnResponse(
+            session_id=self._session,
+            turn_id=turn.turn_id,
+            phase=TurnPhase.FAILED,
+            blocks=tuple(converter.structure(b, Block) for b in stored.blocks),
+            results=_results(reduction) if reduction else (),
+        )
+
+    async def _reload(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
+        stored = await self._store.get_assistant_turn(self._account, turn.turn_id)
+        blocks = (
+            () if stored is None else tuple(converter.structure(b, Block) for b in stored.blocks)
+        )
+        reduction = (
+            converter.structure(record.reduction, ReductionPlan) if record.reduction else None
+        )
+        return TurnResponse(
+            session_id=self._session,
+            turn_id=turn.turn_id,
+            phase=record.phase,
+            blocks=blocks,
+            results=_results(reduction) if reduction else (),
+        )
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _replay_base(self, record: TurnRecord, reduction: ReductionPlan) -> dict[str, Any]:
+        plan_payload = record.plan or {}
+        return {
+            "turn_id": record.turn_id,
+            "session_id": self._session,
+            "workflow": self._workflow,
+            "plan": plan_payload.get("plan"),
+            "plan_hash": reduction.plan_hash,
+            "interpretation": {k: v for k, v in plan_payload.items() if k != "plan"},
+            "reduction": converter.unstructure(reduction),
+        }
+
+    async def _get(self, turn: UserTurn) -> TurnRecord:
+        record = await self._store.get_turn(self._account, turn.turn_id)
+        if record is None:
+            raise LookupError(f"turn {turn.turn_id!r} vanished from the store")
+        return record
+
+    async def _ask(self, ref: ActorRef, message: object) -> Any:
+        return await ref.ask(
+            message, timeout=self._settings.ask_timeout, correlation_id=message_turn(message)
+        )
+
+
+def message_turn(message: object) -> str | None:
+    turn = getattr(message, "turn", None)
+    return turn.turn_id if isinstance(turn, UserTurn) else None
+
+
+def _plan_payload(plan: UserTurnPlan, interpretation: Interpretation | None) -> dict[str, Any]:
+    payload: dict[str, Any] = {"plan": converter.unstructure(plan)}
+    if interpretation is not None:
+        payload.update(
+            raw=interpretation.raw,
+            provider=interpretation.provider,
+            provider_attempts=converter.unstructure(
+                interpretation.attempts, tuple[ProviderAttempt, ...]
+            ),
+            template_hash=interpretation.template_hash,
+            references=interpretation.references,
+        )
+    return payload
+
+
+def _results(reduction: ReductionPlan) -> tuple[PlannedActResult, ...]:
+    outcome = reduction.interaction_outcome
+    extra = outcome.results if outcome is not None else ()
+    return tuple(reduction.results) + tuple(extra)
+
+
+def _stored_plan(record: TurnRecord) -> UserTurnPlan:
+    if not record.plan:
+        raise LookupError(f"turn {record.turn_id!r} has no stored plan")
+    plan: UserTurnPlan = converter.structure(record.plan["plan"], UserTurnPlan)
+    return plan

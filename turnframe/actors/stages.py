@@ -1,0 +1,110 @@
+"""The typed messages the pipeline's actors pass to each other (DESIGN §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from turnframe.execution import ExecutionReport
+from turnframe.messages import UserTurn
+from turnframe.plan import UserTurnPlan
+from turnframe.providers.attempts import ProviderAttempt
+from turnframe.providers.base import Purpose
+from turnframe.reduce import ReductionContext
+from turnframe.results import InteractionToCreate, ReductionPlan
+
+
+@attrs.frozen(kw_only=True)
+class HandleTurn:
+    """To a SessionActor: take this turn through every phase it has not passed yet."""
+
+    turn: UserTurn
+
+
+@attrs.frozen(kw_only=True)
+class Interpret:
+    turn: UserTurn
+    workflow: str
+    case_labels: tuple[str, ...]
+    prior_attempts: tuple[ProviderAttempt, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class Interpretation:
+    """A strictly parsed plan and how it was obtained (for the replay record)."""
+
+    plan: UserTurnPlan
+    raw: str
+    provider: str
+    attempts: tuple[ProviderAttempt, ...]
+    template_hash: str
+    references: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class Reduce:
+    plan: UserTurnPlan
+    context: ReductionContext
+
+
+@attrs.frozen(kw_only=True)
+class Execute:
+    """To the ExecutionGate: admit (the seal), run and commit the turn's batches."""
+
+    turn: UserTurn
+    reduction: ReductionPlan
+    replay: dict[str, Any]
+
+
+@attrs.frozen(kw_only=True)
+class MayRetry:
+    """To the ExecutionGate: may this turn's provider call be retried or fall back?"""
+
+    account_id: str
+    turn_id: str
+    purpose: Purpose
+
+
+@attrs.frozen(kw_only=True)
+class Ground:
+    turn: UserTurn
+    turn_index: int
+    reduction: ReductionPlan
+    thread: Any  # turnframe.corpora.ThreadContext
+
+
+@attrs.frozen(kw_only=True)
+class Narrate:
+    turn: UserTurn
+    plan: UserTurnPlan | None
+    reduction: ReductionPlan | None
+    execution: ExecutionReport | None
+    cards: Sequence[InteractionToCreate]
+    answers: Sequence[Any]
+    failure: Any = None
+
+
+@attrs.frozen(kw_only=True)
+class Grounded:
+    """The grounding stage's answers, in act order, and the turn's thread summary (if any)."""
+
+    answers: tuple[Any, ...]
+    summary: Any = None  # turnframe.corpora.TurnSummary
+
+
+@attrs.frozen(kw_only=True)
+class Narration:
+    """The ordered response blocks, and the narration provider's attempts (if one was asked)."""
+
+    blocks: tuple[Any, ...]  # turnframe.response.Block
+    attempts: tuple[ProviderAttempt, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class SettledReport:
+    """To the gate: the execution report of a committed turn, rebuilt from the store."""
+
+    turn: UserTurn
+    reduction: ReductionPlan

@@ -1,0 +1,1 @@
+"""Pure helpers of the durable pipeline: running batches, journal entries, replay records."""

@@ -1,0 +1,53 @@
+"""A :class:`~turnframe.directory.CaseDirectory` over a :class:`Store`: the runtime's default.
+
+Labels match case-insensitively after trimming. Authorization is account scoping: the store
+answers another account's case exactly like an unknown one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from turnframe.converter import converter
+from turnframe.stores.protocol import Store
+from turnframe.stores.records import CaseRecord
+from turnframe.workflow import CaseSnapshot, Workflow
+
+
+def case_snapshot(record: CaseRecord, workflow: Workflow[Any]) -> CaseSnapshot:
+    return CaseSnapshot(
+        case_id=record.case_id,
+        workflow=record.workflow,
+        label=record.label,
+        revision=record.revision,
+        state=converter.structure(record.state, workflow.state_type),
+    )
+
+
+class StoreCaseDirectory:
+    def __init__(self, store: Store, workflows: Mapping[str, Workflow[Any]]) -> None:
+        self._store = store
+        self._workflows = workflows
+
+    async def find_by_label(self, account_id: str, label: str) -> Sequence[str]:
+        wanted = label.strip().casefold()
+        exact = await self._store.list_cases(account_id, label=label.strip())
+        if exact:
+            return [c.case_id for c in exact]
+        every = await self._store.list_cases(account_id)
+        return [c.case_id for c in every if c.label.strip().casefold() == wanted]
+
+    async def authorize(self, account_id: str, case_id: str) -> bool:
+        return await self._store.get_case(account_id, case_id) is not None
+
+    async def snapshot(self, account_id: str, case_id: str) -> CaseSnapshot | None:
+        record = await self._store.get_case(account_id, case_id)
+        if record is None or record.workflow not in self._workflows:
+            return None
+        return case_snapshot(record, self._workflows[record.workflow])
+
+    async def labels(self, account_id: str, workflow: str | None = None) -> list[str]:
+        """Every case label the account has (what an interpreter may be shown)."""
+        cases = await self._store.list_cases(account_id, workflow=workflow)
+        return sorted({c.label for c in cases})
