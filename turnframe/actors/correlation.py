@@ -1,0 +1,27 @@
+"""The correlation id (usually the turn id) that travels with every message.
+
+While an actor handles a message, ``current_correlation_id()`` returns the id the message was
+sent with. A message sent from inside a handler inherits it unless the sender passes another, so
+one turn's id follows it through every stage. ``CorrelationIdFilter`` stamps it on log records.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextvars import ContextVar
+
+_correlation_id: ContextVar[str | None] = ContextVar("turnframe_correlation_id", default=None)
+
+
+def current_correlation_id() -> str | None:
+    """The correlation id of the message being handled in this task, if any."""
+    return _correlation_id.get()
+
+
+class CorrelationIdFilter(logging.Filter):
+    """Adds ``record.correlation_id`` (from the record's ``extra`` or the current message)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "correlation_id", None) is None:
+            record.correlation_id = _correlation_id.get()
+        return True

@@ -1,0 +1,190 @@
+"""A bounded mailbox on an anyio memory object stream, with a fast path both ways.
+
+Senders try ``send_nowait`` first and only await (``send``: backpressure) when the buffer is
+full; every ``CHECKPOINT_EVERY`` fast sends they checkpoint so a sender that never finds the
+mailbox full stays cancellable. The owning actor takes messages with ``receive_nowait`` and,
+when the mailbox is empty, parks on an ``anyio.Event`` that the next sender sets. Items are
+always in the stream's buffer, never handed to a parked receiver, so cancelling an idle actor
+can never lose a message. The mailbox outlives every instance of its actor: a restart reuses
+it with whatever is still queued.
+"""
+
+from __future__ import annotations
+
+import anyio
+from anyio import BrokenResourceError, ClosedResourceError, EndOfStream, WouldBlock
+from anyio.lowlevel import checkpoint
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from turnframe.actors.dead_letters import DeadLetter, DeadLetters
+from turnframe.actors.errors import ActorStopped, MailboxFull
+
+CHECKPOINT_EVERY = 64
+"""Fast-path operations between two checkpoints (sender side and actor side)."""
+
+
+class Reply:
+    """A one-shot answer slot for one ``ask``: cheaper than a memory stream per request."""
+
+    __slots__ = ("_done", "_error", "_event", "_value")
+
+    def __init__(self) -> None:
+        self._event = anyio.Event()
+        self._done = False
+        self._value: object = None
+        self._error: BaseException | None = None
+
+    def set_result(self, value: object) -> None:
+        if not self._done:
+            self._done = True
+            self._value = value
+            self._event.set()
+
+    def set_error(self, error: BaseException) -> None:
+        if not self._done:
+            self._done = True
+            self._error = error
+            self._event.set()
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+    def outcome(self) -> object:
+        """The value, or raise the error; only after ``wait`` returned."""
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+Envelope = tuple[object, Reply | None, str | None]
+"""(message, reply slot for an ask or None for a tell, correlation id)."""
+
+
+class Mailbox:
+    """The bounded queue of one actor, kept across restarts, closed once for good."""
+
+    __slots__ = (
+        "_fast_sends",
+        "_receive",
+        "_send",
+        "_wake",
+        "capacity",
+        "closed",
+        "dead_letters",
+        "owner",
+        "receive_nowait",
+    )
+
+    def __init__(self, owner: str, *, capacity: int, dead_letters: DeadLetters) -> None:
+        if capacity < 1:
+            raise ValueError(f"mailbox of {owner!r}: capacity must be at least 1, got {capacity}")
+        self.owner = owner
+        self.capacity = capacity
+        self.dead_letters = dead_letters
+        self.closed = False
+        self._send: MemoryObjectSendStream[Envelope]
+        self._receive: MemoryObjectReceiveStream[Envelope]
+        self._send, self._receive = anyio.create_memory_object_stream[Envelope](capacity)
+        self.receive_nowait = self._receive.receive_nowait
+        """The next envelope; raises ``anyio.WouldBlock`` when the mailbox is empty."""
+        self._wake: anyio.Event | None = None
+        self._fast_sends = 0
+
+    def __len__(self) -> int:
+        return self._send.statistics().current_buffer_used
+
+    # -- sender side -------------------------------------------------------------------------
+
+    async def put(self, envelope: Envelope) -> None:
+        """Enqueue, waiting for room when full; a closed mailbox turns it into a dead letter."""
+        if self.closed:
+            self.undeliverable(envelope, "the actor is stopped")
+            return
+        try:
+            self._send.send_nowait(envelope)
+        except WouldBlock:
+            try:
+                await self._send.send(envelope)
+            except (BrokenResourceError, ClosedResourceError):
+                self.undeliverable(envelope, "the actor stopped while the sender waited")
+                return
+            self._notify()
+            return
+        wake = self._wake  # _notify, inlined on the hot path
+        if wake is not None:
+            wake.set()
+        self._fast_sends += 1
+        if self._fast_sends >= CHECKPOINT_EVERY:
+            self._fast_sends = 0
+            await checkpoint()
+
+    def put_nowait(self, envelope: Envelope) -> None:
+        """Enqueue without waiting; raise ``MailboxFull`` when there is no room."""
+        if self.closed:
+            self.undeliverable(envelope, "the actor is stopped")
+            return
+        try:
+            self._send.send_nowait(envelope)
+        except WouldBlock:
+            raise MailboxFull(
+                actor=self.owner,
+                message_type=type(envelope[0]).__name__,
+                capacity=self.capacity,
+            ) from None
+        self._notify()
+
+    def _notify(self) -> None:
+        wake = self._wake
+        if wake is not None:
+            wake.set()
+
+    # -- actor side --------------------------------------------------------------------------
+
+    async def wait_for_messages(self) -> None:
+        """Park until a sender enqueues something or ``wake`` is called."""
+        wake = self._wake = anyio.Event()
+        try:
+            await wake.wait()
+        finally:
+            self._wake = None
+
+    def wake(self) -> None:
+        """Wake the parked actor (to notice a stop request)."""
+        self._notify()
+
+    # -- ending ------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Refuse new messages (they become dead letters); queued ones may still be drained."""
+        self.closed = True
+        self._notify()
+
+    def dispose(self, reason: str) -> None:
+        """Close for good: every message still queued becomes a dead letter."""
+        self.closed = True
+        while True:
+            try:
+                envelope = self._receive.receive_nowait()
+            except (WouldBlock, EndOfStream, ClosedResourceError):
+                break
+            self.undeliverable(envelope, reason)
+        self._send.close()
+        self._receive.close()
+        self._notify()
+
+    def undeliverable(self, envelope: Envelope, reason: str) -> None:
+        """Count and log a message that will not be handled; its asker gets ``ActorStopped``."""
+        message, reply, correlation_id = envelope
+        self.dead_letters.record(
+            DeadLetter(
+                actor=self.owner, message=message, correlation_id=correlation_id, reason=reason
+            )
+        )
+        if reply is not None:
+            reply.set_error(
+                ActorStopped(actor=self.owner, message_type=type(message).__name__, reason=reason)
+            )

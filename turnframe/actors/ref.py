@@ -1,0 +1,103 @@
+"""ActorRef: the address of an actor, valid across its restarts.
+
+A ref points at the actor's mailbox, which outlives every instance of the actor, so a ref taken
+before a crash still reaches the restarted actor and the messages queued behind the crash are
+kept. Refs are cheap, hashable and compare equal when they address the same actor.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Coroutine
+from typing import Any
+
+import anyio
+
+from turnframe.actors.correlation import _correlation_id
+from turnframe.actors.errors import AskTimeout
+from turnframe.actors.mailbox import Mailbox, Reply
+
+DEFAULT_ASK_TIMEOUT = 5.0
+"""Seconds an ``ask`` waits when the caller does not say; there is no unbounded ask."""
+
+
+class ActorRef:
+    """Send messages to one actor: ``tell`` (fire and wait for room), ``ask`` (request/reply)."""
+
+    __slots__ = ("_mailbox",)
+
+    def __init__(self, mailbox: Mailbox) -> None:
+        self._mailbox = mailbox
+
+    @property
+    def name(self) -> str:
+        return self._mailbox.owner
+
+    @property
+    def stopped(self) -> bool:
+        """True once the actor is stopped for good; messages then go to dead letters."""
+        return self._mailbox.closed
+
+    @property
+    def queued(self) -> int:
+        """How many messages wait in the mailbox right now."""
+        return len(self._mailbox)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ActorRef) and other._mailbox is self._mailbox
+
+    def __hash__(self) -> int:
+        return id(self._mailbox)
+
+    def __repr__(self) -> str:
+        return f"ActorRef({self._mailbox.owner!r})"
+
+    def tell(
+        self, message: object, *, correlation_id: str | None = None
+    ) -> Coroutine[Any, Any, None]:
+        """Enqueue ``message``; waits while the mailbox is full (backpressure).
+
+        A message to a stopped actor goes to dead letters. ``correlation_id`` defaults to the
+        one of the message being handled, if called from inside a handler.
+        """
+        # A plain method handing back the mailbox's coroutine: one coroutine per tell, not two.
+        if correlation_id is None:
+            correlation_id = _correlation_id.get()
+        return self._mailbox.put((message, None, correlation_id))
+
+    def tell_nowait(self, message: object, *, correlation_id: str | None = None) -> None:
+        """Enqueue ``message`` now or raise ``MailboxFull``; never waits."""
+        if correlation_id is None:
+            correlation_id = _correlation_id.get()
+        self._mailbox.put_nowait((message, None, correlation_id))
+
+    async def ask(
+        self,
+        message: object,
+        *,
+        timeout: float = DEFAULT_ASK_TIMEOUT,  # noqa: ASYNC109 - an ask always has a deadline
+        correlation_id: str | None = None,
+    ) -> Any:
+        """Send ``message`` and return the handler's return value.
+
+        Raises ``AskTimeout`` when no reply arrives within ``timeout`` seconds (waiting for room
+        in a full mailbox counts), ``ActorCrashed`` when the handler crashed on this message,
+        ``ActorStopped`` when the actor is (or gets) stopped first, ``UnhandledMessage`` when
+        the actor has no handler for it, or the handler's own error when the actor declares it
+        in ``expected_errors``.
+        """
+        if not 0 < timeout < math.inf:
+            raise ValueError(f"ask timeout must be a positive, finite number of seconds: {timeout}")
+        if correlation_id is None:
+            correlation_id = _correlation_id.get()
+        reply = Reply()
+        # A deadline cancel scope is what anyio.fail_after builds; entering it directly skips
+        # a generator-based context manager on the hot path.
+        with anyio.CancelScope(deadline=anyio.current_time() + timeout) as scope:
+            await self._mailbox.put((message, reply, correlation_id))
+            await reply.wait()
+        if scope.cancelled_caught and not reply.done:
+            raise AskTimeout(
+                actor=self._mailbox.owner, message_type=type(message).__name__, timeout=timeout
+            )
+        return reply.outcome()

@@ -1,0 +1,35 @@
+"""Restart history: decides when a supervisor has restarted too often and must give up."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from turnframe.supervisors.spec import RestartIntensity
+
+
+class RestartHistory:
+    """The restarts of one supervisor run within the sliding intensity window."""
+
+    def __init__(self, intensity: RestartIntensity) -> None:
+        self._intensity = intensity
+        self._all: deque[float] = deque()
+        self._per_child: dict[str, deque[float]] = {}
+
+    def record(self, now: float, child: str) -> tuple[bool, int]:
+        """Record a restart of ``child`` at ``now``.
+
+        Returns (intensity exceeded, restarts of this child within the window including this
+        one: the backoff attempt number).
+        """
+        horizon = now - self._intensity.within_seconds
+        _forget_before(self._all, horizon)
+        self._all.append(now)
+        mine = self._per_child.setdefault(child, deque())
+        _forget_before(mine, horizon)
+        mine.append(now)
+        return len(self._all) > self._intensity.max_restarts, len(mine)
+
+
+def _forget_before(times: deque[float], horizon: float) -> None:
+    while times and times[0] <= horizon:
+        times.popleft()
