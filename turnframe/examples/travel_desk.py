@@ -1,0 +1,360 @@
+"""The travel desk: a trip with a name, dates, a note, a budget, a discount, extras and legs.
+
+- Fields (routine, run without asking): ``name``, ``travel_date``, ``return_date``, ``note``,
+  ``budget`` (euro cents).
+- ``add_extra(item, quantity?, unit_price?, paid_by?)``: routine.
+- ``rebook(leg, date, flight?)``: elevated risk, waits for a confirmation card.
+- ``submit``: the submission (``is_submission``), refused while the trip is incomplete.
+- ``withdraw(reason?)``: destructive, so it always waits for a confirmation card.
+- Questions: ``discount_valid`` (the answer names the validity date, since a question sees only
+  the state), ``status``, ``extras_total``, ``travel_date``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+import attrs
+
+from turnframe.examples.parsing import euros, parse_count, parse_date, parse_money, parse_text
+from turnframe.examples.seeds import SeedCase
+from turnframe.policy import CommandPolicy, ConfirmationPolicy, RiskClass
+from turnframe.references import ReferenceSlot
+from turnframe.results import Rejection
+from turnframe.workflow import (
+    Argument,
+    DomainEvent,
+    Field,
+    Operation,
+    ParseContext,
+    Question,
+    Workflow,
+)
+
+TRAVEL_DESK = "travel-desk"
+ROUTINE = CommandPolicy.routine()
+NEEDS_CARD = CommandPolicy(risk=RiskClass.ELEVATED, confirmation=ConfirmationPolicy.WHEN_RISKY)
+LEGS = ("outbound", "return")
+
+#: The reference slot the travel desk's interpreter reads aliases from.
+GLOSSARY_SLOT = ReferenceSlot(
+    name="glossary",
+    description="Desk terms and aliases (what travellers say = what the records call it)",
+    media_types=("text/markdown", "text/plain"),
+)
+
+
+@attrs.frozen(kw_only=True)
+class Discount:
+    code: str
+    percent: int
+    valid_until: date
+
+
+@attrs.frozen(kw_only=True)
+class Extra:
+    item: str
+    quantity: int = 1
+    unit_price: int | None = None  # euro cents; None until priced
+    paid_by: str = "traveller"
+
+
+@attrs.frozen(kw_only=True)
+class Leg:
+    leg: str  # outbound or return
+    flight: str
+    date: date
+
+
+@attrs.frozen(kw_only=True)
+class Trip:
+    name: str = ""
+    travel_date: date | None = None
+    return_date: date | None = None
+    note: str = ""
+    budget: int | None = None  # euro cents
+    discount: Discount | None = None
+    extras: tuple[Extra, ...] = ()
+    legs: tuple[Leg, ...] = ()
+    status: str = "draft"  # draft, submitted, withdrawn
+
+
+def parse_leg(text: str, ctx: ParseContext) -> str:
+    """ "the return flight", "outbound leg", "the way back" -> ``return`` / ``outbound``."""
+    words = text.strip().casefold().split()
+    words = [w for w in words if w not in ("the", "my", "our", "flight", "leg", "trip")]
+    phrase = " ".join(words)
+    if phrase in ("return", "way back", "inbound", "back"):
+        return "return"
+    if phrase in ("outbound", "outward", "way out", "departure", "first"):
+        return "outbound"
+    raise ValueError(f"{text.strip()!r} is not a leg of the trip (outbound or return)")
+
+
+def _note_ok(value: str) -> Rejection | None:
+    if len(value) > 200:
+        return Rejection(code="travel.note_too_long", message="A note holds 200 characters.")
+    return None
+
+
+def _name_ok(value: str) -> Rejection | None:
+    if not value:
+        return Rejection(code="travel.name_empty", message="A trip needs a name.")
+    return None
+
+
+def _draft(state: Trip) -> Rejection | None:
+    if state.status != "draft":
+        return Rejection(code="travel.not_draft", message=f"The trip is {state.status}.")
+    return None
+
+
+def _add_extra(state: Trip, args: Mapping[str, Any]) -> list[DomainEvent] | Rejection:
+    refused = _draft(state)
+    if refused is not None:
+        return refused
+    quantity = args.get("quantity", 1)
+    if not 1 <= quantity <= 30:
+        return Rejection(code="travel.extra_quantity", message="Between 1 and 30 of an extra.")
+    extra = Extra(
+        item=args["item"],
+        quantity=quantity,
+        unit_price=args.get("unit_price"),
+        paid_by=args.get("paid_by", "traveller"),
+    )
+    return [DomainEvent(name="extra_added", data=attrs.asdict(extra))]
+
+
+def _rebook(state: Trip, args: Mapping[str, Any]) -> list[DomainEvent] | Rejection:
+    refused = _draft(state)
+    if refused is not None:
+        return refused
+    if not any(leg.leg == args["leg"] for leg in state.legs):
+        return Rejection(code="travel.no_such_leg", message=f"The trip has no {args['leg']} leg.")
+    data = {"leg": args["leg"], "date": args["date"].isoformat(), "flight": args.get("flight")}
+    return [DomainEvent(name="rebooked", data=data)]
+
+
+def missing(state: Trip) -> list[str]:
+    return [name for name in ("name", "travel_date") if not getattr(state, name)]
+
+
+def _submit(state: Trip, args: Mapping[str, Any]) -> list[DomainEvent] | Rejection:
+    refused = _draft(state)
+    if refused is not None:
+        return refused
+    if missing(state):
+        gaps = ", ".join(missing(state))
+        return Rejection(code="travel.incomplete", message=f"Still missing: {gaps}.")
+    return [DomainEvent(name="submitted")]
+
+
+def _withdraw(state: Trip, args: Mapping[str, Any]) -> list[DomainEvent] | Rejection:
+    if state.status == "withdrawn":
+        return Rejection(code="travel.already_withdrawn", message="The trip is withdrawn.")
+    return [DomainEvent(name="withdrawn", data={"reason": args.get("reason", "")})]
+
+
+def _apply(state: Trip, event: DomainEvent) -> Trip:
+    if event.name == "extra_added":
+        return attrs.evolve(state, extras=(*state.extras, Extra(**event.data)))
+    if event.name == "rebooked":
+        return _rebooked(state, event.data)
+    if event.name == "submitted":
+        return attrs.evolve(state, status="submitted")
+    if event.name == "withdrawn":
+        return attrs.evolve(state, status="withdrawn")
+    return state
+
+
+def _rebooked(state: Trip, data: Mapping[str, Any]) -> Trip:
+    when = date.fromisoformat(data["date"])
+    legs = tuple(
+        attrs.evolve(leg, date=when, flight=data["flight"] or leg.flight)
+        if leg.leg == data["leg"]
+        else leg
+        for leg in state.legs
+    )
+    if data["leg"] == "outbound":
+        return attrs.evolve(state, legs=legs, travel_date=when)
+    return attrs.evolve(state, legs=legs, return_date=when)
+
+
+def discount_answer(state: Trip) -> str:
+    """The discount and the date it is valid until (the grounding stage compares dates)."""
+    if state.discount is None:
+        return "The trip has no discount."
+    d = state.discount
+    return f"Discount {d.code} ({d.percent}% off) is valid until {d.valid_until.isoformat()}."
+
+
+def extras_total(state: Trip) -> str:
+    priced = [e.quantity * e.unit_price for e in state.extras if e.unit_price is not None]
+    unpriced = sum(1 for e in state.extras if e.unit_price is None)
+    total = f"Extras total {euros(sum(priced))}"
+    return total + (f"; {unpriced} extra(s) not priced yet." if unpriced else ".")
+
+
+def _travel_date_answer(state: Trip) -> str:
+    if state.travel_date is None:
+        return "The trip has no travel date yet."
+    return f"The trip leaves on {state.travel_date.isoformat()}."
+
+
+def _project(state: Trip) -> dict[str, Any]:
+    return {
+        "name": state.name,
+        "travel_date": state.travel_date.isoformat() if state.travel_date else None,
+        "return_date": state.return_date.isoformat() if state.return_date else None,
+        "note": state.note,
+        "budget": euros(state.budget) if state.budget is not None else None,
+        "discount": discount_answer(state),
+        "extras": [
+            f"{e.quantity} x {e.item} at {euros(e.unit_price)}, paid by {e.paid_by}"
+            for e in state.extras
+        ],
+        "legs": [f"{leg.leg}: {leg.flight} on {leg.date.isoformat()}" for leg in state.legs],
+        "status": state.status,
+    }
+
+
+TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
+    name=TRAVEL_DESK,
+    state_type=Trip,
+    initial_state=Trip,
+    fields=(
+        Field(
+            name="name",
+            type=str,
+            parse=parse_text,
+            validate=_name_ok,
+            policy=ROUTINE,
+            aliases=("trip name", "title"),
+        ),
+        Field(
+            name="travel_date",
+            type=date | None,
+            parse=parse_date,
+            policy=ROUTINE,
+            aliases=("date", "departure date", "departure", "outbound date"),
+        ),
+        Field(
+            name="return_date",
+            type=date | None,
+            parse=parse_date,
+            policy=ROUTINE,
+            aliases=("return", "return day"),
+        ),
+        Field(
+            name="note",
+            type=str,
+            parse=parse_text,
+            validate=_note_ok,
+            policy=ROUTINE,
+            aliases=("notes", "remark", "comment"),
+        ),
+        Field(name="budget", type=int | None, parse=parse_money, policy=ROUTINE),
+    ),
+    operations=(
+        Operation(
+            name="add_extra",
+            handler=_add_extra,
+            policy=ROUTINE,
+            arguments=(
+                Argument(name="item", type=str, parse=parse_text),
+                Argument(name="quantity", type=int, parse=parse_count, required=False),
+                Argument(name="unit_price", type=int, parse=parse_money, required=False),
+                Argument(name="paid_by", type=str, parse=parse_text, required=False),
+            ),
+            aliases=("add an extra", "add extras", "book an extra", "add"),
+        ),
+        Operation(
+            name="rebook",
+            handler=_rebook,
+            policy=NEEDS_CARD,
+            arguments=(
+                Argument(name="leg", type=str, parse=parse_leg),
+                Argument(name="date", type=date, parse=parse_date),
+                Argument(name="flight", type=str, parse=parse_text, required=False),
+            ),
+            aliases=("rebook", "move the flight", "change the flight"),
+        ),
+        Operation(
+            name="submit",
+            handler=_submit,
+            policy=ROUTINE,
+            is_submission=True,
+            aliases=("send it", "send the request", "send", "file it"),
+        ),
+        Operation(
+            name="withdraw",
+            handler=_withdraw,
+            is_destructive=True,
+            arguments=(Argument(name="reason", type=str, parse=parse_text, required=False),),
+            aliases=("call it off", "call off"),
+        ),
+    ),
+    apply=_apply,
+    questions=(
+        Question(
+            name="discount_valid",
+            answer=discount_answer,
+            aliases=("is the discount still valid", "discount still valid", "discount"),
+        ),
+        Question(
+            name="status",
+            answer=lambda s: f"The trip is {s.status}.",
+            aliases=("is it submitted", "where does it stand"),
+        ),
+        Question(
+            name="extras_total",
+            answer=extras_total,
+            aliases=("how much are the extras", "extras cost"),
+        ),
+        Question(
+            name="travel_date",
+            answer=_travel_date_answer,
+            aliases=("when do I travel", "when do I leave"),
+        ),
+    ),
+    project=_project,
+    start_policy=ROUTINE,
+)
+
+
+def travel_desk_seed() -> tuple[SeedCase, ...]:
+    """One trip, "Lisbon": dates in March 2026, a discount valid until 2026-01-31, two legs."""
+    trip = Trip(
+        name="Lisbon city break",
+        travel_date=date(2026, 3, 12),
+        return_date=date(2026, 3, 16),
+        note="",
+        discount=Discount(code="LISBON10", percent=10, valid_until=date(2026, 1, 31)),
+        extras=(Extra(item="airport transfer", quantity=1, unit_price=3500),),
+        legs=(
+            Leg(leg="outbound", flight="TP1351", date=date(2026, 3, 12)),
+            Leg(leg="return", flight="TP1350", date=date(2026, 3, 16)),
+        ),
+    )
+    return (SeedCase(key="lisbon", workflow=TRAVEL_DESK, label="Lisbon", state=trip, revision=3),)
+
+
+#: A glossary for demos and tests: one alias and one term the user may never mention.
+SAMPLE_GLOSSARY = """# Travel desk glossary
+the usual hotel | our hotel = Hotel Almirante
+- lounge pass at 15 euros
+"""
+
+
+#: The demo conversation (the first turn is the one the README shows).
+TRAVEL_DEMO = (
+    "Change the travel date to Friday and add a note: window seat please. "
+    "Actually, leave the date as it is. Is the discount still valid?",
+    "Add an extra: 3 nights at the hotel at 80 euros each, and don't submit it yet.",
+    "Rebook the return flight to next Monday.",
+    "What would happen if I withdrew it?",
+    "What is a fare difference?",
+    "Thanks, see you later!",
+)

@@ -1,0 +1,226 @@
+"""Reading a clause as an action: set a field, run an operation, or start a case.
+
+Field phrasings (F is one of the workflow's field phrases, V the value as the user said it)::
+
+    change|set|update|move|… the F (of X) to|as|: V     "change the due date to Friday"
+    add|write|put a F: V  /  add a F saying V            "add a note: call before noon"
+    the F is|should be|: V                                "the title is Spring cleaning"
+    the F to V                                            "… and the note to urgent"
+
+An operation is one of its phrases (name or alias) at the start of the clause; the rest gives
+its arguments. When both read, the longer opening wins ("add a note: …" is the field even when
+an operation's phrase is "add", "add an item: …" the operation).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+import attrs
+
+from turnframe.plan import Target
+from turnframe.providers.rules.args import read_arguments
+from turnframe.providers.rules.shapes import DETERMINER, ICASE, TRAILING_FILLER, TRIM
+from turnframe.providers.rules.targets import Targets
+from turnframe.providers.rules.vocabulary import Vocabulary, phrase_key
+from turnframe.references import AliasMatch
+from turnframe.workflow import ParseContext
+
+Span = tuple[int, int]
+
+_POSSESSOR = r"(?:[\w-]+(?:'s|\u2019s)\s+)?"
+_OWNER = r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+_SET = (
+    r"(?:change|set|update|modify|move|put|switch|make|correct|fix|push|postpone|reschedule"
+    r"|bring\s+forward)"
+)
+_FIELD_FORMS = (
+    rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
+    r"(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
+    r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
+    r"(?P<f>F)(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+)",
+    rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
+    r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|must\s+be|reads|says)\s+"
+    r"|\s*[:=]\s*)",
+    rf"{DETERMINER}?{_POSSESSOR}(?P<f>F)\s+(?:to|as)\s+",
+)
+#: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
+_RENAME = re.compile(
+    r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
+    r"(?:\s+[\w-]+)?\s+(?:to|as)\s+(?P<v>.+)",
+    ICASE | re.DOTALL,
+)
+_START = re.compile(
+    r"(?:start|open|create|begin)\s+(?:a\s+)?new\s+[\w-]+"
+    r"(?:\s+(?:called|named|for|labelled|labeled)\s+(?P<label>.+))?",
+    ICASE | re.DOTALL,
+)
+#: Verbs that, followed by a field's name, talk about that field even when an operation's
+#: phrase is the same verb.
+_FIELD_VERBS = frozenset({"add", "set", "change", "put", "write", "update", "include", "enter"})
+_TRAILING_OWNER = r"\s+(?:for|on|of|in)\s+(?:the\s+)?$"
+
+
+@attrs.frozen(kw_only=True)
+class FieldReading:
+    field: str
+    value: str
+    target: Target
+    opening: int  # length of the words before the value: compared with an operation's phrase
+    value_span: Span
+
+
+@attrs.frozen(kw_only=True)
+class OperationReading:
+    operation: str
+    args: dict[str, str]
+    numbers: tuple[str, ...]
+    target: Target
+    opening: int
+    phrase_span: Span
+    unread: tuple[Span, ...]
+
+
+@attrs.frozen(kw_only=True)
+class StartReading:
+    label: str | None
+
+
+@functools.cache
+def field_forms(field_pattern: str) -> tuple[re.Pattern[str], ...]:
+    """The field phrasings above for one workflow's field phrases (compiled once)."""
+    return tuple(
+        re.compile(
+            form.replace("(?P<f>F)", f"(?P<f>{field_pattern})") + r"(?P<v>.+)", ICASE | re.DOTALL
+        )
+        for form in _FIELD_FORMS
+    )
+
+
+@functools.cache
+def _operation_opening(operation_pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{operation_pattern})(?!\w)", ICASE)
+
+
+def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[str, Span]:
+    """The value's words (trailing politeness dropped), aliases replaced by canonical names."""
+    start, end = span
+    body = text[start:end]
+    polite = TRAILING_FILLER.search(body)
+    if polite is not None:
+        end = start + polite.start()
+    while start < end and text[start] in TRIM:
+        start += 1
+    while end > start and text[end - 1] in TRIM:
+        end -= 1
+    out, at = [], start
+    for alias in aliases:
+        if start <= alias.start and alias.end <= end and alias.start >= at:
+            out += [text[at : alias.start], alias.canonical]
+            at = alias.end
+    out.append(text[at:end])
+    return "".join(out), (start, end)
+
+
+def _forms(vocab: Vocabulary) -> list[tuple[re.Pattern[str], str | None]]:
+    """Each phrasing, with the field it always sets (None: the field is named in the clause)."""
+    forms: list[tuple[re.Pattern[str], str | None]] = [
+        (form, None) for form in field_forms(vocab.field_pattern)
+    ]
+    named = next((vocab.field_names[k] for k in ("name", "title") if k in vocab.field_names), None)
+    if named is not None:
+        forms.append((_RENAME, named))
+    return forms
+
+
+def read_field(
+    text: str, span: Span, vocab: Vocabulary, targets: Targets, aliases: Sequence[AliasMatch]
+) -> FieldReading | None:
+    start, end = span
+    for form, fixed in _forms(vocab):
+        m = form.fullmatch(text, start, end)
+        if m is None:
+            continue
+        value_start, value_end = m.start("v"), end
+        said = targets.mentions(value_start, value_end)
+        if said and said[-1].end == value_end:
+            owner = re.search(_TRAILING_OWNER, text[value_start : said[-1].start], ICASE)
+            if owner is not None:
+                value_end = value_start + owner.start()
+        value, value_span = clean_value(text, (value_start, value_end), aliases)
+        if not value:
+            continue
+        outside = [(value_span[0], end)] if value_end == end else [value_span]
+        return FieldReading(
+            field=fixed or vocab.field_named(m.group("f")),
+            value=value,
+            target=targets.find(start, end, outside),
+            opening=value_start - start,
+            value_span=value_span,
+        )
+    return None
+
+
+def _owner_span(text: str, start: int, end: int, targets: Targets) -> Span | None:
+    """The label named, with its preposition and a trailing noun ("for Anna's case")."""
+    said = targets.mentions(start, end)
+    if not said:
+        return None
+    first = said[0]
+    lead = re.search(
+        r"(?:(?:on|for|of|in|to|from)\s+)?(?:the\s+)?$", text[start : first.start], ICASE
+    )
+    s = start + lead.start() if lead is not None else first.start
+    tail = re.match(r"\s+[\w-]+\s*(?=$|[,;])", text[first.end : end])
+    e = first.end + (tail.end() if tail is not None else 0)
+    return s, e
+
+
+def read_operation(
+    text: str,
+    span: Span,
+    vocab: Vocabulary,
+    targets: Targets,
+    *,
+    ctx: ParseContext,
+    aliases: Sequence[AliasMatch],
+) -> OperationReading | None:
+    start, end = span
+    m = _operation_opening(vocab.operation_pattern).match(text, start, end)
+    if m is None:
+        return None
+    name = vocab.operation_named(m.group(0))
+    owner = _owner_span(text, m.end(), end, targets)
+    generic = phrase_key(m.group(0)) in _FIELD_VERBS
+    reading = read_arguments(
+        vocab.operation(name),
+        text,
+        m.end(),
+        end,
+        ctx=ctx,
+        aliases=aliases,
+        field_keys=frozenset(vocab.field_names) if generic else frozenset(),
+        skip=[owner] if owner else [],
+    )
+    if reading.names_field:
+        return None  # "add a note" with no value: a field without its value, not an object
+    target = targets.find(owner[0], owner[1]) if owner else targets.default()
+    return OperationReading(
+        operation=name,
+        args=reading.args,
+        numbers=reading.numbers,
+        target=target,
+        opening=m.end() - start,
+        phrase_span=m.span(),
+        unread=reading.unread,
+    )
+
+
+def read_start(text: str, span: Span) -> StartReading | None:
+    m = _START.fullmatch(text, span[0], span[1])
+    if m is None:
+        return None
+    label = m.group("label")
+    return StartReading(label=label.strip(TRIM) if label else None)

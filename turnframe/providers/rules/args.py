@@ -1,0 +1,209 @@
+"""Reading an operation's arguments out of the words after its phrase.
+
+Generic shapes carve the words into chunks; the workflow's own parsers decide which argument a
+chunk belongs to, so no argument is ever filled by name-guessing:
+
+1. dates, then amounts of money, then numbers: each goes to the first declared, still-empty,
+   non-text argument whose parser accepts it (run with the turn's clock);
+2. a text argument is filled only after its cue: its own name ("paid by the company", "part
+   X-100") or, for an argument called ``reason``, "because …";
+3. what is left is the operation's object: the first required text argument ("3 boxes of
+   screws" → quantity "3", item "screws box"). Glossary aliases in it become their canonical
+   names; after a generic verb ("add a note"), a field's name is never taken as an object.
+
+Words nothing accounts for are returned as unread, for the plan's ``not_understood``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from turnframe.providers.rules.shapes import (
+    COUNT,
+    DATE,
+    DEICTIC,
+    ICASE,
+    LEADING_ARTICLE,
+    LEADING_PREPOSITION,
+    MONEY,
+    NUMBER,
+    PRONOUN,
+    TRAILING_PREPOSITION,
+    TRIM,
+)
+from turnframe.providers.rules.vocabulary import phrase_key, spoken
+from turnframe.references import AliasMatch
+from turnframe.workflow import Argument, Operation, ParseContext
+
+Span = tuple[int, int]
+_COUNTED = re.compile(
+    r"^(?P<noun>[a-z-]+)\s+(?:at|in|of|for)\s+(?:(?:the|a|an)\s+)?(?P<rest>.+)$", ICASE
+)
+_VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
+
+
+@attrs.frozen(kw_only=True)
+class ArgumentReading:
+    args: dict[str, str]
+    numbers: tuple[str, ...]  # arguments filled from numbers, money or dates, in text order
+    unread: tuple[Span, ...]
+    names_field: bool = False  # the object named one of the workflow's fields: not an argument
+
+
+def singular(word: str) -> str:
+    lowered = word.casefold()
+    if lowered.endswith("sses") or lowered.endswith("xes") or lowered.endswith("ches"):
+        return word[:-2]
+    if lowered.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if lowered.endswith("s") and not lowered.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _is_text(argument: Argument) -> bool:
+    return argument.type is str
+
+
+@attrs.define
+class _Carver:
+    text: str
+    op: Operation[Any]
+    ctx: ParseContext
+    consumed: list[Span]
+    args: dict[str, str] = attrs.field(factory=dict)
+    numbers: list[tuple[int, str]] = attrs.field(factory=list)
+
+    def free(self, span: Span) -> bool:
+        return not any(span[0] < e and s < span[1] for s, e in self.consumed)
+
+    def accepting(self, value: str) -> Argument | None:
+        for argument in self.op.arguments:
+            if argument.name in self.args or _is_text(argument):
+                continue
+            try:
+                argument.parse(value, self.ctx)
+            except ValueError:
+                continue
+            return argument
+        return None
+
+    def shapes(self, pattern: re.Pattern[str], group: str, start: int, end: int) -> None:
+        for m in pattern.finditer(self.text, start, end):
+            if not self.free(m.span()):
+                continue
+            argument = self.accepting(m.group(group))
+            if argument is not None:
+                self.args[argument.name] = m.group(group)
+                self.consumed.append(m.span())
+                self.numbers.append((m.start(), argument.name))
+
+    def cues(self, start: int, end: int, object_name: str | None) -> None:
+        for argument in self.op.arguments:
+            if not _is_text(argument) or argument.name in (object_name, *self.args):
+                continue
+            words = [spoken(argument.name)] + (["because"] if argument.name == "reason" else [])
+            cue = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
+            pattern = re.compile(rf"(?<!\w)(?:{cue})(?:\s*[:=]\s*|\s+(?:is|of)\s+|\s+)", ICASE)
+            for m in pattern.finditer(self.text, start, end):
+                value_end = self._value_end(m.end(), end)
+                value = self.text[m.end() : value_end].strip(TRIM)
+                if value and self.free((m.start(), value_end)):
+                    self.args[argument.name] = value
+                    self.consumed.append((m.start(), value_end))
+                    break
+
+    def _value_end(self, start: int, end: int) -> int:
+        stop = _VALUE_END.search(self.text, start, end)
+        limit = stop.start() if stop is not None else end
+        later = [s for s, _ in self.consumed if start <= s < limit]
+        return min([limit, *later])
+
+    def leftover(self, start: int, end: int) -> list[Span]:
+        pieces: list[Span] = []
+        at = start
+        for s, e in sorted(self.consumed):
+            if e <= at or s >= end:
+                continue
+            if s > at:
+                pieces.append((at, s))
+            at = max(at, e)
+        if at < end:
+            pieces.append((at, end))
+        return [p for p in (_trim(self.text, s, e) for s, e in pieces) if p[0] < p[1]]
+
+
+def _trim(text: str, start: int, end: int) -> Span:
+    while start < end and text[start] in TRIM:
+        start += 1
+    while end > start and text[end - 1] in TRIM:
+        end -= 1
+    return start, end
+
+
+def _with_aliases(text: str, span: Span, aliases: Sequence[AliasMatch]) -> str:
+    out, at = [], span[0]
+    for alias in aliases:
+        if span[0] <= alias.start and alias.end <= span[1] and alias.start >= at:
+            out += [text[at : alias.start], alias.canonical]
+            at = alias.end
+    out.append(text[at : span[1]])
+    return "".join(out)
+
+
+def _object_text(words: str, counted: bool) -> str:
+    words = " ".join(words.split())
+    words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
+    if counted:
+        m = _COUNTED.match(words)
+        if m is not None:
+            words = f"{LEADING_ARTICLE.sub('', m.group('rest'))} {singular(m.group('noun'))}"
+        else:
+            head, _, last = words.rpartition(" ")
+            words = f"{head} {singular(last)}".strip()
+    return LEADING_ARTICLE.sub("", words).strip(TRIM)
+
+
+def read_arguments(
+    op: Operation[Any],
+    text: str,
+    start: int,
+    end: int,
+    *,
+    ctx: ParseContext,
+    aliases: Sequence[AliasMatch] = (),
+    field_keys: frozenset[str] = frozenset(),
+    skip: Sequence[Span] = (),
+) -> ArgumentReading:
+    carver = _Carver(text=text, op=op, ctx=ctx, consumed=list(skip))
+    object_arg = next((a for a in op.arguments if a.required and _is_text(a)), None)
+    object_name = object_arg.name if object_arg is not None else None
+    carver.shapes(DATE, "date", start, end)
+    carver.shapes(MONEY, "money", start, end)
+    carver.cues(start, end, object_name)
+    counted_before = len(carver.numbers)
+    carver.shapes(COUNT, "count", start, end)
+    counted = len(carver.numbers) > counted_before
+    carver.shapes(NUMBER, "number", start, end)
+    pieces = carver.leftover(start, end)
+    words = " ".join(_with_aliases(text, p, aliases) for p in pieces)
+    unread: list[Span] = []
+    names_field = False
+    said = " ".join(words.split()).strip(TRIM)
+    refers = PRONOUN.match(said) if object_name is not None else DEICTIC.match(said)
+    if said and not refers:
+        value = _object_text(words, counted)
+        key = phrase_key(value)
+        names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
+        if object_name is not None and value and not names_field:
+            carver.args[object_name] = value
+        elif value:
+            unread = pieces
+    numbers = tuple(name for _, name in sorted(carver.numbers))
+    return ArgumentReading(
+        args=carver.args, numbers=numbers, unread=tuple(unread), names_field=names_field
+    )

@@ -1,0 +1,210 @@
+"""``RulesProvider``: the deterministic, offline interpreter, behind the Provider protocol.
+
+It answers an interpret request with plan JSON that goes through the same strict parser as a
+model's answer. It reads the request's **last user message** as a JSON object (the
+InterpreterActor's turn payload)::
+
+    {"text": "Change the due date to Friday …",      required: the user's text
+     "clock": "2026-01-07T09:30:00+00:00",          required: the turn's clock (ISO, with offset)
+     "workflow": "repair",                           required: one of the provider's workflows
+     "case_labels": ["Anna", "Bob"],                 the case labels the user may name
+     "locale": "en",                                 optional, default "en"
+     "focus_label": "Anna",                          optional: the case the session talks about
+     "glossary": "the office = Rua Augusta 12"}      optional: glossary text (references' format)
+
+Other keys are ignored. A payload it cannot read is a ``ProviderBadRequest`` (the chain falls
+back); narration requests are refused the same way — this provider only interprets. The same
+payload always gives the same bytes: :meth:`RulesProvider.interpret` is a pure function of the
+turn's text and clock, the workflow, the labels and the glossary.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from turnframe.messages import UserTurn
+from turnframe.plan import UserTurnPlan
+from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
+from turnframe.providers.errors import ProviderBadRequest
+from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
+from turnframe.providers.rules.read import Reader
+from turnframe.providers.rules.split import split_clauses
+from turnframe.providers.rules.targets import Targets
+from turnframe.providers.rules.vocabulary import Vocabulary, vocabulary_of
+from turnframe.references import Glossary, find_aliases, parse_glossary
+from turnframe.workflow import ParseContext, Workflow
+
+RULES_MODEL = "turnframe-rules-v1"
+
+
+def read_turn(
+    turn: UserTurn,
+    workflow: Workflow[Any],
+    *,
+    case_labels: Sequence[str] = (),
+    focus_label: str | None = None,
+    glossary: Glossary | None = None,
+) -> UserTurnPlan:
+    """The plan for ``turn`` (pure: the same inputs always give the same plan)."""
+    return _read(turn, _vocabulary(workflow), case_labels, focus_label, glossary)
+
+
+@functools.lru_cache(maxsize=64)
+def _vocabulary(workflow: Workflow[Any]) -> Vocabulary:
+    return vocabulary_of(workflow)
+
+
+def _read(
+    turn: UserTurn,
+    vocab: Vocabulary,
+    case_labels: Sequence[str],
+    focus_label: str | None,
+    glossary: Glossary | None,
+) -> UserTurnPlan:
+    text = turn.text
+    plan = PlanBuilder(text=text)
+    if not turn.locale.casefold().startswith("en"):
+        start = len(text) - len(text.lstrip())
+        plan.not_understood(start, len(text.rstrip()))
+        return plan.plan()
+    aliases = find_aliases(glossary, text) if glossary is not None else ()
+    targets = Targets(text=text, labels=tuple(case_labels), focus=focus_label, aliases=aliases)
+    reader = Reader(
+        text=text,
+        vocab=vocab,
+        targets=targets,
+        aliases=aliases,
+        ctx=ParseContext.of(turn),
+        plan=plan,
+    )
+    for clause in split_clauses(text, vocab):
+        reader.read(clause)
+    return plan.plan()
+
+
+class RulesProvider:
+    """An offline interpreter for the workflows it is built with (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        workflows: Iterable[Workflow[Any]],
+        glossary: Glossary | None = None,
+        name: str = "rules",
+        context_budget_tokens: int = 1_000_000,
+    ) -> None:
+        self._workflows: Mapping[str, Workflow[Any]] = {w.name: w for w in workflows}
+        self._vocabularies = {name: vocabulary_of(w) for name, w in self._workflows.items()}
+        self._glossary = glossary
+        self._name = name
+        self._budget = context_budget_tokens
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def context_budget_tokens(self) -> int:
+        return self._budget
+
+    def interpret(
+        self,
+        turn: UserTurn,
+        workflow: str | Workflow[Any],
+        *,
+        case_labels: Sequence[str] = (),
+        focus_label: str | None = None,
+        glossary: Glossary | None = None,
+    ) -> str:
+        """Plan JSON for ``turn`` (``glossary`` defaults to the provider's own)."""
+        name = workflow if isinstance(workflow, str) else workflow.name
+        vocab = self._vocabularies.get(name)
+        if vocab is None:
+            known = ", ".join(sorted(self._vocabularies)) or "none"
+            raise ProviderBadRequest(
+                f"rules provider {self._name!r} does not serve workflow {name!r} (serves {known})",
+                hint="build RulesProvider(workflows=[...]) with every workflow it interprets",
+            )
+        chosen = glossary if glossary is not None else self._glossary
+        plan = _read(turn, vocab, case_labels, focus_label, chosen)
+        return plan_to_json(plan)
+
+    async def complete(self, request: ProviderRequest) -> ProviderAnswer:
+        if request.purpose is not Purpose.INTERPRET:
+            raise ProviderBadRequest(
+                f"rules provider {self._name!r} only interprets; it cannot {request.purpose}",
+                hint="put a narrating provider (or none: the template narrator) for narration",
+            )
+        payload = _payload(request)
+        turn = UserTurn(
+            session_id="rules",
+            account_id="rules",
+            turn_id=request.turn_id,
+            text=payload["text"],
+            clock=payload["clock"],
+            locale=payload["locale"],
+        )
+        glossary = None
+        if payload["glossary"] is not None:
+            glossary = parse_glossary(
+                payload["glossary"],
+                origin="<request glossary>",
+                workflow=payload["workflow"],
+                slot="glossary",
+            )
+        text = self.interpret(
+            turn,
+            payload["workflow"],
+            case_labels=payload["case_labels"],
+            focus_label=payload["focus_label"],
+            glossary=glossary,
+        )
+        return ProviderAnswer(text=text, model=RULES_MODEL)
+
+
+def _bad(message: str) -> ProviderBadRequest:
+    return ProviderBadRequest(
+        f"rules provider: {message}",
+        hint="send the turn payload as JSON in the last user message (turnframe.providers.rules)",
+    )
+
+
+def _payload(request: ProviderRequest) -> dict[str, Any]:
+    users = [m for m in request.messages if m.role == "user"]
+    if not users:
+        raise _bad("the request has no user message")
+    try:
+        data = json.loads(users[-1].content)
+    except json.JSONDecodeError as exc:
+        raise _bad(f"the user message is not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise _bad("the user message is not a JSON object")
+    for key in ("text", "clock", "workflow"):
+        if not isinstance(data.get(key), str):
+            raise _bad(f"{key!r} must be a string")
+    try:
+        clock = datetime.fromisoformat(data["clock"])
+    except ValueError:
+        raise _bad(f"'clock' is not an ISO date-time: {data['clock']!r}") from None
+    if clock.utcoffset() is None:
+        raise _bad("'clock' needs a timezone offset")
+    labels = data.get("case_labels", [])
+    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        raise _bad("'case_labels' must be a list of strings")
+    optional = {key: data.get(key) for key in ("locale", "focus_label", "glossary")}
+    for key, value in optional.items():
+        if value is not None and not isinstance(value, str):
+            raise _bad(f"{key!r} must be a string")
+    return {
+        "text": data["text"],
+        "clock": clock,
+        "workflow": data["workflow"],
+        "case_labels": tuple(labels),
+        "locale": optional["locale"] or "en",
+        "focus_label": optional["focus_label"],
+        "glossary": optional["glossary"],
+    }

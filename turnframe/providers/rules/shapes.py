@@ -1,0 +1,112 @@
+"""Generic English shapes the rule-based interpreter recognises: no workflow vocabulary here.
+
+Dates, amounts of money and counts are only *recognised* (to tell where a value starts and
+ends); the workflow's own parsers read them, with the turn's clock. Phrasings — fillers,
+markers, chitchat, negations — are patterns over ordinary English.
+"""
+
+from __future__ import annotations
+
+import re
+
+ICASE = re.IGNORECASE
+
+WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+SMALL_NUMBER = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+
+#: A date phrase, optionally led by a preposition (group ``date`` is the phrase itself).
+DATE = re.compile(
+    r"(?<!\w)(?:(?:on|to|for|by|until|till|from)\s+)?(?P<date>"
+    r"(?:the\s+)?day\s+after\s+tomorrow|today|tonight|tomorrow"
+    rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}"
+    r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+month|next\s+(?:week|month)"
+    rf"|in\s+(?:\d+|a|an|{SMALL_NUMBER})\s+(?:days?|weeks?)"
+    r"|\d{4}-\d{2}-\d{2}"
+    rf"|(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
+    rf"|{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
+    rf"|the\s+{ORDINAL}"
+    r")(?!\w)",
+    ICASE,
+)
+
+_NUMBER = r"\d+(?:[.,]\d{1,2})?"
+_CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks)"
+#: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it.
+MONEY = re.compile(
+    r"(?<!\w)(?:(?:at|for|of|by)\s+)?"
+    rf"(?P<money>[€$£]\s?{_NUMBER}|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w)))"
+    r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+))?",
+    ICASE,
+)
+#: A number followed by a word ("3 boxes"): group ``count`` is the number.
+COUNT = re.compile(rf"(?<![\w.,])(?P<count>\d+|{SMALL_NUMBER})(?=\s+[a-z])", ICASE)
+#: A bare number ("135", "12.50"): group ``number``.
+NUMBER = re.compile(r"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?)(?![\w])", ICASE)
+
+#: Words that lead a clause without meaning anything for the plan.
+LEADING_FILLER = re.compile(
+    r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
+    r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"|i(?:'d|\s+would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+"
+    r"|we\s+(?:want|need)\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)+",
+    ICASE,
+)
+#: Politeness at the end of a clause ("…, please", "… thanks").
+TRAILING_FILLER = re.compile(
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|now|right\s+away|asap|for\s+me))+$", ICASE
+)
+
+#: Words that mark the rest of the clause as a same-breath correction of what came before.
+MARKER = re.compile(
+    r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|or\s+rather|rather|on\s+second"
+    r"\s+thought|hmm+,?\s+actually|oops)(?:[\s,:;.!-]+|$)",
+    ICASE,
+)
+#: Markers strong enough to cut a clause even without a comma ("150 euros no wait 135").
+STRONG_MARKER = re.compile(r"(?:no,?\s+wait|or\s+rather|actually)\b", ICASE)
+
+#: A clause that is only small talk.
+CHITCHAT = re.compile(
+    r"(?:(?:ok(?:ay)?|thanks?(?:\s+(?:a\s+lot|so\s+much|very\s+much))?|thank\s+you"
+    r"(?:\s+(?:so|very)\s+much)?|cheers|great|perfect|cool|nice|good|awesome|wonderful"
+    r"|excellent|fine|alright|all\s+right|got\s+it|sounds\s+good|hello|hi|hey|good\s+"
+    r"(?:morning|afternoon|evening)|bye|goodbye|see\s+you(?:\s+(?:later|soon|tomorrow))?"
+    r"|have\s+a\s+(?:nice|good|great)\s+(?:day|one|evening|weekend)|that'?s\s+all"
+    r"|that\s+is\s+all|no\s+problem|sure|yes|yeah|yep)(?:[\s,.!]+|$))+",
+    ICASE,
+)
+
+#: Generic verbs and openers that start a new clause after "and", a comma or a dash.
+GENERIC_STARTERS = (
+    r"change|set|update|modify|move|put|switch|make|add|remove|delete|clear|leave|keep"
+    r"|don['\u2019]?t|dont|do\s+not|never|please|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want"
+    r"|i'?d\s+like|i\s+would\s+like|let'?s|is|are|was|were|does|did|do\s+you|what|what'?s"
+    r"|when|where|which|who|how|why|tell\s+me|describe|explain|define|give\s+me|show\s+me"
+    r"|forget|scratch|never\s*mind|cancel\s+that|start|open|create|rename|reschedule"
+    r"|postpone|push|just"
+)
+
+#: "don't", "dont", the same with a typographic apostrophe, "do not".
+DONT = r"(?:don['\u2019]?t|do\s+not)"
+
+ARTICLES = frozenset({"a", "an", "the"})
+DETERMINER = r"(?:(?:the|my|our|its|their|this|that|his|her|your)\s+)"
+PRONOUN = re.compile(r"^(?:it|this|that|this\s+one|that\s+one|them)$", ICASE)
+#: What refers to the case itself after an operation without an object ("close this one").
+DEICTIC = re.compile(
+    r"^(?:it|this|that|this\s+one|that\s+one|them"
+    r"|(?:the|this|that|my|our|your)\s+[a-z]+(?:\s+(?:one|case))?)$",
+    ICASE,
+)
+LEADING_PREPOSITION = re.compile(r"^(?:(?:at|for|to|on|of|with|by|in|from|about)\s+)+", ICASE)
+TRAILING_PREPOSITION = re.compile(r"(?:\s+(?:at|for|to|on|of|with|by|in|from|and))+$", ICASE)
+LEADING_ARTICLE = re.compile(r"^(?:(?:a|an|the|some)\s+)+", ICASE)
+
+#: Characters trimmed from both ends of a clause or value.
+TRIM = " \t\r\n,.;:!?\u2026-\u2013\u2014\"'\u201c\u201d\u2018\u2019()"

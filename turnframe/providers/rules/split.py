@@ -1,0 +1,139 @@
+"""Cutting a turn into clauses, with exact offsets into the user's text.
+
+1. Sentences end at ``. ! ? ; …`` and line breaks; a full stop only before a space or the end
+   (so not inside "12.50" or "ana@example.com").
+2. Inside a sentence, a clause starts where a comma, a dash or a connective ("and", "but",
+   "then", "also") is followed by a clause opener: a correction marker ("actually", "no wait"),
+   a generic verb or question word, or one of the workflow's operation phrases or
+   "the <field> is/to". Strong markers ("no wait", "actually") cut even without a comma.
+   A sentence that opens with "if" or "suppose" is one clause: its parts belong together.
+3. A leading marker is taken off the clause and remembered: it makes the clause a correction
+   or a cancellation of what came before. A clause that is only a marker hands it to the next
+   clause of its sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from turnframe.providers.rules.shapes import MARKER, STRONG_MARKER, TRIM
+from turnframe.providers.rules.vocabulary import Vocabulary
+
+_SENTENCE_END = frozenset(".!?;\n\u2026")
+_CLOSERS = frozenset(".!?;\u2026\"')\u201d\u2019")
+_WORD_START = re.compile(r"(?<![\w'])[\w€$£]")
+_CONDITIONAL = re.compile(r"(?:if|suppose|supposing|imagine|hypothetically)\b", re.IGNORECASE)
+_CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus)\s*$", re.IGNORECASE)
+
+
+@attrs.frozen(kw_only=True)
+class Clause:
+    """``text[start:end]`` is the clause without its marker; ``lead`` is where the marker began."""
+
+    start: int
+    end: int
+    lead: int
+    marker: str | None = None
+    question: bool = False
+
+    def body(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+def sentences(text: str) -> list[tuple[int, int, bool]]:
+    """(start, end, ends with '?') for each sentence."""
+    out: list[tuple[int, int, bool]] = []
+    start = 0
+    i = 0
+    while i < len(text):
+        c = text[i]
+        after = text[i + 1] if i + 1 < len(text) else " "
+        inside_word = c == "." and not (after.isspace() or after in _CLOSERS)
+        if c in _SENTENCE_END and not inside_word:
+            j = i
+            while j < len(text) and text[j] in _SENTENCE_END | {" ", "\t", "\r"}:
+                j += 1
+            out.append((start, i, "?" in text[i:j]))
+            start = i = j
+            continue
+        i += 1
+    if start < len(text):
+        out.append((start, len(text), False))
+    return out
+
+
+def _gap_start(text: str, start: int, w: int) -> int:
+    """Where the punctuation and connectives before the word at ``w`` begin."""
+    j = w
+    while True:
+        while j > start and text[j - 1] in " \t,-\u2013\u2014":
+            j -= 1
+        word = _CONNECTIVE.search(text, start, j)
+        if word is None or word.end() != j:
+            return j
+        j = word.start()
+
+
+def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int, int]]:
+    """(gap start, next clause start) for every cut inside one sentence."""
+    out: list[tuple[int, int]] = []
+    for word in _WORD_START.finditer(text, start, end):
+        w = word.start()
+        gap_start = _gap_start(text, start, w)
+        if gap_start <= start:
+            continue
+        joined = any(c in ",-\u2013\u2014" for c in text[gap_start:w]) or bool(
+            re.search(r"\w", text[gap_start:w])
+        )
+        window = text[w:end]
+        opens = MARKER.match(window) or vocab.starters.match(window)
+        before = text[max(start, w - 3) : w].casefold()
+        strong = STRONG_MARKER.match(window) and not before.endswith(("i ", "we "))
+        if (joined and opens) or strong:
+            out.append((gap_start, w))
+    return out
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in TRIM:
+        start += 1
+    while end > start and text[end - 1] in TRIM:
+        end -= 1
+    return start, end
+
+
+def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
+    clauses: list[Clause] = []
+    for s_start, s_end, asked in sentences(text):
+        pieces: list[tuple[int, int]] = []
+        at = s_start
+        conditional = _CONDITIONAL.match(text[s_start:s_end].lstrip()) is not None
+        cuts = [] if conditional else _cuts(text, s_start, s_end, vocab)
+        for gap_start, next_start in cuts:
+            pieces.append((at, gap_start))
+            at = next_start
+        pieces.append((at, s_end))
+        pending: tuple[int, str] | None = None
+        sentence: list[Clause] = []
+        for p_start, p_end in pieces:
+            lead, end = _trimmed(text, p_start, p_end)
+            if lead >= end:
+                continue
+            start, marker = lead, None
+            found = MARKER.match(text[lead:end])
+            if found is not None:
+                marker = " ".join(found.group(0).strip(" ,:;.!-").casefold().split())
+                start, end = _trimmed(text, lead + found.end(), end)
+            if pending is not None:
+                lead, marker = pending[0], marker or pending[1]
+                pending = None
+            if start >= end:
+                pending = (lead, marker or "")
+                continue
+            sentence.append(Clause(start=start, end=end, lead=lead, marker=marker))
+        if sentence and asked:
+            sentence[-1] = attrs.evolve(sentence[-1], question=True)
+        clauses.extend(sentence)
+    return clauses

@@ -1,0 +1,122 @@
+"""A workflow's words, compiled once: its fields, operations, questions and their aliases.
+
+This is where the rule-based interpreter learns its vocabulary. Nothing here names a domain:
+``due_date`` becomes the phrase "due date", an alias "add an item" becomes a pattern that
+accepts "add item" and "add another item" too (articles are optional between the words).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from turnframe.providers.rules.shapes import ARTICLES, GENERIC_STARTERS, ICASE
+from turnframe.workflow import Operation, Workflow
+
+_FLEX_ARTICLE = r"\s+(?:(?:a|an|the|this|that|my|our|another|some)\s+)?"
+_NEVER = r"(?!x)x"
+_STOP_WORDS = (
+    "a an the is are was were be been am do does did it its this that my our your i we you "
+    "still there any much many how what when which who can could would should will of to for "
+    "on in at me us please yet"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+def phrase_key(text: str) -> str:
+    """Case-, spacing- and article-insensitive key of a phrase."""
+    return " ".join(w for w in text.casefold().split() if w not in ARTICLES)
+
+
+def phrase_pattern(phrase: str, *, flexible: bool) -> str:
+    """A regex for ``phrase``: any white space between words, articles optional if flexible."""
+    words = phrase.split()
+    if flexible:
+        words = [w for w in words if w.casefold() not in ARTICLES] or words
+    joiner = _FLEX_ARTICLE if flexible else r"\s+"
+    return joiner.join(re.escape(w) for w in words)
+
+
+def alternation(phrases: Iterable[str], *, flexible: bool) -> str:
+    """Longest phrase first, so "due date" wins over "date"."""
+    ordered = sorted(set(phrases), key=lambda p: (-len(phrase_key(p)), phrase_key(p)))
+    body = "|".join(phrase_pattern(p, flexible=flexible) for p in ordered)
+    return body or _NEVER
+
+
+def tokens(text: str) -> frozenset[str]:
+    """Content words, lower case, a plural "s" dropped: what question matching compares."""
+    words = re.findall(r"[a-z0-9]+", text.casefold())
+    return frozenset(_singular(w) for w in words if w not in _STOP)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def spoken(name: str) -> str:
+    """``due_date`` -> "due date"."""
+    return name.replace("_", " ").replace("-", " ")
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class Vocabulary:
+    """What one workflow lets a user name, as patterns (built by :func:`vocabulary_of`)."""
+
+    workflow: Workflow[Any]
+    field_pattern: str
+    field_names: Mapping[str, str]  # phrase key -> field name
+    operation_pattern: str
+    operation_names: Mapping[str, str]  # phrase key -> operation name
+    operation_verbs: Mapping[str, tuple[str, ...]]  # first word -> operation names
+    questions: tuple[tuple[str, frozenset[str]], ...]  # (question name, tokens), longest first
+    starters: re.Pattern[str]
+
+    def field_named(self, matched: str) -> str:
+        return self.field_names[phrase_key(matched)]
+
+    def operation_named(self, matched: str) -> str:
+        return self.operation_names[phrase_key(matched)]
+
+    def operation(self, name: str) -> Operation[Any]:
+        op = self.workflow.operation(name)
+        assert op is not None, name
+        return op
+
+
+def vocabulary_of(workflow: Workflow[Any]) -> Vocabulary:
+    fields = {spoken(f.name): f.name for f in workflow.fields}
+    fields |= {alias: f.name for f in workflow.fields for alias in f.aliases}
+    operations = {spoken(o.name): o.name for o in workflow.operations}
+    operations |= {alias: o.name for o in workflow.operations for alias in o.aliases}
+    verbs: dict[str, list[str]] = {}
+    for phrase, name in sorted(operations.items()):
+        first = phrase.split()[0].casefold()
+        if name not in verbs.setdefault(first, []):
+            verbs[first].append(name)
+    questions = [(q.name, tokens(spoken(q.name))) for q in workflow.questions]
+    questions += [(q.name, tokens(a)) for q in workflow.questions for a in q.aliases]
+    questions = [(name, toks) for name, toks in questions if toks]
+    questions.sort(key=lambda item: -len(item[1]))
+    field_alt = alternation(fields, flexible=False)
+    op_alt = alternation(operations, flexible=True)
+    starters = re.compile(
+        rf"(?:{GENERIC_STARTERS}|{op_alt}|(?:the\s+)?(?:{field_alt})\s+(?:is|to|should|will|:))"
+        r"(?!\w)",
+        ICASE,
+    )
+    return Vocabulary(
+        workflow=workflow,
+        field_pattern=field_alt,
+        field_names={phrase_key(p): n for p, n in fields.items()},
+        operation_pattern=op_alt,
+        operation_names={phrase_key(p): n for p, n in operations.items()},
+        operation_verbs={verb: tuple(names) for verb, names in verbs.items()},
+        questions=tuple(questions),
+        starters=starters,
+    )
