@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
@@ -41,6 +42,7 @@ from turnframe.actors.session import (
 )
 from turnframe.actors.stages import HandleTurn
 from turnframe.clock import Clock, SystemClock
+from turnframe.config import TurnframeConfig, load_config
 from turnframe.converter import converter
 from turnframe.corpora import CorpusRegistry, default_registry
 from turnframe.errors import TurnframeError
@@ -48,9 +50,11 @@ from turnframe.ids import new_id
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import InteractionResponse, UserTurn
 from turnframe.outbox import EffectSender, OutboxDispatcher, Reconciler
+from turnframe.pipeline.interpretation import InterpretSetup, resolve_setups
 from turnframe.providers.base import Provider
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
+from turnframe.references import ReferenceBinding
 from turnframe.response import Block, TurnResponse
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.records import SessionRecord
@@ -104,12 +108,20 @@ class Runtime:
         inside_commit: InsideTransactionHook | None = None,
         senders: Mapping[str, EffectSender] | None = None,
         reconciler: Reconciler | None = None,
+        config: TurnframeConfig | str | os.PathLike[str] | None = None,
+        references: Mapping[str, Any] | None = None,
+        cli_references: Sequence[ReferenceBinding] = (),
     ) -> None:
         if not workflows:
             raise UnknownWorkflow("a runtime needs at least one workflow")
         self.workflows: Mapping[str, Workflow[Any]] = {w.name: w for w in workflows}
         self._store_arg = store
         providers = [provider] if not isinstance(provider, Sequence) else list(provider)
+        self._budget = providers[0].context_budget_tokens if providers else None
+        self._config_arg = config
+        self._api_references = references
+        self._cli_references = tuple(cli_references)
+        self.setups: dict[str, InterpretSetup] = {}
         self._chain = ProviderChain(providers, policy=retry_policy)
         self.settings = settings or RuntimeSettings()
         self.clock: Clock = clock or SystemClock()
@@ -135,6 +147,8 @@ class Runtime:
         return self._store
 
     async def __aenter__(self) -> Self:
+        # References are resolved before anything runs: a bad binding fails the start.
+        self.setups = await anyio.to_thread.run_sync(self._resolve_setups)
         stack = contextlib.AsyncExitStack()
         await stack.__aenter__()
         try:
@@ -157,6 +171,18 @@ class Runtime:
             await stack.aclose()
             raise
         return self
+
+    def _resolve_setups(self) -> dict[str, InterpretSetup]:
+        config = self._config_arg
+        if isinstance(config, str | os.PathLike):
+            config = load_config(Path(config))
+        return resolve_setups(
+            list(self.workflows.values()),
+            config=config,
+            references=self._api_references,
+            cli_bindings=self._cli_references,
+            cwd=Path.cwd(),
+        )
 
     async def __aexit__(
         self,
@@ -193,7 +219,13 @@ class Runtime:
 
         def interpreter() -> InterpreterActor:
             gate = self._root_ref("gates", self._gate_ids[0])
-            return InterpreterActor(chain=self._chain, gate=gate, workflows=self.workflows)
+            return InterpreterActor(
+                chain=self._chain,
+                gate=gate,
+                workflows=self.workflows,
+                setups=self.setups,
+                context_budget_tokens=self._budget,
+            )
 
         stage_specs = {
             "interpreter": specs("interpreter", interpreter),

@@ -47,6 +47,7 @@ from turnframe.converter import converter
 from turnframe.errors import ConfigError, TurnframeError
 from turnframe.messages import UserTurn
 from turnframe.policy import AtomicityScope, CommandPolicy
+from turnframe.references.slots import ReferenceSlot, check_slots
 from turnframe.results import Rejection
 
 S = TypeVar("S")
@@ -161,6 +162,10 @@ class Workflow(Generic[S]):
     operations: tuple[Operation[S], ...] = ()
     questions: tuple[Question[S], ...] = ()
     start_policy: CommandPolicy = attrs.field(factory=CommandPolicy.conservative)
+    #: Named reference material the interpreter may be given (never evidence); see
+    #: docs/references.md. ``glossary_slots`` name the slots whose text maps aliases.
+    reference_slots: tuple[ReferenceSlot, ...] = ()
+    glossary_slots: tuple[str, ...] = ()
     _fields_by_name: dict[str, Field[Any]] = attrs.field(init=False)
     _operations_by_name: dict[str, Operation[S]] = attrs.field(init=False)
     _questions_by_name: dict[str, Question[S]] = attrs.field(init=False)
@@ -221,6 +226,11 @@ def _check_declaration(w: Workflow[Any]) -> None:
         arg_names = [a.name for a in op.arguments]
         if len(set(arg_names)) != len(arg_names):
             fail(f"operation {op.name!r}: two arguments share a name")
+    check_slots(w.name, w.reference_slots)
+    declared = {slot.name for slot in w.reference_slots}
+    for name in w.glossary_slots:
+        if name not in declared:
+            fail(f"glossary slot {name!r} is not a declared reference slot")
 
 
 def value_to_json(field: Field[Any], value: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.stages import Ground, Grounded
 from turnframe.corpora import CorpusRegistry
-from turnframe.grounding import ground, summarise_for_thread
+from turnframe.grounding import ground, summarise_for_thread, supposed_acts
 from turnframe.stores.directory import StoreCaseDirectory
 from turnframe.stores.protocol import Store
 from turnframe.workflow import CaseSnapshot, Workflow
@@ -49,6 +49,7 @@ class GroundingActor(Actor):
                     thread=message.thread,
                     anaphora=self._anaphora,
                     turn_index=message.turn_index,
+                    supposed=supposed_acts(request, message.plan, message.reduction),
                 )
             )
         summary = summarise_for_thread(message.turn_index, answers)

@@ -12,13 +12,20 @@ from typing import Any
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import Interpret, Interpretation, MayRetry
+from turnframe.converter import converter
 from turnframe.errors import TurnframeError
-from turnframe.hashing import digest
+from turnframe.pipeline.interpretation import InterpretSetup, relatedness_warnings
 from turnframe.plan import PlanRejected, parse_plan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.providers.base import ProviderRequest, Purpose
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.errors import ChainError
+from turnframe.references import (
+    check_context_budget,
+    reference_record,
+    render,
+    slot_digests,
+)
 from turnframe.workflow import Workflow
 
 #: The shape every interpreter answers with; the strict parser is the real check.
@@ -31,14 +38,6 @@ PLAN_SCHEMA: dict[str, Any] = {
     },
     "additionalProperties": False,
 }
-
-INTERPRET_SYSTEM_PROMPT = (
-    "You interpret one user turn of a conversation with the {workflow} desk into ONE plan of "
-    "acts (JSON, following the schema). Every act cites evidence: exact spans of the user's "
-    "text. Fields: {fields}. Operations: {operations}. Questions: {questions}. Propose only "
-    "what the user said; put what you cannot read in not_understood."
-)
-TEMPLATE_HASH = digest("prompt.template", {"interpret": INTERPRET_SYSTEM_PROMPT})
 
 
 class InterpretationFailed(TurnframeError):
@@ -74,34 +73,32 @@ class _GateAdapter:
         return allowed
 
 
-def interpret_request(message: Interpret, workflow: Workflow[Any]) -> ProviderRequest:
-    """The request for one turn: a system prompt from the workflow, the turn as JSON."""
+def interpret_request(
+    message: Interpret, workflow: Workflow[Any], setup: InterpretSetup
+) -> ProviderRequest:
+    """The request for one turn: the rendered template as system prompt, the turn as JSON."""
     turn = message.turn
-    system = INTERPRET_SYSTEM_PROMPT.format(
-        workflow=workflow.name,
-        fields=", ".join(f.name for f in workflow.fields) or "none",
-        operations=", ".join(o.name for o in workflow.operations) or "none",
-        questions=", ".join(q.name for q in workflow.questions) or "none",
-    )
-    user = json.dumps(
-        {
-            "text": turn.text,
-            "clock": turn.clock.isoformat(),
-            "locale": turn.locale,
-            "workflow": workflow.name,
-            "case_labels": list(message.case_labels),
-        },
-        ensure_ascii=False,
-        sort_keys=True,
-    )
+    system = render(setup.template, setup.references, setup.variables(workflow))
+    payload: dict[str, Any] = {
+        "text": turn.text,
+        "clock": turn.clock.isoformat(),
+        "locale": turn.locale,
+        "workflow": workflow.name,
+        "case_labels": list(message.case_labels),
+    }
+    if message.focus_label is not None:
+        payload["focus_label"] = message.focus_label
+    if setup.glossary_text is not None:
+        payload["glossary"] = setup.glossary_text
     return ProviderRequest.from_text(
         purpose=Purpose.INTERPRET,
         turn_id=turn.turn_id,
         correlation_id=turn.turn_id,
         system=system,
-        user=user,
+        user=json.dumps(payload, ensure_ascii=False, sort_keys=True),
         answer_schema=PLAN_SCHEMA,
-        template_hash=TEMPLATE_HASH,
+        template_hash=setup.template.template_hash,
+        reference_digests=slot_digests(setup.references),
     )
 
 
@@ -114,8 +111,12 @@ class InterpreterActor(Actor):
         chain: ProviderChain,
         gate: ActorRef,
         workflows: Mapping[str, Workflow[Any]],
+        setups: Mapping[str, InterpretSetup],
+        context_budget_tokens: int | None = None,
         gate_timeout: float = 10.0,
     ) -> None:
+        self._setups = setups
+        self._budget = context_budget_tokens
         self._chain = chain
         self._gate = gate
         self._workflows = workflows
@@ -124,7 +125,16 @@ class InterpreterActor(Actor):
     @handler
     async def interpret(self, message: Interpret) -> Interpretation:
         workflow = self._workflows[message.workflow]
-        request = interpret_request(message, workflow)
+        setup = self._setups[message.workflow]
+        # Fails fast, before any provider call, naming the slots and their sizes.
+        usage = check_context_budget(
+            setup.references,
+            setup.template,
+            message.turn.text,
+            budget_tokens=self._budget,
+            provider="the interpreting provider",
+        )
+        request = interpret_request(message, workflow, setup)
         gate = _GateAdapter(self._gate, message.turn.account_id, self._gate_timeout)
         try:
             answer = await self._chain.complete(
@@ -145,10 +155,16 @@ class InterpreterActor(Actor):
                 cause=error,
                 raw=answer.text,
             ) from error
+        warnings = relatedness_warnings(plan, message.turn.text, setup)
+        record = reference_record(setup.references, template=setup.template, relatedness=warnings)
         return Interpretation(
             plan=plan,
             raw=answer.text,
             provider=answer.provider,
             attempts=tuple(answer.attempts),
             template_hash=request.template_hash,
+            references={
+                **converter.unstructure(record),
+                "context": converter.unstructure(usage),
+            },
         )

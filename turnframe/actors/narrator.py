@@ -23,5 +23,7 @@ class NarratorActor(Actor):
             cards=message.cards,
             answers=message.answers,
             failure=message.failure,
+            cases=message.cases,
+            answered=message.answered,
         )
         return Narration(blocks=tuple(blocks))

@@ -51,7 +51,7 @@ from turnframe.stores.errors import StoreError
 from turnframe.stores.inputs import NewInteraction, PhaseMove
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import TurnRecord
-from turnframe.workflow import Workflow
+from turnframe.workflow import CaseSnapshot, Workflow
 
 
 class TurnIncomplete(TurnframeError):
@@ -116,6 +116,7 @@ class SessionActor(Actor):
         self._workflow = ""
         self._thread = ThreadContext()
         self._turn_ids: list[str] = []
+        self._focus: str | None = None
 
     async def on_start(self) -> None:
         record = await self._store.get_session(self._account, self._session)
@@ -191,7 +192,12 @@ class SessionActor(Actor):
             plan = UserTurnPlan(acts=(), not_understood=())
         else:
             labels = await self._directory.labels(self._account, self._workflow)
-            message = Interpret(turn=turn, workflow=self._workflow, case_labels=tuple(labels))
+            message = Interpret(
+                turn=turn,
+                workflow=self._workflow,
+                case_labels=tuple(labels),
+                focus_label=self._focus,
+            )
             try:
                 interpretation = await self._ask(self._stages.interpreter, message)
             except InterpretationFailed as failure:
@@ -259,7 +265,9 @@ class SessionActor(Actor):
         index = self._turn_ids.index(turn.turn_id)
         grounded: Grounded = await self._ask(
             self._stages.grounding,
-            Ground(turn=turn, turn_index=index, reduction=reduction, thread=self._thread),
+            Ground(
+                turn=turn, turn_index=index, plan=plan, reduction=reduction, thread=self._thread
+            ),
         )
         cards = tuple(reduction.interactions)
         narration: Narration = await self._ask(
@@ -271,6 +279,8 @@ class SessionActor(Actor):
                 execution=report,
                 cards=cards,
                 answers=tuple(grounded.answers),
+                cases=await self._cases_of(turn, reduction),
+                answered=await self._answered_card(turn, reduction),
             ),
         )
         thread = self._thread
@@ -364,6 +374,31 @@ class SessionActor(Actor):
         )
 
     # -- helpers ----------------------------------------------------------------------------
+
+    async def _cases_of(self, turn: UserTurn, reduction: ReductionPlan) -> dict[str, CaseSnapshot]:
+        """Snapshots of every case the turn's results name (after its commit), for wording;
+        the last one named becomes the session's focus for the next turn."""
+        ids = [r.case_id for r in _results(reduction) if r.case_id is not None]
+        ids += [b.case_id for b in reduction.batches]
+        cases: dict[str, CaseSnapshot] = {}
+        for case_id in dict.fromkeys(ids):
+            snapshot = await self._directory.snapshot(self._account, case_id)
+            if snapshot is not None:
+                cases[case_id] = snapshot
+                self._focus = snapshot.label
+        return cases
+
+    async def _answered_card(
+        self, turn: UserTurn, reduction: ReductionPlan
+    ) -> InteractionToCreate | None:
+        outcome = reduction.interaction_outcome
+        if outcome is None:
+            return None
+        record = await self._store.get_interaction(self._account, outcome.interaction_id)
+        if record is None:
+            return None
+        card: InteractionToCreate = converter.structure(record.payload, InteractionToCreate)
+        return card
 
     def _replay_base(self, record: TurnRecord, reduction: ReductionPlan) -> dict[str, Any]:
         plan_payload = record.plan or {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -28,6 +28,7 @@ class Interpret:
     turn: UserTurn
     workflow: str
     case_labels: tuple[str, ...]
+    focus_label: str | None = None
     prior_attempts: tuple[ProviderAttempt, ...] = ()
 
 
@@ -71,6 +72,7 @@ class MayRetry:
 class Ground:
     turn: UserTurn
     turn_index: int
+    plan: UserTurnPlan
     reduction: ReductionPlan
     thread: Any  # turnframe.corpora.ThreadContext
 
@@ -84,6 +86,8 @@ class Narrate:
     cards: Sequence[InteractionToCreate]
     answers: Sequence[Any]
     failure: Any = None
+    cases: Mapping[str, Any] = attrs.field(factory=dict)  # case id -> CaseSnapshot
+    answered: InteractionToCreate | None = None  # the card this turn's click answered
 
 
 @attrs.frozen(kw_only=True)

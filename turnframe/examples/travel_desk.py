@@ -221,6 +221,8 @@ def _project(state: Trip) -> dict[str, Any]:
 
 
 TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
+    reference_slots=(GLOSSARY_SLOT,),
+    glossary_slots=(GLOSSARY_SLOT.name,),
     name=TRAVEL_DESK,
     state_type=Trip,
     initial_state=Trip,
@@ -293,7 +295,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             handler=_withdraw,
             is_destructive=True,
             arguments=(Argument(name="reason", type=str, parse=parse_text, required=False),),
-            aliases=("call it off", "call off"),
+            aliases=("call it off", "call off", "withdrew"),
         ),
     ),
     apply=_apply,
