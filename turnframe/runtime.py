@@ -100,7 +100,7 @@ class Runtime:
         *,
         workflows: Sequence[Workflow[Any]],
         store: Store | str | os.PathLike[str] = ":memory:",
-        provider: Provider | Sequence[Provider],
+        provider: Provider | Sequence[Provider] | ProviderChain,
         retry_policy: RetryPolicy | None = None,
         corpora: CorpusRegistry | None = None,
         clock: Clock | None = None,
@@ -116,13 +116,16 @@ class Runtime:
             raise UnknownWorkflow("a runtime needs at least one workflow")
         self.workflows: Mapping[str, Workflow[Any]] = {w.name: w for w in workflows}
         self._store_arg = store
-        providers = [provider] if not isinstance(provider, Sequence) else list(provider)
-        self._budget = providers[0].context_budget_tokens if providers else None
+        if isinstance(provider, ProviderChain):
+            self._chain = provider
+        else:
+            providers = [provider] if not isinstance(provider, Sequence) else list(provider)
+            self._chain = ProviderChain(providers, policy=retry_policy)
+        self._budget = self._chain.providers[0].context_budget_tokens
         self._config_arg = config
         self._api_references = references
         self._cli_references = tuple(cli_references)
         self.setups: dict[str, InterpretSetup] = {}
-        self._chain = ProviderChain(providers, policy=retry_policy)
         self.settings = settings or RuntimeSettings()
         self.clock: Clock = clock or SystemClock()
         self.corpora = corpora or default_registry(
