@@ -45,7 +45,7 @@ from turnframe.clock import Clock, SystemClock
 from turnframe.config import TurnframeConfig, load_config
 from turnframe.converter import converter
 from turnframe.corpora import CorpusRegistry, default_registry
-from turnframe.errors import TurnframeError
+from turnframe.errors import ConfigError, TurnframeError
 from turnframe.ids import new_id
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import InteractionResponse, UserTurn
@@ -111,17 +111,19 @@ class Runtime:
         config: TurnframeConfig | str | os.PathLike[str] | None = None,
         references: Mapping[str, Any] | None = None,
         cli_references: Sequence[ReferenceBinding] = (),
+        narration_provider: Provider | Sequence[Provider] | ProviderChain | None = None,
+        outbox_options: Mapping[str, Any] | None = None,
     ) -> None:
         if not workflows:
             raise UnknownWorkflow("a runtime needs at least one workflow")
         self.workflows: Mapping[str, Workflow[Any]] = {w.name: w for w in workflows}
         self._store_arg = store
-        if isinstance(provider, ProviderChain):
-            self._chain = provider
-        else:
-            providers = [provider] if not isinstance(provider, Sequence) else list(provider)
-            self._chain = ProviderChain(providers, policy=retry_policy)
+        chain = _chain_of(provider, retry_policy)
+        if chain is None:
+            raise ConfigError("a runtime needs a provider", hint="e.g. the offline RulesProvider")
+        self._chain = chain
         self._budget = self._chain.providers[0].context_budget_tokens
+        self._narration_chain = _chain_of(narration_provider, retry_policy)
         self._config_arg = config
         self._api_references = references
         self._cli_references = tuple(cli_references)
@@ -134,6 +136,7 @@ class Runtime:
         self._inside_commit = inside_commit
         self._senders = dict(senders or {})
         self._reconciler = reconciler
+        self._outbox_options = dict(outbox_options or {})
         self.dispatcher: OutboxDispatcher | None = None
         self._store: Store | None = None
         self._stack: contextlib.AsyncExitStack | None = None
@@ -162,7 +165,9 @@ class Runtime:
             else:
                 self._store = self._store_arg
             if self._senders:
-                self.dispatcher = OutboxDispatcher(self._store, self._senders, self.clock)
+                self.dispatcher = OutboxDispatcher(
+                    self._store, self._senders, self.clock, **self._outbox_options
+                )
                 group = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(group.cancel_scope.cancel)
                 await group.start(partial(self.dispatcher.run, reconciler=self._reconciler))
@@ -242,7 +247,13 @@ class Runtime:
                     anaphora=self.settings.anaphora,
                 ),
             ),
-            "narrator": specs("narrator", NarratorActor),
+            "narrator": specs(
+                "narrator",
+                lambda: NarratorActor(
+                    chain=self._narration_chain,
+                    gate=self._root_ref("gates", self._gate_ids[0]),
+                ),
+            ),
         }
         stages = Supervisor(
             name="stages",
@@ -407,6 +418,15 @@ class Runtime:
             return await sessions.start_child(spec)
         except DuplicateChild:
             return sessions.ref(child_id)
+
+
+def _chain_of(
+    provider: Provider | Sequence[Provider] | ProviderChain | None, policy: RetryPolicy | None
+) -> ProviderChain | None:
+    if provider is None or isinstance(provider, ProviderChain):
+        return provider
+    providers = [provider] if not isinstance(provider, Sequence) else list(provider)
+    return ProviderChain(providers, policy=policy)
 
 
 def _blocks(stored: Sequence[Any]) -> tuple[Block, ...]:

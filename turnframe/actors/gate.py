@@ -371,6 +371,14 @@ class ExecutionGate(Actor):
     ) -> ExecutionReport:
         """The report of a committed turn, rebuilt from the journal and events alone."""
         events = await self._store.list_events(account, turn_id=turn_id)
+        effects = {
+            row.command_id: OutboxNote(
+                effect_id=row.effect_id,
+                channel=str(row.payload.get("channel", "")),
+                idempotency_key=row.idempotency_key,
+            )
+            for row in await self._store.list_outbox(account, turn_id=turn_id)
+        }
         outcomes: list[BatchOutcome] = []
         batches = [*reduction.batches]
         outcome = reduction.interaction_outcome
@@ -398,7 +406,9 @@ class ExecutionGate(Actor):
                     )
                 )
                 continue
-            outcomes.append(_replayed(batch, entries, events))
+            replayed = _replayed(batch, entries, events)
+            notes = tuple(effects[c] for c in replayed.command_ids if c in effects)
+            outcomes.append(attrs.evolve(replayed, effects=notes) if notes else replayed)
         return ExecutionReport(outcomes=tuple(outcomes))
 
 

@@ -117,6 +117,7 @@ class SessionActor(Actor):
         self._thread = ThreadContext()
         self._turn_ids: list[str] = []
         self._focus: str | None = None
+        self._reports: dict[str, ExecutionReport] = {}
 
     async def on_start(self) -> None:
         record = await self._store.get_session(self._account, self._session)
@@ -176,9 +177,10 @@ class SessionActor(Actor):
         if phase in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             reduction = converter.structure(record.reduction, ReductionPlan)
             replay = self._replay_base(record, reduction)
-            await self._ask(
+            report: ExecutionReport = await self._ask(
                 self._stages.gate, Execute(turn=turn, reduction=reduction, replay=replay)
             )
+            self._reports[turn.turn_id] = report
             return await self._get(turn)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
             return await self._respond(turn, record)
@@ -259,9 +261,13 @@ class SessionActor(Actor):
     async def _respond(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
         plan = _stored_plan(record)
         reduction = converter.structure(record.reduction, ReductionPlan)
-        report: ExecutionReport = await self._ask(
-            self._stages.gate, SettledReport(turn=turn, reduction=reduction)
-        )
+        # The live report of this actor's own execution, or (after a restart or a resume)
+        # the same report rebuilt from the journal, events and outbox.
+        report = self._reports.pop(turn.turn_id, None)
+        if report is None:
+            report = await self._ask(
+                self._stages.gate, SettledReport(turn=turn, reduction=reduction)
+            )
         index = self._turn_ids.index(turn.turn_id)
         grounded: Grounded = await self._ask(
             self._stages.grounding,

@@ -19,6 +19,8 @@ CARD_SELECT_TARGET = "turnframe.card.select_target"
 
 # -- plain texts ----------------------------------------------------------------------------
 TEXT_CHITCHAT = "turnframe.text.chitchat"
+#: An optional one-sentence lead written by a narration provider; never a claim of its own.
+TEXT_MODEL_LEAD = "turnframe.text.model_lead"
 
 # -- notices: what did not happen, or not yet, and why --------------------------------------
 NOTICE_KEPT_UNCHANGED = "turnframe.notice.kept_unchanged"
@@ -45,7 +47,7 @@ NOTICE_CODES: frozenset[str] = frozenset(
 )
 RECEIPT_CODES: frozenset[str] = frozenset({RECEIPT_COMMITTED})
 CARD_CODES: frozenset[str] = frozenset({CARD_CONFIRM_COMMAND, CARD_SELECT_TARGET})
-TEXT_CODES: frozenset[str] = frozenset({TEXT_CHITCHAT})
+TEXT_CODES: frozenset[str] = frozenset({TEXT_CHITCHAT, TEXT_MODEL_LEAD})
 
 #: Every code a block may carry.
 BLOCK_CODES: frozenset[str] = NOTICE_CODES | RECEIPT_CODES | CARD_CODES | TEXT_CODES | ANSWER_CODES
