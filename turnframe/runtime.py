@@ -59,7 +59,14 @@ from turnframe.response import Block, TurnResponse
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.records import SessionRecord
 from turnframe.stores.sqlite import SqliteStore
-from turnframe.supervisors import ChildSpec, DynamicSupervisor, Restart, Strategy, Supervisor
+from turnframe.supervisors import (
+    ChildSpec,
+    DynamicSupervisor,
+    Restart,
+    RestartIntensity,
+    Strategy,
+    Supervisor,
+)
 from turnframe.supervisors.errors import DuplicateChild
 from turnframe.workflow import Workflow
 
@@ -82,6 +89,10 @@ class RuntimeSettings:
     anaphora: bool = False
     include_shipped_corpora: bool = True
     mailbox_size: int = 1000
+    #: Restarts allowed per supervisor before it gives up and escalates (OTP intensity).
+    intensity: RestartIntensity = attrs.field(
+        factory=lambda: RestartIntensity(max_restarts=10, within_seconds=10.0)
+    )
 
 
 @attrs.frozen(kw_only=True)
@@ -222,7 +233,10 @@ class Runtime:
                 on_outbox=self.dispatcher.notify if self.dispatcher else None,
             ),
         )
-        gates = Supervisor(name="gates", children=gate_specs, strategy=Strategy.ONE_FOR_ONE)
+        intensity = self.settings.intensity
+        gates = Supervisor(
+            name="gates", children=gate_specs, strategy=Strategy.ONE_FOR_ONE, intensity=intensity
+        )
         self._gate_ids = [s.id for s in gate_specs]
 
         def interpreter() -> InterpreterActor:
@@ -259,9 +273,10 @@ class Runtime:
             name="stages",
             children=[s for group in stage_specs.values() for s in group],
             strategy=Strategy.ONE_FOR_ONE,
+            intensity=intensity,
         )
         self._stage_ids = {k: [s.id for s in v] for k, v in stage_specs.items()}
-        self._sessions = DynamicSupervisor(name="sessions")
+        self._sessions = DynamicSupervisor(name="sessions", intensity=intensity)
         self._gates, self._stages = gates, stages
         return Supervisor(
             name="runtime", children=[gates, stages, self._sessions], strategy=Strategy.ONE_FOR_ONE

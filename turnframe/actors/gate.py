@@ -41,7 +41,7 @@ from turnframe.results import (
     ReductionPlan,
     Rejection,
 )
-from turnframe.stores.errors import RevisionConflict
+from turnframe.stores.errors import RevisionConflict, StoreError
 from turnframe.stores.inputs import (
     CardResolution,
     CaseUpdate,
@@ -105,7 +105,13 @@ def _entries(batches: Sequence[CommandBatch], status: JournalStatus) -> list[New
 
 
 class ExecutionGate(Actor):
-    """Admits, runs and commits command batches; answers whether a turn may be retried."""
+    """Admits, runs and commits command batches; answers whether a turn may be retried.
+
+    A store error is an answer, not a crash: the asker (the session) sees it and resumes the
+    turn from the phase the store holds.
+    """
+
+    expected_errors = (StoreError, TurnContended)
 
     def __init__(
         self,
