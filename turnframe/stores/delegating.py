@@ -62,6 +62,9 @@ class DelegatingStore:
     async def get_session(self, account_id: str, session_id: str) -> SessionRecord | None:
         return await self._inner.get_session(account_id, session_id)
 
+    async def list_sessions(self, account_id: str) -> list[SessionRecord]:
+        return await self._inner.list_sessions(account_id)
+
     async def save_thread_context(
         self, account_id: str, session_id: str, thread_context: Json
     ) -> None:

@@ -74,6 +74,10 @@ class Store(Protocol):
 
     async def get_session(self, account_id: str, session_id: str) -> SessionRecord | None: ...
 
+    async def list_sessions(self, account_id: str) -> list[SessionRecord]:
+        """The account's sessions, oldest first (each with its ``last_turn_id``)."""
+        ...
+
     async def save_thread_context(
         self, account_id: str, session_id: str, thread_context: Json
     ) -> None:

@@ -127,6 +127,9 @@ class SqliteStore:
     async def get_session(self, account_id: str, session_id: str) -> SessionRecord | None:
         return await self._read(lambda c: turns.get_session(c, account_id, session_id))
 
+    async def list_sessions(self, account_id: str) -> list[SessionRecord]:
+        return await self._read(lambda c: turns.list_sessions(c, account_id))
+
     async def save_thread_context(
         self, account_id: str, session_id: str, thread_context: Json
     ) -> None:

@@ -55,6 +55,14 @@ def get_session(conn: sqlite3.Connection, account_id: str, session_id: str) -> S
     return None if row is None else codec.session(row)
 
 
+def list_sessions(conn: sqlite3.Connection, account_id: str) -> list[SessionRecord]:
+    rows = conn.execute(
+        f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE account_id = ? ORDER BY rowid",
+        (account_id,),
+    ).fetchall()
+    return [codec.session(row) for row in rows]
+
+
 def save_thread_context(
     conn: sqlite3.Connection, account_id: str, session_id: str, thread_context: Json
 ) -> None:

@@ -1,0 +1,107 @@
+"""The ``turnframe`` command line (argparse).
+
+- ``turnframe demo``: a scripted conversation with the travel desk, explained turn by turn;
+- ``turnframe chat``: talk to a sample desk, interactively or from a script, as text or JSON;
+- ``turnframe replay TURN_ID``: a stored turn's audit view, from its records alone;
+- ``turnframe sessions``: an account's sessions with their last turn and phase;
+- ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why.
+
+A user mistake prints one line on stderr, ``turnframe: <code>: <message> (<hint>)``, and exits
+1 (2 for a command line argparse refuses); there is no traceback. See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from turnframe import __version__
+from turnframe.cli.errors import UsageError, one_line
+from turnframe.errors import TurnframeError
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose refusals are one line, like every other CLI error."""
+
+    def error(self, message: str) -> NoReturn:
+        error = UsageError(message, hint=f"see `{self.prog} --help`")
+        print(one_line(error), file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # Commands import the runtime when they run, so `--version` and `--help` stay fast.
+    from turnframe.cli.chat import add_chat_command
+    from turnframe.cli.demo import add_demo_command
+    from turnframe.cli.replay import add_replay_command
+    from turnframe.cli.sessions import add_sessions_command
+    from turnframe.corpora.cli import add_corpus_commands
+
+    parser = _Parser(
+        prog="turnframe",
+        description="Conversational agents that change real records, safely.",
+    )
+    parser.add_argument("--version", action="version", version=f"turnframe {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_demo_command(commands)
+    add_chat_command(commands)
+    add_replay_command(commands)
+    add_sessions_command(commands)
+    add_corpus_commands(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args))
+    except TurnframeError as error:
+        return _report(error)
+    except BaseExceptionGroup as group:
+        mistake = _only_mistake(group)
+        if mistake is None:
+            raise
+        return _report(mistake)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python's exit flush quiet too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_ERROR
+
+
+def _report(error: TurnframeError) -> int:
+    sys.stdout.flush()
+    print(one_line(error), file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _only_mistake(group: BaseExceptionGroup[BaseException]) -> TurnframeError | None:
+    """The one typed error a task group wrapped, if that is all it holds."""
+    leaves: list[BaseException] = []
+    pending: list[BaseException] = [group]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+        else:
+            leaves.append(current)
+    if len(leaves) == 1 and isinstance(leaves[0], TurnframeError):
+        return leaves[0]
+    return None
+
+
+__all__ = ["build_parser", "main"]

@@ -1,0 +1,137 @@
+"""One session's conversation as the command line drives it: say a line, click a card option.
+
+Each finished turn comes back with its audit view, loaded from the store's records (the same
+view ``turnframe replay`` prints), so what the CLI shows is what was recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from turnframe.cli.errors import NoOpenCard, UnknownOptionLabel
+from turnframe.replay_view import ReplayView, load_replay_view
+from turnframe.response import TurnResponse
+from turnframe.runtime import Runtime
+from turnframe.stores.records import InteractionRecord, SessionRecord
+
+
+@attrs.frozen(kw_only=True)
+class TurnOutcome:
+    said: str  # what the user typed ("/click confirm" for a click)
+    response: TurnResponse
+    view: ReplayView | None
+
+
+@attrs.frozen(kw_only=True)
+class CardOption:
+    option_id: str
+    label: str
+    action: str
+
+
+def card_options(card: InteractionRecord) -> list[CardOption]:
+    """A card's options with the labels its card block shows (the option id when unlabelled)."""
+    options = card.payload.get("options", []) if isinstance(card.payload, dict) else []
+    found: list[CardOption] = []
+    for option in options:
+        option_id = str(option.get("option_id"))
+        label = option.get("label")
+        found.append(
+            CardOption(
+                option_id=option_id,
+                label=str(label) if label is not None else option_id,
+                action=str(option.get("action", "")),
+            )
+        )
+    return found
+
+
+def pick_option(options: Sequence[CardOption], text: str) -> CardOption:
+    """The option labelled ``text`` (exactly, else ignoring case), else the option with that
+    id; a typed error naming the labels otherwise."""
+    matchers: tuple[Callable[[CardOption], bool], ...] = (
+        lambda o: o.label == text,
+        lambda o: o.label.casefold() == text.casefold(),
+        lambda o: o.option_id == text,
+    )
+    for matches in matchers:
+        found = [o for o in options if matches(o)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            ids = ", ".join(o.option_id for o in found)
+            raise UnknownOptionLabel(
+                f"several options of the open card are labelled {text!r} (option ids: {ids})",
+                hint="click by option id instead: /click OPTION_ID",
+            )
+    labels = ", ".join(o.label for o in options) or "none"
+    raise UnknownOptionLabel(
+        f"the open card has no option labelled {text!r}; its options: {labels}",
+        hint="write /click with one of those labels",
+    )
+
+
+class Conversation:
+    def __init__(self, runtime: Runtime, session: SessionRecord) -> None:
+        self.runtime = runtime
+        self.session = session
+
+    async def say(self, text: str) -> TurnOutcome:
+        response = await self.runtime.handle_turn(self.runtime.new_turn(self.session, text))
+        return await self._outcome(text, response)
+
+    async def open_card(self) -> InteractionRecord:
+        """The session's most recent open card."""
+        cards = await self.runtime.store.list_open_interactions(
+            self.session.account_id, session_id=self.session.session_id
+        )
+        if not cards:
+            raise NoOpenCard(
+                "there is no open card in this session to click",
+                hint="/click answers a card the assistant showed; send a message instead",
+            )
+        return max(cards, key=lambda c: c.created_at)
+
+    async def click(self, label: str) -> TurnOutcome:
+        card = await self.open_card()
+        option = pick_option(card_options(card), label)
+        expected = card.payload.get("expected_revision") if isinstance(card.payload, dict) else 0
+        response = await self.runtime.respond(
+            session=self.session,
+            interaction_id=card.interaction_id,
+            option_id=option.option_id,
+            expected_revision=int(expected or 0),
+        )
+        return await self._outcome(f"/click {label}", response)
+
+    async def _outcome(self, said: str, response: TurnResponse) -> TurnOutcome:
+        view = await load_replay_view(
+            self.runtime.store, account_id=self.session.account_id, turn_id=response.turn_id
+        )
+        return TurnOutcome(said=said, response=response, view=view)
+
+
+def turn_json(response: TurnResponse) -> dict[str, Any]:
+    """The documented per-turn JSON of ``turnframe chat --json`` (docs/cli.md)."""
+    return {
+        "session_id": response.session_id,
+        "turn_id": response.turn_id,
+        "phase": response.phase.value,
+        "acts": [
+            {
+                "index": r.act_index,
+                "kind": r.kind,
+                "result": r.status.value,
+                "reason": r.reason,
+            }
+            for r in response.results
+        ],
+        "blocks": [{"kind": b.kind.value, "code": b.code, "text": b.text} for b in response.blocks],
+        "events": [{"type": e.name, "case_id": e.case_id} for e in response.events],
+    }
+
+
+__all__ = ["CardOption", "Conversation", "TurnOutcome", "card_options", "pick_option", "turn_json"]

@@ -1,0 +1,119 @@
+"""``turnframe demo``: a scripted conversation with the travel desk, explained turn by turn.
+
+It runs in an in-memory store (or ``--store PATH``, to replay its turns afterwards) with the
+desk's seed data and a fixed clock, so every run shows the same conversation. Each turn prints
+the reply blocks and, per act, its result and the rule that decided it. When a turn shows a
+confirmation card, the demo clicks its ``confirm`` option as the next turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+import anyio
+
+from turnframe.cli.conversation import Conversation, TurnOutcome
+from turnframe.cli.desk import (
+    DEFAULT_ACCOUNT,
+    MEMORY,
+    build_runtime,
+    open_store,
+    seed_account,
+)
+from turnframe.cli.explain import compact
+from turnframe.cli.options import add_style
+from turnframe.cli.render import Renderer, choose_renderer
+from turnframe.clock import ManualClock
+from turnframe.examples import SampleWorkflow, sample
+from turnframe.stores import Store
+from turnframe.stores.directory import StoreCaseDirectory
+
+DEMO_DESK = "travel-desk"
+#: A Wednesday: "Friday" is 2026-01-30, and the trip's discount is valid until 2026-01-31.
+DEMO_CLOCK = datetime(2026, 1, 28, 9, 30, tzinfo=UTC)
+
+
+def add_demo_command(commands: Any) -> None:
+    demo = commands.add_parser(
+        "demo",
+        help="run a scripted conversation with the travel desk and explain every turn",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    demo.add_argument(
+        "--store",
+        metavar="PATH",
+        help="keep the demo's records in this SQLite file (default: in memory)",
+    )
+    add_style(demo)
+    demo.set_defaults(handler=run_demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    renderer = choose_renderer(args.style)
+    anyio.run(_demo, args.store or MEMORY, renderer)
+    return 0
+
+
+async def _demo(location: str, renderer: Renderer) -> None:
+    desk = sample(DEMO_DESK)
+    account = DEFAULT_ACCOUNT
+    async with open_store(location, must_exist=False) as store:
+        await seed_account(store, desk, account)
+        runtime = build_runtime(store, desk, clock=ManualClock(at=DEMO_CLOCK))
+        async with runtime:
+            session = await runtime.open_session(account_id=account, workflow=desk.name)
+            renderer.heading(f"turnframe demo \u2014 the {desk.name} ({desk.description})")
+            renderer.note(
+                f"account {account} \u00b7 clock {DEMO_CLOCK.isoformat()} \u00b7 store {location}"
+                " \u00b7 interpreter: offline rules (no model, no network)"
+            )
+            await _show_cases(store, desk, account, renderer, "before")
+            conversation = Conversation(runtime, session)
+            number = 0
+            for text in desk.demo_turns:
+                number += 1
+                outcome = await conversation.say(text)
+                renderer.turn(number, outcome)
+                label = _confirm_label(outcome)
+                if label is not None:
+                    number += 1
+                    renderer.turn(number, await conversation.click(label))
+            await _show_cases(store, desk, account, renderer, "after")
+            if location != MEMORY:
+                renderer.note(
+                    f"replay any turn: turnframe replay TURN_ID --store {location}; "
+                    f"list them: turnframe sessions --turns --store {location}"
+                )
+    sys.stdout.flush()
+
+
+def _confirm_label(outcome: TurnOutcome) -> str | None:
+    """The label of the confirm option on a confirmation card this turn showed, if any."""
+    for block in outcome.response.blocks:
+        if block.code != "turnframe.card.confirm_command":
+            continue
+        for option in block.data.get("options", []):
+            if option.get("action") == "confirm":
+                return str(option.get("label") or option.get("option_id"))
+    return None
+
+
+async def _show_cases(
+    store: Store, desk: SampleWorkflow, account: str, renderer: Renderer, when: str
+) -> None:
+    directory = StoreCaseDirectory(store, {desk.name: desk.workflow})
+    for seed in desk.seed():
+        snapshot = await directory.snapshot(account, seed.case_id(account))
+        if snapshot is None:
+            continue
+        projected = desk.workflow.project(snapshot.state)
+        renderer.note(
+            f"{when}: \u201c{snapshot.label}\u201d revision {snapshot.revision} "
+            f"{compact(dict(projected))}"
+        )
+
+
+__all__ = ["DEMO_CLOCK", "DEMO_DESK", "add_demo_command", "run_demo"]

@@ -1,0 +1,135 @@
+"""Opening a store and a runtime on one sample desk, for ``demo`` and ``chat``.
+
+The runtime serves exactly the chosen desk: its workflow, the offline rule-based interpreter,
+the shipped corpora plus the desk's own policy corpus, and the reference bindings of
+``turnframe.toml`` / ``--config`` and ``--reference``. A store gets the desk's seed cases for the
+account the first time the account talks to that desk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from turnframe.cli.errors import BadClock, BadStore, StoreNotFound
+from turnframe.clock import Clock, ManualClock, SystemClock
+from turnframe.config import TurnframeConfig
+from turnframe.corpora import default_registry
+from turnframe.examples import SampleWorkflow
+from turnframe.providers.rules import RulesProvider
+from turnframe.references import ReferenceBinding
+from turnframe.runtime import Runtime, RuntimeSettings
+from turnframe.stores import SqliteStore, Store
+
+DEFAULT_STORE = "turnframe.db"
+STORE_ENV = "TURNFRAME_STORE"
+DEFAULT_ACCOUNT = "demo"
+MEMORY = ":memory:"
+
+
+def default_store() -> str:
+    """``$TURNFRAME_STORE``, else ``turnframe.db`` in the working directory."""
+    return os.environ.get(STORE_ENV) or DEFAULT_STORE
+
+
+def check_store_path(location: str, *, must_exist: bool) -> None:
+    """Refuse a store path that cannot be a SQLite file before anything opens it."""
+    if location == MEMORY:
+        return
+    path = Path(location)
+    if path.is_dir():
+        raise BadStore(
+            f"store {location!r} is a directory", hint="give --store the path of a .db file"
+        )
+    if must_exist and not path.exists():
+        raise StoreNotFound(
+            f"there is no store at {location!r}",
+            hint="run `turnframe chat` first, or give --store the path it used",
+        )
+    parent = path.parent
+    if not parent.is_dir():
+        raise BadStore(
+            f"cannot create store {location!r}: folder {str(parent)!r} does not exist",
+            hint="create the folder first, or give --store another path",
+        )
+
+
+@contextlib.asynccontextmanager
+async def open_store(location: str, *, must_exist: bool) -> AsyncIterator[SqliteStore]:
+    """The SQLite store at ``location``; a file that is not a store is a typed error."""
+    check_store_path(location, must_exist=must_exist)
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            store = await stack.enter_async_context(SqliteStore.open(location))
+        except sqlite3.DatabaseError as exc:
+            raise BadStore(
+                f"cannot open store {location!r}: {exc}",
+                hint="give --store a turnframe SQLite file, or a new path to create one",
+            ) from None
+        yield store
+
+
+def parse_clock(text: str | None) -> Clock:
+    """A fixed clock at ``text`` (ISO date-time; no offset means UTC), else the real clock."""
+    if text is None:
+        return SystemClock()
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        raise BadClock(
+            f"--clock {text!r} is not an ISO date-time",
+            hint="write e.g. --clock 2026-01-28T09:30:00+00:00",
+        ) from None
+    return ManualClock(at=at if at.tzinfo is not None else at.replace(tzinfo=UTC))
+
+
+async def seed_account(store: Store, desk: SampleWorkflow, account_id: str) -> int:
+    """Create the desk's seed cases this account does not have yet; how many were created."""
+    created = 0
+    for seed in desk.seed():
+        if await store.get_case(account_id, seed.case_id(account_id)) is None:
+            await store.create_case(account_id=account_id, case=seed.new_case(account_id))
+            created += 1
+    return created
+
+
+def build_runtime(
+    store: Store,
+    desk: SampleWorkflow,
+    *,
+    clock: Clock,
+    anaphora: bool = False,
+    config: TurnframeConfig | None = None,
+    cli_references: Sequence[ReferenceBinding] = (),
+) -> Runtime:
+    """A runtime on ``desk`` alone (reference bindings resolve when it starts)."""
+    registry = default_registry(include_shipped=True)
+    desk.register_corpus(registry)
+    return Runtime(
+        workflows=[desk.workflow],
+        store=store,
+        provider=RulesProvider(workflows=[desk.workflow]),
+        corpora=registry,
+        clock=clock,
+        settings=RuntimeSettings(anaphora=anaphora),
+        config=config,
+        cli_references=tuple(cli_references),
+    )
+
+
+__all__ = [
+    "DEFAULT_ACCOUNT",
+    "DEFAULT_STORE",
+    "MEMORY",
+    "STORE_ENV",
+    "build_runtime",
+    "check_store_path",
+    "default_store",
+    "open_store",
+    "parse_clock",
+    "seed_account",
+]

@@ -1,0 +1,100 @@
+"""``turnframe sessions``: an account's sessions with their last turn and its phase."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import anyio
+
+from turnframe.cli.desk import default_store, open_store
+from turnframe.cli.options import add_account, add_store, add_style
+from turnframe.cli.render import Renderer, SessionRow, choose_renderer
+from turnframe.stores import Store
+from turnframe.stores.records import TurnRecord
+
+
+def add_sessions_command(commands: Any) -> None:
+    sessions = commands.add_parser(
+        "sessions",
+        help="list an account's sessions with their last turn and phase",
+        description=__doc__,
+    )
+    add_store(sessions)
+    add_account(sessions)
+    sessions.add_argument(
+        "--turns", action="store_true", help="list every turn of every session, not only the last"
+    )
+    sessions.add_argument("--json", action="store_true", help="print the list as JSON")
+    add_style(sessions)
+    sessions.set_defaults(handler=run_sessions)
+
+
+def run_sessions(args: argparse.Namespace) -> int:
+    renderer = choose_renderer(args.style)
+    location = args.store or default_store()
+    anyio.run(_sessions, location, args.account, args.turns, args.json, renderer)
+    return 0
+
+
+async def _sessions(
+    location: str, account: str, every_turn: bool, as_json: bool, renderer: Renderer
+) -> None:
+    async with open_store(location, must_exist=True) as store:
+        rows = await session_rows(store, account, every_turn=every_turn)
+    if as_json:
+        print(json.dumps([_row_json(r) for r in rows], ensure_ascii=False, indent=2))
+    else:
+        renderer.sessions(rows)
+    sys.stdout.flush()
+
+
+async def session_rows(store: Store, account: str, *, every_turn: bool) -> list[SessionRow]:
+    rows: list[SessionRow] = []
+    for session in await store.list_sessions(account):
+        turns = await store.list_session_turns(account, session.session_id)
+        shown: list[TurnRecord | None] = (
+            list(turns)
+            if every_turn
+            else [next((t for t in turns if t.turn_id == session.last_turn_id), None)]
+        )
+        for turn in shown or [None]:
+            rows.append(
+                SessionRow(
+                    session_id=session.session_id,
+                    workflow=session.workflow,
+                    created_at=session.created_at.isoformat(),
+                    turns=len(turns),
+                    turn_id=turn.turn_id if turn else "-",
+                    phase=turn.phase.value if turn else "-",
+                    text=_said(turn),
+                )
+            )
+    return rows
+
+
+def _said(turn: TurnRecord | None) -> str:
+    if turn is None:
+        return ""
+    payload = turn.payload if isinstance(turn.payload, dict) else {}
+    text = str(payload.get("text") or "")
+    if not text and payload.get("interaction_response"):
+        return f"(click {payload['interaction_response'].get('option_id')})"
+    return text if len(text) <= 60 else text[:59] + "\u2026"
+
+
+def _row_json(row: SessionRow) -> dict[str, Any]:
+    return {
+        "session_id": row.session_id,
+        "workflow": row.workflow,
+        "created_at": row.created_at,
+        "turns": row.turns,
+        "turn_id": None if row.turn_id == "-" else row.turn_id,
+        "phase": None if row.phase == "-" else row.phase,
+        "text": row.text,
+    }
+
+
+__all__ = ["add_sessions_command", "run_sessions", "session_rows"]
