@@ -1,8 +1,9 @@
 """The store conformance suite's fixtures.
 
 Every test in ``tests/stores`` runs once per (store factory, anyio backend). To run the suite on
-another implementation, add its factory to ``store_kit.FACTORIES`` (PostgreSQL: a fresh schema
-per test, ``persistent = True``); the ``store_factory`` params follow that dict.
+another implementation, add its factory to ``store_kit.FACTORIES``; the ``store_factory`` params
+follow that dict. The PostgreSQL factory (a fresh schema per test, dropped afterwards) runs only
+when ``TURNFRAME_TEST_POSTGRES_DSN`` is set, and only on asyncio.
 """
 
 from __future__ import annotations
@@ -26,8 +27,17 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(params=list(FACTORIES))
-def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
-    return FACTORIES[request.param](tmp_path)
+async def store_factory(
+    request: pytest.FixtureRequest, tmp_path: Path, anyio_backend: str
+) -> AsyncIterator[StoreFactory]:
+    factory = FACTORIES[request.param](tmp_path)
+    reason = factory.unsupported(anyio_backend)
+    if reason is not None:
+        pytest.skip(reason)
+    try:
+        yield factory
+    finally:
+        await factory.discard()
 
 
 @pytest.fixture

@@ -1,0 +1,214 @@
+"""What only the PostgreSQL store promises: schemas, migrations, asyncio, lock timeouts."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+
+import anyio
+import anyio.to_thread
+import pytest
+from store_kit import ACCOUNT, POSTGRES_DSN_VARIABLE, drop_schema, fresh_schema_name, postgres_dsn
+
+from turnframe.clock import ManualClock
+from turnframe.errors import ConfigError
+from turnframe.lifecycle import TurnPhase
+from turnframe.stores import (
+    CommitBundle,
+    NewCase,
+    NewEvent,
+    SchemaTooNew,
+    StoreClosed,
+    StoreTimeout,
+)
+
+asyncpg = pytest.importorskip("asyncpg")
+
+from turnframe.stores.postgres import (  # noqa: E402  (after the importorskip)
+    LATEST_VERSION,
+    AsyncioRequired,
+    PostgresStore,
+)
+
+pytestmark = pytest.mark.anyio
+
+needs_postgres = pytest.mark.skipif(
+    postgres_dsn() is None, reason=f"set {POSTGRES_DSN_VARIABLE} to run"
+)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"  # asyncpg runs on asyncio only
+
+
+@pytest.fixture
+def dsn() -> str:
+    found = postgres_dsn()
+    assert found is not None
+    return found
+
+
+@pytest.fixture
+async def schema(dsn: str) -> AsyncIterator[str]:
+    name = fresh_schema_name()
+    try:
+        yield name
+    finally:
+        await drop_schema(dsn, name)
+
+
+async def _versions(dsn: str, schema: str) -> list[int]:
+    conn = await asyncpg.connect(dsn)
+    try:
+        rows = await conn.fetch(f"SELECT version FROM {schema}.schema_version ORDER BY version")
+    finally:
+        await conn.close()
+    return [r[0] for r in rows]
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_opening_under_trio_fails_with_a_clear_error() -> None:
+    with pytest.raises(AsyncioRequired) as caught:
+        async with PostgresStore.open("postgresql://nowhere.invalid/db"):
+            pass
+    assert caught.value.code == "turnframe.store.asyncio_required"
+    assert "asyncio only" in str(caught.value) and "SqliteStore" in str(caught.value)
+
+
+async def test_a_schema_name_that_is_not_a_plain_identifier_is_refused() -> None:
+    with pytest.raises(ConfigError) as caught:
+        async with PostgresStore.open("postgresql://nowhere.invalid/db", schema='x"; DROP'):
+            pass
+    assert "schema name" in str(caught.value)
+
+
+@needs_postgres
+async def test_opening_a_new_schema_applies_every_migration(dsn: str, schema: str) -> None:
+    async with PostgresStore.open(dsn, schema=schema):
+        pass
+    assert await _versions(dsn, schema) == list(range(1, LATEST_VERSION + 1))
+
+
+@needs_postgres
+async def test_stores_opening_a_new_schema_together_migrate_it_once(dsn: str, schema: str) -> None:
+    async def open_and_write(n: int) -> None:
+        async with PostgresStore.open(dsn, schema=schema) as store:
+            await store.create_session(account_id=ACCOUNT, workflow="w", session_id=f"s{n}")
+
+    async with anyio.create_task_group() as tg:
+        for n in range(4):
+            tg.start_soon(open_and_write, n)
+    assert await _versions(dsn, schema) == list(range(1, LATEST_VERSION + 1))
+
+
+@needs_postgres
+async def test_opening_a_schema_from_a_newer_version_fails_with_a_clear_error(
+    dsn: str, schema: str
+) -> None:
+    async with PostgresStore.open(dsn, schema=schema):
+        pass
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(
+            f"INSERT INTO {schema}.schema_version (version, applied_at) VALUES ($1, now())",
+            LATEST_VERSION + 1,
+        )
+    finally:
+        await conn.close()
+    with pytest.raises(SchemaTooNew) as caught:
+        async with PostgresStore.open(dsn, schema=schema):
+            pass
+    assert schema in str(caught.value) and "upgrade turnframe" in str(caught.value)
+    assert dsn not in str(caught.value)
+
+
+@needs_postgres
+async def test_stores_in_two_schemas_of_one_database_never_see_each_other(
+    dsn: str, schema: str
+) -> None:
+    other = fresh_schema_name()
+    try:
+        async with (
+            PostgresStore.open(dsn, schema=schema) as mine,
+            PostgresStore.open(dsn, schema=other) as theirs,
+        ):
+            await mine.create_session(account_id=ACCOUNT, workflow="w", session_id="s1")
+            assert await theirs.get_session(ACCOUNT, "s1") is None
+            assert await theirs.list_sessions(ACCOUNT) == []
+    finally:
+        await drop_schema(dsn, other)
+
+
+@needs_postgres
+async def test_a_bundle_waiting_past_the_lock_timeout_is_rolled_back_with_the_typed_error(
+    dsn: str, schema: str
+) -> None:
+    """Event writers queue until the one before commits (so event numbers follow commit order);
+    a wait past ``lock_timeout`` rolls the whole bundle back."""
+    async with PostgresStore.open(dsn, schema=schema, clock=ManualClock(), lock_timeout=0.1) as s:
+        session = await s.create_session(account_id=ACCOUNT, workflow="w")
+        turn = await s.record_user_turn(
+            account_id=ACCOUNT, session_id=session.session_id, payload={}
+        )
+        await s.advance_phase(ACCOUNT, turn.turn_id, TurnPhase.RECEIVED, TurnPhase.EXECUTING)
+        bundle = CommitBundle(
+            account_id=ACCOUNT,
+            turn_id=turn.turn_id,
+            new_cases=[NewCase(workflow="w", label="T", state={}, case_id="c1")],
+            events=[NewEvent(case_id="c1", revision=1, type="opened", payload={})],
+        )
+        other_writer = await asyncpg.connect(dsn, server_settings={"search_path": schema})
+        try:
+            async with other_writer.transaction():
+                await other_writer.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+                with pytest.raises(StoreTimeout) as caught:
+                    await s.commit_bundle(bundle)
+        finally:
+            await other_writer.close()
+        assert caught.value.code == "turnframe.store.timeout"
+        assert await s.get_case(ACCOUNT, "c1") is None
+        receipt = await s.commit_bundle(bundle)
+        assert [e.type for e in receipt.events] == ["opened"]
+
+
+@needs_postgres
+async def test_a_call_that_finds_no_free_connection_in_time_fails_with_the_typed_error(
+    dsn: str, schema: str
+) -> None:
+    inside, release = threading.Event(), threading.Event()
+
+    def hold_the_only_connection() -> None:
+        inside.set()
+        release.wait(timeout=5)
+
+    async with PostgresStore.open(
+        dsn, schema=schema, max_connections=1, acquire_timeout=0.05
+    ) as store:
+        session = await store.create_session(account_id=ACCOUNT, workflow="w")
+        turn = await store.record_user_turn(
+            account_id=ACCOUNT, session_id=session.session_id, payload={}
+        )
+        bundle = CommitBundle(account_id=ACCOUNT, turn_id=turn.turn_id, replay_record={"r": 1})
+
+        async def commit() -> None:
+            await store.commit_bundle(bundle, inside_transaction=hold_the_only_connection)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(commit)
+            await anyio.to_thread.run_sync(inside.wait, 5)
+            try:
+                with pytest.raises(StoreTimeout) as caught:
+                    await store.get_session(ACCOUNT, session.session_id)
+            finally:
+                release.set()
+        assert "no database connection came free" in str(caught.value)
+        assert await store.get_replay_record(ACCOUNT, turn.turn_id) == {"r": 1}
+
+
+@needs_postgres
+async def test_a_closed_store_refuses_to_be_used(dsn: str, schema: str) -> None:
+    async with PostgresStore.open(dsn, schema=schema) as store:
+        pass
+    with pytest.raises(StoreClosed):
+        await store.get_session(ACCOUNT, "s1")

@@ -1,0 +1,318 @@
+"""Sessions, user turns, the phase marker and the turn's write-once payloads."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import asyncpg
+
+from turnframe.ids import new_id
+from turnframe.lifecycle import TurnPhase
+from turnframe.stores.errors import (
+    AlreadyExists,
+    IllegalTransition,
+    NotFound,
+    PayloadImmutable,
+    PhaseConflict,
+)
+from turnframe.stores.inputs import PhaseMove
+from turnframe.stores.postgres import codec
+from turnframe.stores.postgres.codec import dump_json, optional_json, same_content
+from turnframe.stores.postgres.ops.once import insert_returning_once
+from turnframe.stores.postgres.tx import Conn, row_count, where
+from turnframe.stores.records import AssistantTurnRecord, Json, SessionRecord, TurnRecord
+
+# Spelled out (not a parameter) so the planner can use the partial index ``turns_unfinished``.
+_UNFINISHED = "phase NOT IN ({})".format(
+    ", ".join(f"'{phase.value}'" for phase in TurnPhase if phase.is_terminal)
+)
+
+
+# -- sessions ---------------------------------------------------------------------------------
+async def create_session(
+    conn: Conn,
+    account_id: str,
+    session_id: str | None,
+    workflow: str,
+    thread_context: Json,
+    now: datetime,
+) -> SessionRecord:
+    sid = session_id or new_id("ses_")
+    row = await conn.fetchrow(
+        "INSERT INTO sessions (account_id, id, workflow, created_at, thread_context) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING "
+        f"RETURNING {codec.SESSION_COLUMNS}",
+        account_id,
+        sid,
+        workflow,
+        now,
+        dump_json(thread_context),
+    )
+    if row is not None:
+        return codec.session(row)
+    existing = await get_session(conn, account_id, sid)
+    assert existing is not None  # the conflict was on this very key
+    if existing.workflow != workflow:
+        raise AlreadyExists("session", sid)
+    return existing
+
+
+async def get_session(conn: Conn, account_id: str, session_id: str) -> SessionRecord | None:
+    row = await conn.fetchrow(
+        f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE account_id = $1 AND id = $2",
+        account_id,
+        session_id,
+    )
+    return None if row is None else codec.session(row)
+
+
+async def list_sessions(conn: Conn, account_id: str) -> list[SessionRecord]:
+    rows = await conn.fetch(
+        f"SELECT {codec.SESSION_COLUMNS} FROM sessions WHERE account_id = $1 ORDER BY pos",
+        account_id,
+    )
+    return [codec.session(row) for row in rows]
+
+
+async def save_thread_context(
+    conn: Conn, account_id: str, session_id: str, thread_context: Json
+) -> None:
+    status = await conn.execute(
+        "UPDATE sessions SET thread_context = $1 WHERE account_id = $2 AND id = $3",
+        dump_json(thread_context),
+        account_id,
+        session_id,
+    )
+    if row_count(status) == 0:
+        raise NotFound("session", session_id)
+
+
+# -- turns ------------------------------------------------------------------------------------
+async def record_user_turn(
+    conn: Conn,
+    account_id: str,
+    session_id: str,
+    turn_id: str | None,
+    payload: Json,
+    now: datetime,
+) -> TurnRecord:
+    """Insert the turn unless its id is taken (then it must be the same turn: a replay). The
+    session foreign key makes an unknown (or another account's) session :class:`NotFound`."""
+    tid = turn_id or new_id("turn_")
+    try:
+        row = await conn.fetchrow(
+            "INSERT INTO turns (account_id, id, session_id, payload, phase, created_at, "
+            "phase_changed_at) VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT DO NOTHING "
+            f"RETURNING {codec.TURN_COLUMNS}",
+            account_id,
+            tid,
+            session_id,
+            dump_json(payload),
+            TurnPhase.RECEIVED.value,
+            now,
+        )
+    except asyncpg.exceptions.ForeignKeyViolationError as exc:
+        raise NotFound("session", session_id) from exc
+    if row is None:
+        existing = await conn.fetchrow(
+            f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = $1 AND id = $2",
+            account_id,
+            tid,
+        )
+        assert existing is not None  # the conflict was on this very key
+        if existing[2] != session_id or not same_content(existing[3], payload):
+            raise PayloadImmutable("user turn", tid)
+        return codec.turn(existing)
+    await conn.execute(
+        "UPDATE sessions SET last_turn_id = $1 WHERE account_id = $2 AND id = $3",
+        tid,
+        account_id,
+        session_id,
+    )
+    return codec.turn(row)
+
+
+async def get_turn(conn: Conn, account_id: str, turn_id: str) -> TurnRecord | None:
+    row = await conn.fetchrow(
+        f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = $1 AND id = $2",
+        account_id,
+        turn_id,
+    )
+    return None if row is None else codec.turn(row)
+
+
+async def require_turn(conn: Conn, account_id: str, turn_id: str) -> TurnRecord:
+    found = await get_turn(conn, account_id, turn_id)
+    if found is None:
+        raise NotFound("turn", turn_id)
+    return found
+
+
+async def turn_exists(conn: Conn, account_id: str, turn_id: str) -> None:
+    found = await conn.fetchval(
+        "SELECT 1 FROM turns WHERE account_id = $1 AND id = $2", account_id, turn_id
+    )
+    if found is None:
+        raise NotFound("turn", turn_id)
+
+
+async def list_session_turns(conn: Conn, account_id: str, session_id: str) -> list[TurnRecord]:
+    rows = await conn.fetch(
+        f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = $1 AND session_id = $2 "
+        "ORDER BY pos",
+        account_id,
+        session_id,
+    )
+    return [codec.turn(r) for r in rows]
+
+
+async def list_unfinished_turns(conn: Conn, account_id: str | None) -> list[TurnRecord]:
+    sql, params = where(_UNFINISHED, [], account_id=account_id)
+    rows = await conn.fetch(f"SELECT {codec.TURN_COLUMNS} FROM turns{sql} ORDER BY pos", *params)
+    return [codec.turn(r) for r in rows]
+
+
+async def move_phase(
+    conn: Conn, account_id: str, turn_id: str, move: PhaseMove, now: datetime
+) -> TurnRecord:
+    """CAS the phase marker; legality first (a pure rule), then the stored phase. Returns the
+    turn as it stands after the move."""
+    if not move.expected.may_advance_to(move.new):
+        raise IllegalTransition("phase", turn_id, move.expected.value, move.new.value)
+    row = await conn.fetchrow(
+        "UPDATE turns SET phase = $1, phase_changed_at = $2 "
+        "WHERE account_id = $3 AND id = $4 AND phase = $5 "
+        f"RETURNING {codec.TURN_COLUMNS}",
+        move.new.value,
+        now,
+        account_id,
+        turn_id,
+        move.expected.value,
+    )
+    if row is not None:
+        return codec.turn(row)
+    phase = await conn.fetchval(
+        "SELECT phase FROM turns WHERE account_id = $1 AND id = $2", account_id, turn_id
+    )
+    if phase is None:
+        raise NotFound("turn", turn_id)
+    raise PhaseConflict(turn_id, move.expected.value, phase)
+
+
+async def write_turn_payload(
+    conn: Conn, account_id: str, turn_id: str, column: str, value: Json
+) -> TurnRecord | None:
+    """Write the turn's ``plan`` or ``reduction`` once: the turn if written now, None if the
+    same content was already there; different content is :class:`PayloadImmutable`."""
+    if column not in ("plan", "reduction"):
+        raise ValueError(f"not a write-once turn payload: {column}")
+    row = await conn.fetchrow(
+        f"UPDATE turns SET {column} = $1 WHERE account_id = $2 AND id = $3 AND {column} IS NULL "
+        f"RETURNING {codec.TURN_COLUMNS}",
+        dump_json(value),
+        account_id,
+        turn_id,
+    )
+    if row is not None:
+        return codec.turn(row)
+    stored = await conn.fetchrow(
+        f"SELECT {column} FROM turns WHERE account_id = $1 AND id = $2", account_id, turn_id
+    )
+    if stored is None:
+        raise NotFound("turn", turn_id)
+    if same_content(stored[0], value):
+        return None
+    raise PayloadImmutable(column, turn_id)
+
+
+# -- replay records and assistant turns -------------------------------------------------------
+async def save_replay_record(
+    conn: Conn, account_id: str, turn_id: str, record: Json, now: datetime
+) -> None:
+    row = await insert_returning_once(
+        conn,
+        "INSERT INTO replay_records (account_id, turn_id, payload, created_at) "
+        "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1",
+        turn_id,
+        account_id,
+        turn_id,
+        dump_json(record),
+        now,
+    )
+    if row is not None:
+        return
+    stored = await conn.fetchval(
+        "SELECT payload FROM replay_records WHERE account_id = $1 AND turn_id = $2",
+        account_id,
+        turn_id,
+    )
+    if not same_content(stored, record):
+        raise PayloadImmutable("replay record", turn_id)
+
+
+async def get_replay_record(conn: Conn, account_id: str, turn_id: str) -> Json | None:
+    stored = await conn.fetchval(
+        "SELECT payload FROM replay_records WHERE account_id = $1 AND turn_id = $2",
+        account_id,
+        turn_id,
+    )
+    return codec.load_json(stored)
+
+
+async def save_assistant_turn(
+    conn: Conn,
+    account_id: str,
+    turn_id: str,
+    blocks: Json,
+    meta: Json | None,
+    thread_context: Json | None,
+    now: datetime,
+) -> AssistantTurnRecord:
+    row = await insert_returning_once(
+        conn,
+        "INSERT INTO assistant_turns (account_id, turn_id, blocks, meta, created_at) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING "
+        f"RETURNING {codec.ASSISTANT_COLUMNS}",
+        turn_id,
+        account_id,
+        turn_id,
+        dump_json(blocks),
+        optional_json(meta),
+        now,
+    )
+    if row is not None:
+        saved = codec.assistant_turn(row)
+    else:
+        stored = await get_assistant_turn(conn, account_id, turn_id)
+        assert stored is not None  # the conflict was on this very key
+        if not (same_content(stored.blocks_json, blocks) and _same(stored.meta, meta)):
+            raise PayloadImmutable("response", turn_id)
+        saved = stored
+    if thread_context is not None:
+        await conn.execute(
+            "UPDATE sessions s SET thread_context = $1 FROM turns t "
+            "WHERE t.account_id = $2 AND t.id = $3 "
+            "AND s.account_id = t.account_id AND s.id = t.session_id",
+            dump_json(thread_context),
+            account_id,
+            turn_id,
+        )
+    return saved
+
+
+def _same(stored: Json | None, new: Json | None) -> bool:
+    if stored is None or new is None:
+        return stored is new
+    return same_content(dump_json(stored), new)
+
+
+async def get_assistant_turn(
+    conn: Conn, account_id: str, turn_id: str
+) -> AssistantTurnRecord | None:
+    row = await conn.fetchrow(
+        f"SELECT {codec.ASSISTANT_COLUMNS} FROM assistant_turns "
+        "WHERE account_id = $1 AND turn_id = $2",
+        account_id,
+        turn_id,
+    )
+    return None if row is None else codec.assistant_turn(row)

@@ -1,0 +1,235 @@
+"""The PostgreSQL schema as numbered migrations, applied in order when a store opens.
+
+Tables live in one PostgreSQL schema (``turnframe`` unless told), found through the pool's
+``search_path``, so tests and tenants can keep databases apart by schema. The layout is the
+SQLite store's: every table keyed by ``(account_id, id)`` (account scoping by construction),
+foreign keys keeping children inside their account, payloads in ``json`` columns written once,
+and a ``pos`` identity column for insertion order.
+
+Opening takes a transaction-scoped advisory lock for the schema first, so stores opening
+together (several workers starting at once) migrate it once, in turn. A migration is a list of
+statements run in one transaction with its ``schema_version`` row. Add a migration by appending
+to :data:`MIGRATIONS`; never edit one that shipped.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from turnframe.errors import ConfigError
+from turnframe.stores.errors import SchemaTooNew
+from turnframe.stores.postgres.tx import Conn
+
+_V1 = [
+    """CREATE TABLE sessions (
+        pos bigint GENERATED ALWAYS AS IDENTITY,
+        account_id text NOT NULL,
+        id text NOT NULL,
+        workflow text NOT NULL,
+        created_at timestamptz NOT NULL,
+        thread_context json NOT NULL,
+        last_turn_id text,
+        CONSTRAINT sessions_pkey PRIMARY KEY (account_id, id)
+    )""",
+    "CREATE INDEX sessions_in_order ON sessions (account_id, pos)",
+    """CREATE TABLE turns (
+        pos bigint GENERATED ALWAYS AS IDENTITY,
+        account_id text NOT NULL,
+        id text NOT NULL,
+        session_id text NOT NULL,
+        payload json NOT NULL,
+        phase text NOT NULL,
+        plan json,
+        reduction json,
+        created_at timestamptz NOT NULL,
+        phase_changed_at timestamptz NOT NULL,
+        CONSTRAINT turns_pkey PRIMARY KEY (account_id, id),
+        CONSTRAINT turns_session_fkey FOREIGN KEY (account_id, session_id)
+            REFERENCES sessions (account_id, id)
+    )""",
+    "CREATE INDEX turns_by_session ON turns (account_id, session_id, pos)",
+    "CREATE INDEX turns_unfinished ON turns (pos) WHERE phase NOT IN ('delivered', 'failed')",
+    """CREATE TABLE interactions (
+        pos bigint GENERATED ALWAYS AS IDENTITY,
+        account_id text NOT NULL,
+        id text NOT NULL,
+        turn_id text NOT NULL,
+        case_id text,
+        blocking boolean NOT NULL,
+        status text NOT NULL,
+        payload json NOT NULL,
+        resolution json,
+        created_at timestamptz NOT NULL,
+        resolved_at timestamptz,
+        CONSTRAINT interactions_pkey PRIMARY KEY (account_id, id),
+        CONSTRAINT interactions_turn_fkey FOREIGN KEY (account_id, turn_id)
+            REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX interactions_by_turn ON interactions (account_id, turn_id, pos)",
+    # At most one open blocking card per case: the database refuses the second.
+    """CREATE UNIQUE INDEX one_open_blocking_card_per_case ON interactions (account_id, case_id)
+        WHERE blocking AND status = 'open' AND case_id IS NOT NULL""",
+    """CREATE TABLE journal (
+        pos bigint GENERATED ALWAYS AS IDENTITY,
+        account_id text NOT NULL,
+        idempotency_key text NOT NULL,
+        command_id text NOT NULL,
+        turn_id text NOT NULL,
+        case_id text,
+        expected_revision bigint,
+        content_digest text NOT NULL,
+        payload json NOT NULL,
+        status text NOT NULL,
+        outcome json,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        CONSTRAINT journal_pkey PRIMARY KEY (account_id, idempotency_key),
+        CONSTRAINT journal_turn_fkey FOREIGN KEY (account_id, turn_id)
+            REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX journal_by_turn ON journal (account_id, turn_id, pos)",
+    """CREATE TABLE cases (
+        pos bigint GENERATED ALWAYS AS IDENTITY,
+        account_id text NOT NULL,
+        id text NOT NULL,
+        workflow text NOT NULL,
+        label text NOT NULL,
+        state json NOT NULL,
+        revision bigint NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        CONSTRAINT cases_pkey PRIMARY KEY (account_id, id)
+    )""",
+    "CREATE INDEX cases_by_label ON cases (account_id, workflow, label)",
+    # An identity never hands out a number twice, even after a rollback (gaps are fine).
+    """CREATE TABLE events (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        account_id text NOT NULL,
+        case_id text NOT NULL,
+        revision bigint NOT NULL,
+        type text NOT NULL,
+        payload json NOT NULL,
+        turn_id text NOT NULL,
+        command_id text,
+        recorded_at timestamptz NOT NULL,
+        CONSTRAINT events_case_fkey FOREIGN KEY (account_id, case_id)
+            REFERENCES cases (account_id, id),
+        CONSTRAINT events_turn_fkey FOREIGN KEY (account_id, turn_id)
+            REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX events_by_account ON events (account_id, seq)",
+    "CREATE INDEX events_by_case ON events (account_id, case_id, seq)",
+    "CREATE INDEX events_by_turn ON events (account_id, turn_id, seq)",
+    """CREATE TABLE outbox (
+        pos bigint GENERATED ALWAYS AS IDENTITY,
+        account_id text NOT NULL,
+        id text NOT NULL,
+        idempotency_key text NOT NULL,
+        turn_id text NOT NULL,
+        case_id text,
+        command_id text,
+        payload json NOT NULL,
+        status text NOT NULL,
+        attempts integer NOT NULL,
+        available_at timestamptz NOT NULL,
+        claim_token text,
+        lease_expires_at timestamptz,
+        outcome json,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        CONSTRAINT outbox_pkey PRIMARY KEY (account_id, id),
+        CONSTRAINT outbox_key_once UNIQUE (account_id, idempotency_key),
+        CONSTRAINT outbox_turn_fkey FOREIGN KEY (account_id, turn_id)
+            REFERENCES turns (account_id, id)
+    )""",
+    "CREATE INDEX outbox_ready ON outbox (available_at, pos) WHERE status = 'pending'",
+    "CREATE INDEX outbox_leases ON outbox (lease_expires_at) WHERE status = 'claimed'",
+    "CREATE INDEX outbox_by_turn ON outbox (account_id, turn_id, pos)",
+    "CREATE INDEX outbox_in_order ON outbox (pos)",
+    """CREATE TABLE replay_records (
+        account_id text NOT NULL,
+        turn_id text NOT NULL,
+        payload json NOT NULL,
+        created_at timestamptz NOT NULL,
+        CONSTRAINT replay_records_pkey PRIMARY KEY (account_id, turn_id),
+        CONSTRAINT replay_records_turn_fkey FOREIGN KEY (account_id, turn_id)
+            REFERENCES turns (account_id, id)
+    )""",
+    """CREATE TABLE assistant_turns (
+        account_id text NOT NULL,
+        turn_id text NOT NULL,
+        blocks json NOT NULL,
+        meta json,
+        created_at timestamptz NOT NULL,
+        CONSTRAINT assistant_turns_pkey PRIMARY KEY (account_id, turn_id),
+        CONSTRAINT assistant_turns_turn_fkey FOREIGN KEY (account_id, turn_id)
+            REFERENCES turns (account_id, id)
+    )""",
+]
+
+#: (version, statements), in order. The latest version is the last one.
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1)]
+LATEST_VERSION = MIGRATIONS[-1][0]
+
+#: A plain lower-case identifier, so the name needs no quoting in ``search_path`` or DDL.
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def check_schema_name(schema: str) -> str:
+    if not _SCHEMA_NAME.fullmatch(schema):
+        raise ConfigError(
+            f"PostgreSQL schema name {schema!r} is not a plain identifier",
+            hint="use lower-case letters, digits and underscores, starting with a letter "
+            "or underscore, at most 63 characters",
+        )
+    return schema
+
+
+def location(schema: str) -> str:
+    """How errors name the database: the schema only (a DSN may carry a password)."""
+    return f"PostgreSQL schema {schema!r}"
+
+
+async def current_version(conn: Conn, schema: str) -> int:
+    """The schema's version; 0 for a schema (or database) turnframe never opened.
+
+    Objects are created only when missing, so a role without CREATE rights can open a schema
+    that is already up to date.
+    """
+    exists = await conn.fetchval("SELECT 1 FROM pg_namespace WHERE nspname = $1", schema)
+    if exists is None:
+        await conn.execute(f"CREATE SCHEMA {check_schema_name(schema)}")
+    table = await conn.fetchval(
+        "SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'schema_version'", schema
+    )
+    if table is None:
+        await conn.execute(
+            "CREATE TABLE schema_version "
+            "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
+        )
+    found = await conn.fetchval("SELECT MAX(version) FROM schema_version")
+    return 0 if found is None else int(found)
+
+
+async def migrate(conn: Conn, *, schema: str, applied_at: datetime) -> int:
+    """Apply every pending migration inside the caller's transaction; refuse a schema newer
+    than this code. Returns the version the schema is at afterwards."""
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtext('turnframe.migrate'), hashtext($1))", schema
+    )
+    found = await current_version(conn, schema)
+    if found > LATEST_VERSION:
+        raise SchemaTooNew(location(schema), found, LATEST_VERSION)
+    for version, statements in MIGRATIONS:
+        if version <= found:
+            continue
+        for statement in statements:
+            await conn.execute(statement)
+        await conn.execute(
+            "INSERT INTO schema_version (version, applied_at) VALUES ($1, $2)",
+            version,
+            applied_at,
+        )
+    return LATEST_VERSION
