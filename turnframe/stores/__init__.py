@@ -1,7 +1,7 @@
 """Durable state behind one ``Store`` protocol; ``SqliteStore`` is the embedded default.
 
 Import records, inputs and errors from here; implementations live in subpackages
-(``turnframe.stores.sqlite``; PostgreSQL in a later issue) and share the conformance suite in
+(``turnframe.stores.sqlite``; PostgreSQL in ``turnframe.stores.postgres``, imported explicitly so asyncpg stays optional) and share the conformance suite in
 ``tests/stores``.
 """
 
