@@ -1,8 +1,8 @@
 """Durable state behind one ``Store`` protocol; ``SqliteStore`` is the embedded default.
 
 Import records, inputs and errors from here; implementations live in subpackages
-(``turnframe.stores.sqlite``; PostgreSQL in ``turnframe.stores.postgres``, imported explicitly so asyncpg stays optional) and share the conformance suite in
-``tests/stores``.
+(``turnframe.stores.sqlite``; ``turnframe.stores.postgres``, imported explicitly so asyncpg
+stays optional) and share the conformance suite in ``tests/stores``.
 """
 
 from __future__ import annotations
