@@ -59,7 +59,7 @@ from turnframe.stores.records import (
     InteractionStatus,
     JournalRecord,
 )
-from turnframe.workflow import Workflow
+from turnframe.workflow import CaseSnapshot, Workflow
 
 _SETTLED = (JournalStatus.COMMITTED, JournalStatus.FAILED)
 
@@ -139,17 +139,14 @@ class ExecutionGate(Actor):
     async def execute(self, message: Execute) -> ExecutionReport:
         turn, reduction = message.turn, message.reduction
         account = turn.account_id
-        record = await self._store.get_turn(account, turn.turn_id)
-        if record is None:
-            raise LookupError(f"turn {turn.turn_id!r} is not recorded")
-        work = await self._work(account, reduction)
-        if record.phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED, TurnPhase.DELIVERED):
+        if message.phase not in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             return await self.settled_report(account, turn.turn_id, reduction)
+        work = await self._work(account, reduction)
         entries = [
             *_entries(work.ready, JournalStatus.PENDING),
             *_entries(work.awaiting, JournalStatus.AWAITING_CONFIRMATION),
         ]
-        phase = record.phase
+        phase = message.phase
         admitted: dict[str, JournalRecord] = {}
         refused: set[str] = set()
         if entries or work.confirmed or work.declined:
@@ -169,7 +166,7 @@ class ExecutionGate(Actor):
                 if entry is not None:
                     admitted[command.idempotency_key] = entry
         return await self._commit(
-            turn.turn_id, account, phase, work, admitted, refused, message.replay
+            turn.turn_id, account, phase, work, admitted, refused, message.replay, message.cases
         )
 
     async def _work(self, account: str, reduction: ReductionPlan) -> _Work:
@@ -236,11 +233,15 @@ class ExecutionGate(Actor):
         admitted: Mapping[str, JournalRecord],
         refused: set[str],
         replay: dict[str, Any],
+        snapshots: Mapping[str, CaseSnapshot],
     ) -> ExecutionReport:
         # A stale revision found at commit (another turn moved the case) fails that batch; the
         # rest commit. Two passes at most: the second one sees the revisions that won.
-        for _ in range(2):
-            plan = await self._prepare(account, work, admitted, refused)
+        for attempt in range(2):
+            # The first pass runs on the snapshots read before reduction; the commit's
+            # revision check catches a case that moved since, and the second pass reloads.
+            known = snapshots if attempt == 0 else {}
+            plan = await self._prepare(account, work, admitted, refused, known)
             bundle = CommitBundle(
                 account_id=account,
                 turn_id=turn_id,
@@ -270,6 +271,7 @@ class ExecutionGate(Actor):
         work: _Work,
         admitted: Mapping[str, JournalRecord],
         refused: set[str],
+        snapshots: Mapping[str, CaseSnapshot],
     ) -> _Prepared:
         runs: list[BatchRun] = []
         outcomes: list[BatchOutcome] = []
@@ -288,7 +290,11 @@ class ExecutionGate(Actor):
                 continue
             workflow = self._workflows[batch.workflow]
             if batch.case_id not in states:
-                states[batch.case_id] = await self._load(account, batch, workflow)
+                known = snapshots.get(batch.case_id)
+                if known is not None and known.revision == batch.expected_revision:
+                    states[batch.case_id] = (known.state, known.revision)
+                else:
+                    states[batch.case_id] = await self._load(account, batch, workflow)
             state, revision = states[batch.case_id]
             run = run_batch(batch, workflow, state, revision)
             runs.append(run)

@@ -118,6 +118,12 @@ class SessionActor(Actor):
         self._turn_ids: list[str] = []
         self._focus: str | None = None
         self._reports: dict[str, ExecutionReport] = {}
+        # Objects this actor made on the live path (saved to the store as well): a resumed
+        # turn, or one resumed by a restarted actor, rebuilds them from the stored payloads.
+        self._plans: dict[str, UserTurnPlan] = {}
+        self._reductions: dict[str, ReductionPlan] = {}
+        self._contexts: dict[str, Mapping[str, CaseSnapshot]] = {}
+        self._open_cards: tuple[InteractionToCreate, ...] | None = None
 
     async def on_start(self) -> None:
         record = await self._store.get_session(self._account, self._session)
@@ -152,6 +158,8 @@ class SessionActor(Actor):
                 if not _is_boundary_failure(error):
                     raise
                 failures += 1
+                self._open_cards = None
+                self._directory.forget()
                 current = await self._reread(turn)
                 if failures >= self._settings.max_step_failures or current is None:
                     phase = current.phase if current else record.phase
@@ -175,13 +183,17 @@ class SessionActor(Actor):
         if phase is TurnPhase.INTERPRETED:
             return await self._reduce(turn, record)
         if phase in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
-            reduction = converter.structure(record.reduction, ReductionPlan)
-            replay = self._replay_base(record, reduction)
-            report: ExecutionReport = await self._ask(
-                self._stages.gate, Execute(turn=turn, reduction=reduction, replay=replay)
+            reduction = self._reduction_of(record)
+            execute = Execute(
+                turn=turn,
+                reduction=reduction,
+                replay=self._replay_base(record, reduction),
+                phase=phase,
+                cases=self._contexts.pop(turn.turn_id, {}),
             )
+            report: ExecutionReport = await self._ask(self._stages.gate, execute)
             self._reports[turn.turn_id] = report
-            return await self._get(turn)
+            return attrs.evolve(record, phase=TurnPhase.COMMITTED)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
             return await self._respond(turn, record)
         return await self._reload(turn, record)
@@ -207,26 +219,29 @@ class SessionActor(Actor):
             plan = interpretation.plan
         payload = _plan_payload(plan, interpretation)
         move = PhaseMove(expected=TurnPhase.RECEIVED, new=TurnPhase.INTERPRETED)
-        return await self._store.save_plan(self._account, turn.turn_id, payload, phase=move)
+        saved = await self._store.save_plan(self._account, turn.turn_id, payload, phase=move)
+        self._plans[turn.turn_id] = plan
+        return saved
 
     async def _reduce(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
-        plan = _stored_plan(record)
-        open_cards = [
-            converter.structure(card.payload, InteractionToCreate)
-            for card in await self._store.list_open_interactions(
-                self._account, session_id=self._session
-            )
-        ]
+        plan = self._plan_of(record)
         context = await build_context(
             plan,
             turn,
             directory=self._directory,
             workflows=self._workflows,
-            open_interactions=open_cards,
+            open_interactions=await self._open_cards_now(),
         )
+        self._directory.forget()
         reduction: ReductionPlan = await self._ask(
             self._stages.reducer, Reduce(plan=plan, context=context)
         )
+        if (
+            reduction.interactions
+            or reduction.interaction_outcome
+            or (reduction.superseded_interaction_ids)
+        ):
+            self._open_cards = None  # cards change with this turn: read them again next time
         cards = [
             NewInteraction(
                 payload=converter.unstructure(card),
@@ -237,11 +252,12 @@ class SessionActor(Actor):
             for card in reduction.interactions
         ]
         move = PhaseMove(expected=TurnPhase.INTERPRETED, new=TurnPhase.REDUCED)
+        payload = converter.unstructure(reduction)
         try:
             await self._store.save_reduction(
                 self._account,
                 turn.turn_id,
-                converter.unstructure(reduction),
+                payload,
                 interactions=cards,
                 phase=move,
             )
@@ -256,11 +272,13 @@ class SessionActor(Actor):
             return await self._finish_failed(
                 turn, plan, reduction, failure="cards_not_persisted", replay=None
             )
-        return await self._get(turn)
+        self._reductions[turn.turn_id] = reduction
+        self._contexts[turn.turn_id] = dict(context.cases)
+        return attrs.evolve(record, phase=TurnPhase.REDUCED, reduction=payload)
 
     async def _respond(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
-        plan = _stored_plan(record)
-        reduction = converter.structure(record.reduction, ReductionPlan)
+        plan = self._plan_of(record)
+        reduction = self._reduction_of(record)
         # The live report of this actor's own execution, or (after a restart or a resume)
         # the same report rebuilt from the journal, events and outbox.
         report = self._reports.pop(turn.turn_id, None)
@@ -292,7 +310,7 @@ class SessionActor(Actor):
         thread = self._thread
         if grounded.summary is not None:
             thread = thread.push(grounded.summary)
-        stored = await self._store.save_assistant_turn(
+        await self._store.save_assistant_turn(
             self._account,
             turn.turn_id,
             [converter.unstructure(b) for b in narration.blocks],
@@ -301,11 +319,12 @@ class SessionActor(Actor):
             phase=PhaseMove(expected=record.phase, new=TurnPhase.DELIVERED),
         )
         self._thread = thread
+        self._forget(turn.turn_id)
         return TurnResponse(
             session_id=self._session,
             turn_id=turn.turn_id,
             phase=TurnPhase.DELIVERED,
-            blocks=tuple(converter.structure(b, Block) for b in stored.blocks),
+            blocks=tuple(narration.blocks),
             results=_results(reduction),
             events=report.events,
         )
@@ -406,6 +425,33 @@ class SessionActor(Actor):
         card: InteractionToCreate = converter.structure(record.payload, InteractionToCreate)
         return card
 
+    async def _open_cards_now(self) -> tuple[InteractionToCreate, ...]:
+        """The session's open cards. Only this actor opens or resolves them, so the list is
+        kept between turns and read again after a turn that changes cards (or a failure)."""
+        if self._open_cards is None:
+            records = await self._store.list_open_interactions(
+                self._account, session_id=self._session
+            )
+            self._open_cards = tuple(
+                converter.structure(r.payload, InteractionToCreate) for r in records
+            )
+        return self._open_cards
+
+    def _plan_of(self, record: TurnRecord) -> UserTurnPlan:
+        plan = self._plans.get(record.turn_id)
+        return plan if plan is not None else _stored_plan(record)
+
+    def _reduction_of(self, record: TurnRecord) -> ReductionPlan:
+        reduction = self._reductions.get(record.turn_id)
+        if reduction is not None:
+            return reduction
+        stored: ReductionPlan = converter.structure(record.reduction, ReductionPlan)
+        return stored
+
+    def _forget(self, turn_id: str) -> None:
+        for cache in (self._plans, self._reductions, self._contexts, self._reports):
+            cache.pop(turn_id, None)
+
     def _replay_base(self, record: TurnRecord, reduction: ReductionPlan) -> dict[str, Any]:
         plan_payload = record.plan or {}
         return {
@@ -415,7 +461,7 @@ class SessionActor(Actor):
             "plan": plan_payload.get("plan"),
             "plan_hash": reduction.plan_hash,
             "interpretation": {k: v for k, v in plan_payload.items() if k != "plan"},
-            "reduction": converter.unstructure(reduction),
+            "reduction": record.reduction,
         }
 
     async def _get(self, turn: UserTurn) -> TurnRecord:

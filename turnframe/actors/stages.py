@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from turnframe.execution import ExecutionReport
+from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
 from turnframe.plan import UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
@@ -57,6 +58,8 @@ class Execute:
     turn: UserTurn
     reduction: ReductionPlan
     replay: dict[str, Any]
+    phase: TurnPhase  # the phase the session last saw; admission re-checks it by CAS
+    cases: Mapping[str, Any] = attrs.field(factory=dict)  # snapshots read before reduction
 
 
 @attrs.frozen(kw_only=True)

@@ -29,9 +29,20 @@ class StoreCaseDirectory:
     def __init__(self, store: Store, workflows: Mapping[str, Workflow[Any]]) -> None:
         self._store = store
         self._workflows = workflows
+        # authorize() then snapshot() of the same case is one read, not two; the listing read
+        # for labels() answers find_by_label() within the same turn (see forget()).
+        self._authorized: CaseRecord | None = None
+        self._listing: tuple[str, list[CaseRecord]] | None = None
+
+    def forget(self) -> None:
+        """Drop what this directory remembers from the current turn's reads."""
+        self._authorized = None
+        self._listing = None
 
     async def find_by_label(self, account_id: str, label: str) -> Sequence[str]:
         wanted = label.strip().casefold()
+        if self._listing is not None and self._listing[0] == account_id:
+            return [c.case_id for c in self._listing[1] if c.label.strip().casefold() == wanted]
         exact = await self._store.list_cases(account_id, label=label.strip())
         if exact:
             return [c.case_id for c in exact]
@@ -39,15 +50,19 @@ class StoreCaseDirectory:
         return [c.case_id for c in every if c.label.strip().casefold() == wanted]
 
     async def authorize(self, account_id: str, case_id: str) -> bool:
-        return await self._store.get_case(account_id, case_id) is not None
+        self._authorized = await self._store.get_case(account_id, case_id)
+        return self._authorized is not None
 
     async def snapshot(self, account_id: str, case_id: str) -> CaseSnapshot | None:
-        record = await self._store.get_case(account_id, case_id)
+        record, self._authorized = self._authorized, None
+        if record is None or (record.account_id, record.case_id) != (account_id, case_id):
+            record = await self._store.get_case(account_id, case_id)
         if record is None or record.workflow not in self._workflows:
             return None
         return case_snapshot(record, self._workflows[record.workflow])
 
     async def labels(self, account_id: str, workflow: str | None = None) -> list[str]:
         """Every case label the account has (what an interpreter may be shown)."""
-        cases = await self._store.list_cases(account_id, workflow=workflow)
-        return sorted({c.label for c in cases})
+        cases = await self._store.list_cases(account_id)
+        self._listing = (account_id, cases)
+        return sorted({c.label for c in cases if workflow is None or c.workflow == workflow})
