@@ -52,6 +52,7 @@ from turnframe.stores.records import (
 from turnframe.stores.sqlite import schema, tx
 from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
+from turnframe.stores.sqlite.group import GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
 from turnframe.stores.sqlite.ops import cases, journal, outbox, turns
 from turnframe.stores.sqlite.ops import interactions as card_ops
@@ -65,6 +66,7 @@ class SqliteStore:
         self._driver = driver
         self._clock = clock
         self._closed = False
+        self._writer = GroupCommit(driver)
 
     @classmethod
     @asynccontextmanager
@@ -103,7 +105,7 @@ class SqliteStore:
     async def _write(self, body: Body[T]) -> T:
         if self._closed:
             raise StoreClosed()
-        return await self._driver.run(tx.write(body))
+        return await self._writer.write(body)
 
     async def _read(self, body: Body[T]) -> T:
         if self._closed:

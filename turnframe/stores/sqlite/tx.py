@@ -19,7 +19,7 @@ T = TypeVar("T")
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 
-def _is_busy(exc: sqlite3.OperationalError) -> bool:
+def is_busy(exc: sqlite3.OperationalError) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     return (code is not None and (code & 0xFF) in _BUSY_CODES) or "locked" in str(exc)
 
@@ -38,7 +38,7 @@ def write(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connecti
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
+            if is_busy(exc):
                 raise StoreTimeout(
                     f"the database stayed locked; the transaction was rolled back ({exc})"
                 ) from exc
@@ -56,7 +56,7 @@ def read(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connectio
         try:
             return body(conn)
         except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
+            if is_busy(exc):
                 raise StoreTimeout(f"the database stayed locked ({exc})") from exc
             raise
 

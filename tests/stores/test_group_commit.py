@@ -1,0 +1,135 @@
+"""Group commit: queued write transactions share one commit, each one still all-or-nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import AsyncIterator
+
+import anyio
+import anyio.lowlevel
+import pytest
+
+from turnframe.stores.sqlite.driver import Driver, connect
+from turnframe.stores.sqlite.group import GroupCommit
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(params=["asyncio", "trio"])
+def anyio_backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def driver() -> AsyncIterator[Driver]:
+    conn = await connect(":memory:")
+    await conn.run(lambda c: c.execute("CREATE TABLE t (k TEXT PRIMARY KEY)"))
+    try:
+        yield conn
+    finally:
+        await conn.aclose()
+
+
+def insert(key: str, *, fail: bool = False) -> object:
+    def body(conn: sqlite3.Connection) -> str:
+        conn.execute("INSERT INTO t (k) VALUES (?)", (key,))
+        if fail:
+            raise ValueError(f"refused {key}")
+        return key
+
+    return body
+
+
+async def keys(driver: Driver) -> list[str]:
+    rows = await driver.run(lambda c: c.execute("SELECT k FROM t ORDER BY k").fetchall())
+    return [r[0] for r in rows]
+
+
+class CountingDriver:
+    """Counts the hops to the connection's thread."""
+
+    def __init__(self, inner: Driver) -> None:
+        self.inner = inner
+        self.hops = 0
+
+    async def run(self, body: object) -> object:
+        self.hops += 1
+        return await self.inner.run(body)  # type: ignore[arg-type]
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_concurrent_writes_share_hops_and_all_commit(driver: Driver) -> None:
+    counting = CountingDriver(driver)
+    group = GroupCommit(counting)  # type: ignore[arg-type]
+    async with anyio.create_task_group() as tg:
+        for n in range(20):
+            tg.start_soon(group.write, insert(f"k{n:02d}"))
+    assert await keys(driver) == [f"k{n:02d}" for n in range(20)]
+    assert counting.hops < 20
+
+
+async def test_a_failing_transaction_in_a_group_is_rolled_back_alone(driver: Driver) -> None:
+    group = GroupCommit(driver)
+    outcomes: dict[str, str] = {}
+
+    async def write(key: str, fail: bool) -> None:
+        try:
+            outcomes[key] = await group.write(insert(key, fail=fail))  # type: ignore[arg-type]
+        except ValueError as error:
+            outcomes[key] = str(error)
+
+    async with anyio.create_task_group() as tg:
+        for n in range(6):
+            tg.start_soon(write, f"k{n}", n == 3)
+    assert outcomes["k3"] == "refused k3"
+    assert await keys(driver) == ["k0", "k1", "k2", "k4", "k5"]
+
+
+async def test_a_constraint_error_fails_only_its_own_transaction(driver: Driver) -> None:
+    group = GroupCommit(driver)
+    errors: list[BaseException] = []
+
+    async def write(key: str) -> None:
+        try:
+            await group.write(insert(key))  # type: ignore[arg-type]
+        except sqlite3.IntegrityError as error:
+            errors.append(error)
+
+    async with anyio.create_task_group() as tg:
+        for key in ["a", "b", "a", "c"]:
+            tg.start_soon(write, key)
+    assert len(errors) == 1
+    assert await keys(driver) == ["a", "b", "c"]
+
+
+async def test_a_caller_cancelled_while_queued_never_writes(driver: Driver) -> None:
+    group = GroupCommit(driver)
+    unblock = threading.Event()
+
+    def slow(conn: sqlite3.Connection) -> None:
+        unblock.wait(timeout=10)
+        conn.execute("INSERT INTO t (k) VALUES ('first')")
+
+    scope = anyio.CancelScope()
+
+    async def cancelled_writer() -> None:
+        with scope:
+            await group.write(insert("cancelled"))  # type: ignore[arg-type]
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(group.write, slow)
+        while group._leader is None:  # the slow transaction leads its own group
+            await anyio.lowlevel.checkpoint()
+        tg.start_soon(cancelled_writer)
+        while not group._queue:  # the second one waits behind it
+            await anyio.lowlevel.checkpoint()
+        scope.cancel()
+        while group._queue:
+            await anyio.lowlevel.checkpoint()
+        unblock.set()
+    assert await keys(driver) == ["first"]
+    await group.write(insert("later"))  # type: ignore[arg-type]
+    assert await keys(driver) == ["first", "later"]
