@@ -189,7 +189,7 @@ class SessionActor(Actor):
                 reduction=reduction,
                 replay=self._replay_base(record, reduction),
                 phase=phase,
-                cases=self._contexts.pop(turn.turn_id, {}),
+                cases=self._contexts.get(turn.turn_id, {}),
             )
             report: ExecutionReport = await self._ask(self._stages.gate, execute)
             self._reports[turn.turn_id] = report
@@ -401,13 +401,15 @@ class SessionActor(Actor):
     # -- helpers ----------------------------------------------------------------------------
 
     async def _cases_of(self, turn: UserTurn, reduction: ReductionPlan) -> dict[str, CaseSnapshot]:
-        """Snapshots of every case the turn's results name (after its commit), for wording;
-        the last one named becomes the session's focus for the next turn."""
+        """Snapshots of every case the turn's results name, for wording (labels): the ones read
+        before reduction when this actor has them, else read now. The last one named becomes
+        the session's focus for the next turn."""
         ids = [r.case_id for r in _results(reduction) if r.case_id is not None]
         ids += [b.case_id for b in reduction.batches]
+        known = self._contexts.get(turn.turn_id, {})
         cases: dict[str, CaseSnapshot] = {}
         for case_id in dict.fromkeys(ids):
-            snapshot = await self._directory.snapshot(self._account, case_id)
+            snapshot = known.get(case_id) or await self._directory.snapshot(self._account, case_id)
             if snapshot is not None:
                 cases[case_id] = snapshot
                 self._focus = snapshot.label

@@ -127,8 +127,14 @@ def resolve_setups(
 def relatedness_warnings(
     plan: UserTurnPlan, text: str, setup: InterpretSetup
 ) -> list[RelatednessWarning]:
-    """Warnings (never blocking) for act values that do not appear near their evidence."""
+    """Warnings (never blocking) for act values that do not appear near their evidence.
+
+    The check guards against reference material leaking into acts, so it runs when the
+    workflow has reference material bound.
+    """
     warnings: list[RelatednessWarning] = []
+    if not setup.references.items:
+        return warnings
     for index, act in enumerate(plan.acts):
         value: object
         if isinstance(act, SetFieldAct):
