@@ -15,16 +15,17 @@ order: the phase marker says what is left to do).
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import zlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
 import anyio
+import anyio.abc
 import attrs
 
 from turnframe.actors.errors import ActorCrashed, ActorStopped
@@ -99,6 +100,9 @@ class RuntimeSettings:
 class RecoveryReport:
     resumed: tuple[str, ...] = ()
     incomplete: tuple[str, ...] = ()
+
+
+logger = logging.getLogger("turnframe.runtime")
 
 
 def _pool(refs: Sequence[ActorRef], key: str) -> ActorRef:
@@ -181,7 +185,7 @@ class Runtime:
                 )
                 group = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(group.cancel_scope.cancel)
-                await group.start(partial(self.dispatcher.run, reconciler=self._reconciler))
+                await group.start(self._drive_outbox, self.dispatcher)
             self._root = self._build_tree()
             await stack.enter_async_context(self._root)
             self._stack = stack
@@ -190,6 +194,26 @@ class Runtime:
             await stack.aclose()
             raise
         return self
+
+    async def _drive_outbox(
+        self,
+        dispatcher: OutboxDispatcher,
+        *,
+        task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Run the dispatcher loop, restarting it after a crash (with a growing pause), the
+        way a supervisor restarts a permanent child: an outbox row is never lost, only retried
+        by key, so a crashed pass must not take the runtime down."""
+        task_status.started()
+        pause = 0.05
+        while True:
+            try:
+                await dispatcher.run(reconciler=self._reconciler)
+                return
+            except Exception:
+                logger.exception("outbox dispatcher crashed; restarting in %.2fs", pause)
+            await anyio.sleep(pause)
+            pause = min(pause * 2, 5.0)
 
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
         config = self._config_arg

@@ -219,3 +219,20 @@ async def test_another_accounts_ids_leak_nothing() -> None:
         assert response.results[0].status is ActStatus.NEEDS_CLARIFICATION
         assert await store.list_events("acct-2") == []
         assert await rt.reload(account_id="acct-2", turn_id=response.turn_id) is None
+
+
+async def test_no_receipt_without_a_committed_event() -> None:
+    from turnframe.testing.invariants import receipt_violations
+
+    texts = ["Set Bob's note to aisle", "Submit Carla's trip", "Withdraw Bob's trip"]
+    provider = scripted(
+        [set_field(texts[0], "Bob", "note", "aisle", "note to aisle")],
+        [operation(texts[1], "Carla", "submit", "Submit")],  # refused: already submitted
+        [operation(texts[2], "Bob", "withdraw", texts[2])],  # waits for a card
+    )
+    async with running(provider) as (rt, store):
+        responses = [await say(rt, text) for text in texts]
+        receipts = [b for r in responses for b in r.blocks if b.kind is BlockKind.RECEIPT]
+        assert len(receipts) == 1
+        for response in responses:
+            assert await receipt_violations(store, ACCOUNT, response.turn_id) == []
