@@ -100,6 +100,7 @@ class RuntimeSettings:
 class RecoveryReport:
     resumed: tuple[str, ...] = ()
     incomplete: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()  # turns of workflows this runtime does not serve
 
 
 logger = logging.getLogger("turnframe.runtime")
@@ -417,7 +418,13 @@ class Runtime:
         """Finish every unfinished turn from its phase marker (run on every start)."""
         resumed: list[str] = []
         incomplete: list[str] = []
+        skipped: list[str] = []
         for record in await self.store.list_unfinished_turns(account_id=None):
+            session = await self.store.get_session(record.account_id, record.session_id)
+            if session is None or session.workflow not in self.workflows:
+                # Another runtime (serving that workflow) sharing this store recovers it.
+                skipped.append(record.turn_id)
+                continue
             turn = converter.structure(record.payload, UserTurn)
             try:
                 response = await self.handle_turn(turn)
@@ -426,7 +433,9 @@ class Runtime:
                 continue
             if response.phase in (TurnPhase.DELIVERED, TurnPhase.FAILED):
                 resumed.append(record.turn_id)
-        return RecoveryReport(resumed=tuple(resumed), incomplete=tuple(incomplete))
+        return RecoveryReport(
+            resumed=tuple(resumed), incomplete=tuple(incomplete), skipped=tuple(skipped)
+        )
 
     async def _session_ref(self, account_id: str, session_id: str) -> ActorRef:
         sessions = self._sessions

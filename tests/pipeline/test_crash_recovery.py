@@ -107,3 +107,21 @@ async def test_a_stage_actor_killed_mid_turn_is_restarted_and_the_turn_completes
             assert [e.type for e in await store.list_events(ACCOUNT)] == ["field_set"]
     assert crashed == [True]
     assert issubclass(narrator.NarratorActor, Actor)
+
+
+async def test_recovery_leaves_the_turns_of_a_workflow_it_does_not_serve() -> None:
+    from turnframe.examples import sample
+
+    async with SqliteStore.open(":memory:") as inner:
+        await seed_store(inner)
+        other = await inner.create_session(account_id=ACCOUNT, workflow="refund-desk")
+        await inner.record_user_turn(
+            account_id=ACCOUNT,
+            session_id=other.session_id,
+            payload={"text": "hello"},
+            turn_id="turn-elsewhere",
+        )
+        async with running(scripted(), store=inner) as (rt, _):
+            report = await rt.recover()
+        assert report.skipped == ("turn-elsewhere",)
+        assert sample("refund-desk").workflow.name == "refund-desk"

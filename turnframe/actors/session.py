@@ -406,8 +406,11 @@ class SessionActor(Actor):
         the session's focus for the next turn."""
         ids = [r.case_id for r in _results(reduction) if r.case_id is not None]
         ids += [b.case_id for b in reduction.batches]
+        outcome = reduction.interaction_outcome
+        if outcome is not None and outcome.case_id is not None:
+            ids.append(outcome.case_id)
         known = self._contexts.get(turn.turn_id, {})
-        cases: dict[str, CaseSnapshot] = {}
+        cases: dict[str, CaseSnapshot] = dict(known)
         for case_id in dict.fromkeys(ids):
             snapshot = known.get(case_id) or await self._directory.snapshot(self._account, case_id)
             if snapshot is not None:

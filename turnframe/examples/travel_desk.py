@@ -355,7 +355,7 @@ TRAVEL_DEMO = (
     "Change the travel date to Friday and add a note: window seat please. "
     "Actually, leave the date as it is. Is the discount still valid?",
     "Add an extra: 3 nights at the hotel at 80 euros each, and don't submit it yet.",
-    "Rebook the return flight to next Monday.",
+    "Rebook the return flight to March 20.",
     "What would happen if I withdrew it?",
     "What is a fare difference?",
     "Thanks, see you later!",
