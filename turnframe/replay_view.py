@@ -153,10 +153,12 @@ def build_replay_view(
     record = _mapping(replay)
     stored_plan = _mapping(turn.plan)
     if replay is not None:
+        # The replay record names the plan by hash; the plan and the reduction themselves are
+        # the turn's write-once payloads (older records carried copies).
         source = "replay_record"
-        plan = _mapping(record.get("plan"))
+        plan = _mapping(record.get("plan") or stored_plan.get("plan"))
         interpretation = _mapping(record.get("interpretation"))
-        reduction = _mapping(record.get("reduction"))
+        reduction = _mapping(record.get("reduction") or turn.reduction)
     elif turn.plan is not None or turn.reduction is not None:
         source = "turn_record"
         plan = _mapping(stored_plan.get("plan"))

@@ -458,15 +458,18 @@ class SessionActor(Actor):
             cache.pop(turn_id, None)
 
     def _replay_base(self, record: TurnRecord, reduction: ReductionPlan) -> dict[str, Any]:
+        """The replay record's head: it names the plan by hash (the plan and the reduction are
+        the turn's own write-once payloads) and carries what an auditor asks about."""
         plan_payload = record.plan or {}
+        stored = record.reduction or {}
         return {
             "turn_id": record.turn_id,
             "session_id": self._session,
             "workflow": self._workflow,
-            "plan": plan_payload.get("plan"),
             "plan_hash": reduction.plan_hash,
             "interpretation": {k: v for k, v in plan_payload.items() if k != "plan"},
-            "reduction": record.reduction,
+            "results": stored.get("results", []),
+            "interaction_outcome": stored.get("interaction_outcome"),
         }
 
     async def _get(self, turn: UserTurn) -> TurnRecord:

@@ -76,14 +76,19 @@ TURN_COLUMNS = (
 )
 
 
-def turn(row: Row) -> TurnRecord:
+NOT_GIVEN: Any = object()
+
+
+def turn(row: Row, *, payload: Any = NOT_GIVEN, plan: Any = NOT_GIVEN) -> TurnRecord:
+    """A turn record from its row; a payload the caller just wrote is passed in, not decoded
+    again from the text it was encoded to."""
     return TurnRecord(
         account_id=row[0],
         turn_id=row[1],
         session_id=row[2],
-        payload=load_json(row[3]),
+        payload=load_json(row[3]) if payload is NOT_GIVEN else payload,
         phase=TurnPhase(row[4]),
-        plan=load_json(row[5]),
+        plan=load_json(row[5]) if plan is NOT_GIVEN else plan,
         reduction=load_json(row[6]),
         created_at=load_time(row[7]),
         phase_changed_at=load_time(row[8]),
@@ -199,12 +204,14 @@ def outbox(row: Row) -> OutboxRecord:
 ASSISTANT_COLUMNS = "account_id, turn_id, blocks, meta, created_at"
 
 
-def assistant_turn(row: Row) -> AssistantTurnRecord:
+def assistant_turn(
+    row: Row, *, blocks: Any = NOT_GIVEN, meta: Any = NOT_GIVEN
+) -> AssistantTurnRecord:
     return AssistantTurnRecord(
         account_id=row[0],
         turn_id=row[1],
-        blocks=load_json(row[2]),
+        blocks=load_json(row[2]) if blocks is NOT_GIVEN else blocks,
         blocks_json=row[2],
-        meta=load_json(row[3]),
+        meta=load_json(row[3]) if meta is NOT_GIVEN else meta,
         created_at=load_time(row[4]),
     )

@@ -178,7 +178,7 @@ class SqliteStore:
             turns.write_turn_payload(c, account_id, turn_id, "plan", plan)
             if phase is not None:
                 turns.move_phase(c, account_id, turn_id, phase, now)
-            return turns.require_turn(c, account_id, turn_id)
+            return turns.require_turn(c, account_id, turn_id, plan=plan)
 
         return await self._write(body)
 

@@ -104,7 +104,7 @@ def record_user_turn(
         "phase_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (*row, now, now),
     )
-    return codec.turn((*row, None, None, now, now))
+    return codec.turn((*row, None, None, now, now), payload=payload)
 
 
 def get_turn(conn: sqlite3.Connection, account_id: str, turn_id: str) -> TurnRecord | None:
@@ -115,8 +115,15 @@ def get_turn(conn: sqlite3.Connection, account_id: str, turn_id: str) -> TurnRec
     return None if row is None else codec.turn(row)
 
 
-def require_turn(conn: sqlite3.Connection, account_id: str, turn_id: str) -> TurnRecord:
-    found = get_turn(conn, account_id, turn_id)
+def require_turn(
+    conn: sqlite3.Connection, account_id: str, turn_id: str, *, plan: Json = codec.NOT_GIVEN
+) -> TurnRecord:
+    """The turn's record (``plan``: the plan payload the caller just wrote, not decoded again)."""
+    row = conn.execute(
+        f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = ? AND id = ?",
+        (account_id, turn_id),
+    ).fetchone()
+    found = None if row is None else codec.turn(row, plan=plan)
     if found is None:
         raise NotFound("turn", turn_id)
     return found
@@ -242,7 +249,9 @@ def save_assistant_turn(
         turn_id,
     )
     if inserted:
-        saved = codec.assistant_turn((account_id, turn_id, blocks_json, meta_json, now))
+        saved = codec.assistant_turn(
+            (account_id, turn_id, blocks_json, meta_json, now), blocks=blocks, meta=meta
+        )
     else:
         stored = get_assistant_turn(conn, account_id, turn_id)
         assert stored is not None
@@ -250,9 +259,19 @@ def save_assistant_turn(
             raise PayloadImmutable("response", turn_id)
         saved = stored
     if thread_context is not None:
-        session_id = require_turn(conn, account_id, turn_id).session_id
+        session_id = _session_of(conn, account_id, turn_id)
         save_thread_context(conn, account_id, session_id, thread_context)
     return saved
+
+
+def _session_of(conn: sqlite3.Connection, account_id: str, turn_id: str) -> str:
+    row = conn.execute(
+        "SELECT session_id FROM turns WHERE account_id = ? AND id = ?", (account_id, turn_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("turn", turn_id)
+    session_id: str = row[0]
+    return session_id
 
 
 def _same(stored: Json | None, new: Json | None) -> bool:
