@@ -12,26 +12,9 @@ from turnframe.grounding import (
     ANSWER_UNKNOWN_SUBJECT,
     summarise_for_thread,
 )
+from turnframe.testing.seed_surfaces import KNOWLEDGE, LIGHT, MOTHER, RECALLING_LIGHT_CAUSE, TRUTH
 
-TRUTH = (
-    "truth — narrative-grounded (cognition_chains_v1): cognition.truth; logos.core. "
-    "truth grounds knowledge (cognition.knowledge); truth requires evidence "
-    "(cognition.evidence). No session evidence yet."
-)
-KNOWLEDGE = (
-    "knowledge — example-grounded (cognition_chains_v1): cognition.knowledge. "
-    "Example: truth grounds knowledge; understanding requires knowledge; "
-    "evidence grounds knowledge. No session evidence yet."
-)
-MOTHER = (
-    "mother — narrative-grounded (relations_chains_v2): kinship.parent.female; "
-    "kinship.parent. mother precedes daughter (kinship.child.female). No session evidence yet."
-)
-LIGHT = (
-    "light — pack-grounded (en_core_cognition_v1): "
-    "cognition.illumination; logos.core; perception.clarity."
-)
-RECALLING = "(Recalling turn 0: chain cause_light_reveals_truth.) "
+RECALLING = RECALLING_LIGHT_CAUSE
 
 
 def _light_after_cause(*, anaphora: bool) -> str:
