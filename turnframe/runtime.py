@@ -68,7 +68,7 @@ from turnframe.supervisors import (
     Strategy,
     Supervisor,
 )
-from turnframe.supervisors.errors import DuplicateChild
+from turnframe.supervisors.errors import DuplicateChild, UnknownChild
 from turnframe.workflow import Workflow
 
 
@@ -90,6 +90,9 @@ class RuntimeSettings:
     anaphora: bool = False
     include_shipped_corpora: bool = True
     mailbox_size: int = 1000
+    #: A session actor idle this long (seconds) is stopped; its state is in the store, so the
+    #: next turn starts it again. ``None`` keeps every session actor until the runtime stops.
+    session_idle_seconds: float | None = 600.0
     #: Restarts allowed per supervisor before it gives up and escalates (OTP intensity).
     intensity: RestartIntensity = attrs.field(
         factory=lambda: RestartIntensity(max_restarts=10, within_seconds=10.0)
@@ -159,6 +162,7 @@ class Runtime:
         self._root: Supervisor | None = None
         self._sessions: DynamicSupervisor | None = None
         self._pools: dict[str, list[ActorRef]] = {}
+        self._last_used: dict[str, float] = {}
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -189,6 +193,11 @@ class Runtime:
                 await group.start(self._drive_outbox, self.dispatcher)
             self._root = self._build_tree()
             await stack.enter_async_context(self._root)
+            idle = self.settings.session_idle_seconds
+            if idle is not None:
+                sweeper = await stack.enter_async_context(anyio.create_task_group())
+                stack.callback(sweeper.cancel_scope.cancel)
+                sweeper.start_soon(self._sweep_idle_sessions, idle)
             self._stack = stack
             await self.recover()
         except BaseException:
@@ -215,6 +224,25 @@ class Runtime:
                 logger.exception("outbox dispatcher crashed; restarting in %.2fs", pause)
             await anyio.sleep(pause)
             pause = min(pause * 2, 5.0)
+
+    async def _sweep_idle_sessions(self, idle: float) -> None:
+        while True:
+            await anyio.sleep(max(idle / 2, 0.01))
+            await self.evict_idle_sessions(idle_for=idle)
+
+    async def evict_idle_sessions(self, *, idle_for: float) -> int:
+        """Stop the session actors that handled nothing for ``idle_for`` seconds (monotonic);
+        returns how many. A turn for an evicted session starts its actor again from the store."""
+        sessions = self._sessions
+        if sessions is None:
+            return 0
+        now = anyio.current_time()
+        stale = [c for c, used in self._last_used.items() if now - used >= idle_for]
+        for child_id in stale:
+            del self._last_used[child_id]
+            with contextlib.suppress(UnknownChild):
+                await sessions.stop_child(child_id)
+        return len(stale)
 
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
         config = self._config_arg
@@ -370,6 +398,7 @@ class Runtime:
         attempts = self.settings.resume_attempts + 1
         for attempt in range(attempts):
             ref = await self._session_ref(turn.account_id, turn.session_id)
+            self._last_used[f"{turn.account_id}/{turn.session_id}"] = anyio.current_time()
             try:
                 response: TurnResponse = await ref.ask(
                     HandleTurn(turn=turn),
@@ -442,8 +471,10 @@ class Runtime:
         if sessions is None:
             raise TurnframeError("the runtime is not running", hint="use `async with Runtime(...)`")
         child_id = f"{account_id}/{session_id}"
-        if child_id in sessions.child_ids():
+        try:
             return sessions.ref(child_id)
+        except UnknownChild:
+            pass  # not live yet: start it below
         if await self.store.get_session(account_id, session_id) is None:
             raise UnknownSession(
                 f"session {session_id!r} does not exist",

@@ -236,3 +236,18 @@ async def test_no_receipt_without_a_committed_event() -> None:
         assert len(receipts) == 1
         for response in responses:
             assert await receipt_violations(store, ACCOUNT, response.turn_id) == []
+
+
+async def test_an_evicted_idle_session_resumes_from_the_store_on_its_next_turn() -> None:
+    first, second = "Set Bob's note to aisle", "Set Bob's note to window"
+    provider = scripted(
+        [set_field(first, "Bob", "note", "aisle", "note to aisle")],
+        [set_field(second, "Bob", "note", "window", "note to window")],
+    )
+    async with running(provider) as (rt, store):
+        await say(rt, first)
+        assert await rt.evict_idle_sessions(idle_for=0.0) == 1
+        response = await say(rt, second)
+        assert response.phase is TurnPhase.DELIVERED
+        case = await store.get_case(ACCOUNT, "case-bob")
+        assert case is not None and case.state["note"] == "window"

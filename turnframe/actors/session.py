@@ -153,6 +153,7 @@ class SessionActor(Actor):
             try:
                 response = await self._step(turn, record)
             except (InterpretationFailed, TurnIncomplete, WrongSession):
+                self._forget(turn.turn_id)
                 raise
             except Exception as error:
                 if not _is_boundary_failure(error):
@@ -163,6 +164,7 @@ class SessionActor(Actor):
                 current = await self._reread(turn)
                 if failures >= self._settings.max_step_failures or current is None:
                     phase = current.phase if current else record.phase
+                    self._forget(turn.turn_id)
                     raise TurnIncomplete(turn.turn_id, phase, error) from error
                 record = current
                 continue
@@ -374,6 +376,7 @@ class SessionActor(Actor):
             meta={"failure": failure},
             phase=PhaseMove(expected=record.phase, new=TurnPhase.FAILED),
         )
+        self._forget(turn.turn_id)
         return TurnResponse(
             session_id=self._session,
             turn_id=turn.turn_id,
