@@ -47,8 +47,13 @@ async def test_a_fault_at_a_boundary_ends_the_turn_delivered_with_its_effect_onc
         assert [e.type for e in events] == ["field_set"]
         turn = await inner.get_turn(ACCOUNT, response.turn_id)
         assert turn is not None and turn.phase is TurnPhase.DELIVERED
-        # Interpretation ran once: nothing asked the provider again after the seal.
+        # Interpretation ran once: nothing asked the provider again after the seal, and the
+        # recorded attempts say so (one first attempt, no gate question, no retry).
         assert len(provider.requests_for(Purpose.INTERPRET)) == 1
+        attempts = turn.plan["provider_attempts"]
+        assert [(a["step"], a["gate"], a["outcome"]) for a in attempts] == [
+            ("first", "not_asked", "ok")
+        ]
 
 
 async def test_a_stuck_turn_is_finished_exactly_once_by_recovery_on_the_next_start() -> None:
