@@ -251,3 +251,33 @@ async def test_an_evicted_idle_session_resumes_from_the_store_on_its_next_turn()
         assert response.phase is TurnPhase.DELIVERED
         case = await store.get_case(ACCOUNT, "case-bob")
         assert case is not None and case.state["note"] == "window"
+
+
+async def test_two_sessions_changing_one_case_at_once_never_overwrite_each_other() -> None:
+    a = b = "Set Bob's note to aisle"  # one text, so either session may get either answer
+    provider = scripted(
+        [set_field(a, "Bob", "note", "aisle", "note to aisle")],
+        [set_field(b, "Bob", "note", "aisle", "note to aisle")],
+    )
+    import anyio
+
+    async with running(provider) as (rt, store):
+        one = await rt.open_session(account_id=ACCOUNT, session_id="sess-a")
+        two = await rt.open_session(account_id=ACCOUNT, session_id="sess-b")
+        responses = []
+
+        async def turn(session: object, text: str) -> None:
+            responses.append(await rt.handle_turn(rt.new_turn(session, text, at=TURN_CLOCK)))  # type: ignore[arg-type]
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(turn, one, a)
+            tg.start_soon(turn, two, b)
+        assert all(r.phase is TurnPhase.DELIVERED for r in responses)
+        events = await store.list_events(ACCOUNT, case_id="case-bob")
+        case = await store.get_case(ACCOUNT, "case-bob")
+        assert case is not None
+        # Every committed change bumped the revision once, from the revision it was decided on.
+        assert case.revision == 2 + len(events)
+        receipts = [b for r in responses for b in r.blocks if b.kind is BlockKind.RECEIPT]
+        assert len(receipts) == len(events)
+        assert case.state["note"] == "aisle"
