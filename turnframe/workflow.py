@@ -141,6 +141,33 @@ class Question(Generic[S]):
     aliases: tuple[str, ...] = ()
 
 
+@attrs.frozen(kw_only=True)
+class ActOnCase:
+    """One act of the turn, still to be decided, on a case of this workflow."""
+
+    act_index: int
+    act: Any  # turnframe.plan.Act (kept loose here: plan imports nothing from workflow)
+    case: CaseSnapshot | None  # None for a case the turn itself starts
+
+
+@attrs.frozen(kw_only=True)
+class HoldBack:
+    """A refinement's decision: this act does not run in this turn.
+
+    ``clarify`` True gives ``needs_clarification``, else ``rejected``; ``reason`` is the
+    workflow's own stable code and message. A refinement can only hold acts back, never let
+    one through: the reducer's default rules are refined, never bypassed.
+    """
+
+    act_index: int
+    reason: Rejection
+    clarify: bool = False
+
+
+#: A workflow's own same-turn rule: sees the undecided acts on its cases, holds some back.
+Refinement = Callable[[Sequence[ActOnCase]], Sequence[HoldBack]]
+
+
 class WorkflowDeclarationError(ConfigError):
     code = "turnframe.workflow.invalid"
 
@@ -166,6 +193,9 @@ class Workflow(Generic[S]):
     #: docs/references.md. ``glossary_slots`` name the slots whose text maps aliases.
     reference_slots: tuple[ReferenceSlot, ...] = ()
     glossary_slots: tuple[str, ...] = ()
+    #: Same-turn rules of this workflow, applied after the default precedence rules; each can
+    #: only hold acts back (see :class:`HoldBack`).
+    refinements: tuple[Refinement, ...] = ()
     _fields_by_name: dict[str, Field[Any]] = attrs.field(init=False)
     _operations_by_name: dict[str, Operation[S]] = attrs.field(init=False)
     _questions_by_name: dict[str, Question[S]] = attrs.field(init=False)

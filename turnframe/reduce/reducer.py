@@ -12,6 +12,7 @@ from turnframe.reduce.cases import reduce_cases
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.interactions import bind_decision, decide_response, outcome_of
 from turnframe.reduce.precedence import apply_precedence, link_chains
+from turnframe.reduce.refine import apply_refinements
 from turnframe.reduce.targets import clarify_targets, place_entries
 from turnframe.reduce.work import Entry, Work
 from turnframe.results import (
@@ -65,6 +66,7 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
     bind_decision(work, decision)
     apply_precedence(work)
     clarify_targets(work)
+    apply_refinements(work)
     reduce_cases(work)
     _settle_the_rest(work)
     results = _all_results(work)
