@@ -193,6 +193,8 @@ class Workflow(Generic[S]):
     #: docs/references.md. ``glossary_slots`` name the slots whose text maps aliases.
     reference_slots: tuple[ReferenceSlot, ...] = ()
     glossary_slots: tuple[str, ...] = ()
+    #: What one case is called in replies ("Trip", "Order"); default: the workflow's name.
+    case_noun: str | None = None
     #: Same-turn rules of this workflow, applied after the default precedence rules; each can
     #: only hold acts back (see :class:`HoldBack`).
     refinements: tuple[Refinement, ...] = ()
@@ -225,6 +227,7 @@ class CaseSnapshot:
     label: str | None
     revision: int
     state: Any
+    noun: str | None = None  # the workflow's case_noun, for wording
 
 
 def _check_declaration(w: Workflow[Any]) -> None:

@@ -29,14 +29,14 @@ def test_the_demos_first_turn_leaves_the_travel_date_unchanged(
     demo: subprocess.CompletedProcess[str],
 ) -> None:
     turn = first_turn(demo.stdout)
-    assert "Not changed: travel date on Travel-desk \u201cLisbon\u201d" in turn
+    assert "Not changed: travel date on Trip \u201cLisbon\u201d" in turn
     after = next(line for line in demo.stdout.splitlines() if line.startswith("after:"))
     assert '"travel_date": "2026-03-12"' in after
 
 
 def test_the_demos_first_turn_adds_the_note(demo: subprocess.CompletedProcess[str]) -> None:
     turn = first_turn(demo.stdout)
-    assert "receipt  Travel-desk \u201cLisbon\u201d: note set to \u201cwindow seat\u201d." in turn
+    assert "receipt  Trip \u201cLisbon\u201d: note set to \u201cwindow seat\u201d." in turn
     assert "set note to \u201cwindow seat\u201d: DONE" in turn
 
 

@@ -113,6 +113,7 @@ def _project(state: Order) -> dict[str, Any]:
 
 REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
     name=REFUND_DESK,
+    case_noun="Order",
     state_type=Order,
     initial_state=Order,
     fields=(

@@ -224,6 +224,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
     reference_slots=(GLOSSARY_SLOT,),
     glossary_slots=(GLOSSARY_SLOT.name,),
     name=TRAVEL_DESK,
+    case_noun="Trip",
     state_type=Trip,
     initial_state=Trip,
     fields=(

@@ -67,7 +67,9 @@ def answer_case_question(
 def _case_text(case: CaseSnapshot, question: Question[Any], value: Any) -> str:
     if is_sentence(value):
         return str(value).strip()
-    ref = case_reference(workflow=case.workflow, label=case.label, case_id=case.case_id)
+    ref = case_reference(
+        workflow=case.workflow, label=case.label, case_id=case.case_id, noun=case.noun
+    )
     return f"{ref} \u2014 {name_label(question.name)}: {format_value(value)}."
 
 

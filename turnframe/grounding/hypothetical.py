@@ -144,4 +144,6 @@ def _confirmation(policy: CommandPolicy, *, is_destructive: bool) -> str:
 
 
 def _case_ref(case: CaseSnapshot) -> str:
-    return case_reference(workflow=case.workflow, label=case.label, case_id=case.case_id)
+    return case_reference(
+        workflow=case.workflow, label=case.label, case_id=case.case_id, noun=case.noun
+    )

@@ -32,9 +32,12 @@ def workflow_label(workflow: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def case_reference(*, workflow: str | None, label: str | None, case_id: str) -> str:
-    """``Trip “Anna”``; ``Trip case-7`` without a label; ``case case-7`` without a workflow."""
-    head = workflow_label(workflow) if workflow else "Case"
+def case_reference(
+    *, workflow: str | None, label: str | None, case_id: str, noun: str | None = None
+) -> str:
+    """``Trip “Anna”``; ``Trip case-7`` without a label; ``case case-7`` without a workflow.
+    ``noun`` (the workflow's ``case_noun``) names the case instead of the workflow's name."""
+    head = noun or (workflow_label(workflow) if workflow else "Case")
     if label:
         return f"{head} {quote(label)}"
     return f"{head} {case_id}"

@@ -45,6 +45,7 @@ class Unit:
 class CaseName:
     workflow: str | None = None
     label: str | None = None
+    noun: str | None = None
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -61,7 +62,9 @@ class Facts:
 
     def case_ref(self, case_id: str) -> str:
         name = self.names.get(case_id, CaseName())
-        return case_reference(workflow=name.workflow, label=name.label, case_id=case_id)
+        return case_reference(
+            workflow=name.workflow, label=name.label, case_id=case_id, noun=name.noun
+        )
 
     def where(self, unit: Unit) -> str:
         """`` on Trip “Anna”`` (a resolved case), `` on “Anna”`` (a label), or nothing."""
@@ -159,14 +162,20 @@ def _names(
     """Each case's workflow and label; the snapshot first, then what this turn says of it."""
     found: dict[str, CaseName] = {}
 
-    def learn(case_id: str | None, workflow: str | None, label: str | None) -> None:
+    def learn(
+        case_id: str | None, workflow: str | None, label: str | None, noun: str | None = None
+    ) -> None:
         if case_id is None:
             return
         known = found.get(case_id, CaseName())
-        found[case_id] = CaseName(workflow=known.workflow or workflow, label=known.label or label)
+        found[case_id] = CaseName(
+            workflow=known.workflow or workflow,
+            label=known.label or label,
+            noun=known.noun or noun,
+        )
 
     for case_id, snapshot in sorted(cases.items()):
-        learn(case_id, snapshot.workflow, snapshot.label)
+        learn(case_id, snapshot.workflow, snapshot.label, snapshot.noun)
     for event in () if execution is None else execution.events:
         if event.name == CASE_STARTED_EVENT:
             learn(event.case_id, event.data.get("workflow"), event.data.get("label"))

@@ -22,6 +22,7 @@ def case_snapshot(record: CaseRecord, workflow: Workflow[Any]) -> CaseSnapshot:
         label=record.label,
         revision=record.revision,
         state=converter.structure(record.state, workflow.state_type),
+        noun=workflow.case_noun,
     )
 
 
