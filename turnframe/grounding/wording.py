@@ -38,6 +38,8 @@ def case_reference(
     """``Trip “Anna”``; ``Trip case-7`` without a label; ``case case-7`` without a workflow.
     ``noun`` (the workflow's ``case_noun``) names the case instead of the workflow's name."""
     head = noun or (workflow_label(workflow) if workflow else "Case")
+    if label and noun and label.casefold().startswith(noun.casefold()):
+        return quote(label)  # “Order 1001”, not Order “Order 1001”
     if label:
         return f"{head} {quote(label)}"
     return f"{head} {case_id}"
