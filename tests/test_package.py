@@ -21,3 +21,11 @@ def test_canonical_json_ignores_key_order() -> None:
 def test_digests_of_the_same_value_differ_by_domain() -> None:
     assert digest("plan", {"a": 1}) != digest("command", {"a": 1})
     assert digest("plan", {"a": 1}) == digest("plan", {"a": 1})
+
+
+def test_ids_made_in_a_row_are_strictly_increasing() -> None:
+    from turnframe.ids import new_id
+
+    ids = [new_id("x_") for _ in range(5000)]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert all(len(i) == len("x_") + 32 for i in ids)
