@@ -18,7 +18,8 @@ from turnframe.results import ReductionPlan, Rejection
 from turnframe.workflow import Argument, DomainEvent, Field, Operation, Question, Workflow
 
 if TYPE_CHECKING:
-    from turnframe.runtime import Runtime, RuntimeSettings
+    from turnframe.actors.session import TurnIncomplete
+    from turnframe.runtime import Runtime, RuntimeSettings, UnknownSession, UnknownWorkflow
     from turnframe.stores import SqliteStore, Store
 
 __version__ = "0.1.0"
@@ -30,6 +31,9 @@ _LAZY = {
     "RuntimeSettings": "turnframe.runtime",
     "SqliteStore": "turnframe.stores",
     "Store": "turnframe.stores",
+    "TurnIncomplete": "turnframe.actors.session",
+    "UnknownSession": "turnframe.runtime",
+    "UnknownWorkflow": "turnframe.runtime",
 }
 
 
@@ -58,7 +62,10 @@ __all__ = [
     "RuntimeSettings",
     "SqliteStore",
     "Store",
+    "TurnIncomplete",
     "TurnResponse",
+    "UnknownSession",
+    "UnknownWorkflow",
     "UserTurn",
     "UserTurnPlan",
     "Workflow",
