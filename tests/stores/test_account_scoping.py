@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 import attrs
@@ -82,10 +83,17 @@ async def world(
 
 
 Op = Callable[[Store, str, World], Awaitable[Any]]
+_T0 = ManualClock().now()
 
 OPERATIONS: dict[str, Op] = {
     "get_session": lambda s, a, w: s.get_session(a, w.session_id),
     "save_thread_context": lambda s, a, w: s.save_thread_context(a, w.session_id, {"x": 1}),
+    "acquire_session_lease": lambda s, a, w: s.acquire_session_lease(
+        a, w.session_id, worker_id="w9", now=_T0, expires_at=_T0 + timedelta(seconds=30)
+    ),
+    "release_session_lease": lambda s, a, w: s.release_session_lease(
+        a, w.session_id, worker_id="w9"
+    ),
     "record_user_turn": lambda s, a, w: s.record_user_turn(
         account_id=a, session_id=w.session_id, payload={}
     ),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import anyio
 import anyio.to_thread
@@ -29,6 +30,7 @@ from turnframe.stores.postgres import (  # noqa: E402  (after the importorskip)
     AsyncioRequired,
     PostgresStore,
 )
+from turnframe.stores.postgres.schema import MIGRATIONS  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 
@@ -99,6 +101,52 @@ async def test_stores_opening_a_new_schema_together_migrate_it_once(dsn: str, sc
     async with anyio.create_task_group() as tg:
         for n in range(4):
             tg.start_soon(open_and_write, n)
+    assert await _versions(dsn, schema) == list(range(1, LATEST_VERSION + 1))
+
+
+@needs_postgres
+async def test_a_version_1_schema_gains_session_leases_without_rewriting_its_rows(
+    dsn: str, schema: str
+) -> None:
+    conn = await asyncpg.connect(dsn)
+    try:  # a schema written before session leases existed
+        await conn.execute(f"CREATE SCHEMA {schema}")
+        await conn.execute(f"SET search_path = {schema}")
+        (v1,) = [statements for version, statements in MIGRATIONS if version == 1]
+        for statement in v1:
+            await conn.execute(statement)
+        await conn.execute(
+            "CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at timestamptz)"
+        )
+        await conn.execute("INSERT INTO schema_version VALUES (1, now())")
+        await conn.execute(
+            "INSERT INTO sessions (account_id, id, workflow, created_at, thread_context, "
+            "last_turn_id) VALUES ($1, 's1', 'w', now(), '{\"k\":1}', 't1')",
+            ACCOUNT,
+        )
+        await conn.execute(
+            "INSERT INTO turns (account_id, id, session_id, payload, phase, created_at, "
+            "phase_changed_at) VALUES ($1, 't1', 's1', '{}', 'reduced', now(), now())",
+            ACCOUNT,
+        )
+        filenode = await conn.fetchval("SELECT pg_relation_filenode('sessions')")
+        clock = ManualClock()
+        async with PostgresStore.open(dsn, schema=schema, clock=clock) as store:
+            session = await store.get_session(ACCOUNT, "s1")
+            assert session is not None
+            assert (session.thread_context, session.last_turn_id) == ({"k": 1}, "t1")
+            assert await store.list_claimable_sessions(now=clock.now()) == [session]
+            lease = await store.acquire_session_lease(
+                ACCOUNT,
+                "s1",
+                worker_id="w1",
+                now=clock.now(),
+                expires_at=clock.now() + timedelta(1),
+            )
+            assert lease is not None and not lease.taken_over
+        assert await conn.fetchval("SELECT pg_relation_filenode('sessions')") == filenode
+    finally:
+        await conn.close()
     assert await _versions(dsn, schema) == list(range(1, LATEST_VERSION + 1))
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from store_kit import ACCOUNT, entry
 from turnframe.clock import ManualClock
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores import NewInteraction, SchemaTooNew, SqliteStore, StoreClosed, StoreTimeout
-from turnframe.stores.sqlite import LATEST_VERSION
+from turnframe.stores.sqlite import LATEST_VERSION, schema
 from turnframe.stores.sqlite.driver import AiosqliteDriver, ThreadDriver
 
 pytestmark = pytest.mark.anyio
@@ -54,6 +56,40 @@ async def test_opening_a_file_from_a_newer_version_fails_with_a_clear_error(
             pass
     assert caught.value.code == "turnframe.store.schema_too_new"
     assert str(path) in str(caught.value) and "upgrade turnframe" in str(caught.value)
+
+
+async def test_a_version_1_file_gains_session_leases_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    with closing(sqlite3.connect(path)) as conn, conn:  # written before session leases existed
+        (v1,) = [statements for version, statements in schema.MIGRATIONS if version == 1]
+        for statement in v1:
+            conn.execute(statement)
+        conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)")
+        conn.execute("INSERT INTO schema_version VALUES (1, '2025-12-01T00:00:00.000000+00:00')")
+        conn.execute(
+            "INSERT INTO sessions VALUES (?, 's1', 'w', '2025-12-01T00:00:00.000000+00:00', "
+            "'{\"k\":1}', 't1')",
+            (ACCOUNT,),
+        )
+        conn.execute(
+            "INSERT INTO turns VALUES (?, 't1', 's1', '{}', 'reduced', NULL, NULL, "
+            "'2025-12-01T00:00:00.000000+00:00', '2025-12-01T00:00:00.000000+00:00')",
+            (ACCOUNT,),
+        )
+    clock = ManualClock()
+    async with SqliteStore.open(path, clock=clock) as store:
+        session = await store.get_session(ACCOUNT, "s1")
+        assert session is not None
+        assert (session.thread_context, session.last_turn_id) == ({"k": 1}, "t1")
+        assert await store.list_claimable_sessions(now=clock.now()) == [session]
+        lease = await store.acquire_session_lease(
+            ACCOUNT, "s1", worker_id="w1", now=clock.now(), expires_at=clock.now() + timedelta(1)
+        )
+        assert lease is not None and not lease.taken_over
+        assert await store.list_claimable_sessions(now=clock.now()) == []
+    with closing(sqlite3.connect(path)) as conn:
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version")]
+    assert versions == list(range(1, LATEST_VERSION + 1))
 
 
 async def test_a_file_store_runs_in_wal_mode_with_normal_sync_and_foreign_keys(

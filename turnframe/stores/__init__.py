@@ -51,6 +51,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SessionLease,
     SessionRecord,
     TurnRecord,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "PhaseMove",
     "RevisionConflict",
     "SchemaTooNew",
+    "SessionLease",
     "SessionRecord",
     "SqliteStore",
     "StatusConflict",

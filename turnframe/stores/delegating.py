@@ -31,6 +31,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SessionLease,
     SessionRecord,
     TurnRecord,
 )
@@ -69,6 +70,29 @@ class DelegatingStore:
         self, account_id: str, session_id: str, thread_context: Json
     ) -> None:
         return await self._inner.save_thread_context(account_id, session_id, thread_context)
+
+    async def acquire_session_lease(
+        self,
+        account_id: str,
+        session_id: str,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+    ) -> SessionLease | None:
+        return await self._inner.acquire_session_lease(
+            account_id, session_id, worker_id=worker_id, now=now, expires_at=expires_at
+        )
+
+    async def release_session_lease(
+        self, account_id: str, session_id: str, *, worker_id: str
+    ) -> bool:
+        return await self._inner.release_session_lease(account_id, session_id, worker_id=worker_id)
+
+    async def list_claimable_sessions(
+        self, *, now: datetime, limit: int = 100
+    ) -> list[SessionRecord]:
+        return await self._inner.list_claimable_sessions(now=now, limit=limit)
 
     async def record_user_turn(
         self, *, account_id: str, session_id: str, payload: Json, turn_id: str | None = None

@@ -26,6 +26,29 @@ def _non_negative(_: Any, attribute: attrs.Attribute[Any], value: int | None) ->
         raise ValueError(f"{attribute.name} must be >= 0, got {value}")
 
 
+def check_lease_terms(worker_id: str, now: datetime, expires_at: datetime) -> None:
+    """Refuse a session lease request that cannot mean anything: no worker, a naive instant
+    (never guessed), or an expiry that is not after ``now`` (a lease born expired)."""
+    check_worker(worker_id)
+    for name, value in (("now", now), ("expires_at", expires_at)):
+        if value.utcoffset() is None:
+            raise ValueError(f"{name} must be timezone-aware, got {value!r}")
+    if expires_at <= now:
+        raise ValueError(
+            f"expires_at ({expires_at.isoformat()}) must be after now ({now.isoformat()})"
+        )
+
+
+def check_worker(worker_id: str) -> None:
+    if not worker_id:
+        raise ValueError(f"worker_id must be a non-empty string, got {worker_id!r}")
+
+
+def check_limit(limit: int) -> None:
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+
+
 def _as_tuple(value: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(value)
 

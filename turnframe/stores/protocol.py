@@ -16,6 +16,17 @@ Rules every implementation keeps (the conformance suite in ``tests/stores`` chec
   recovery scan and the outbox dispatcher); every record they return carries its account id.
 - No hidden clock decides anything: lease expiries and "now" are passed in. The store's clock
   only stamps ``created_at``-style columns.
+- Session leases let several worker processes share one database: each live session is served
+  by at most one worker at a time, the one holding its lease. A worker scans
+  :meth:`~Store.list_claimable_sessions`, takes each session with
+  :meth:`~Store.acquire_session_lease` (which alone decides: of two workers racing for one
+  session exactly one gets the lease), renews it before ``expires_at`` by acquiring again, and
+  gives it back with :meth:`~Store.release_session_lease`. A lease that expired is taken over
+  by the next worker to ask (``taken_over=True``, naming ``previous_worker``), which recovers the
+  session's unfinished turns from their phase markers. A lease is exclusive only while it lasts:
+  a worker that cannot renew in time must stop serving the session at ``expires_at`` by its own
+  clock (less the clock skew it allows for). Lease columns live on the session row; they are
+  lifecycle columns, never payload.
 
 Fault boundaries (``turnframe.testing.faults``) map onto these methods: see that module.
 """
@@ -47,6 +58,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SessionLease,
     SessionRecord,
     TurnRecord,
 )
@@ -82,6 +94,50 @@ class Store(Protocol):
         self, account_id: str, session_id: str, thread_context: Json
     ) -> None:
         """Replace the session's thread context (the session actor's rolling summary)."""
+        ...
+
+    # -- session leases (many workers, one database) ----------------------------------------
+    async def acquire_session_lease(
+        self,
+        account_id: str,
+        session_id: str,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+    ) -> SessionLease | None:
+        """Lease the session to ``worker_id`` until ``expires_at``, in one transaction that locks
+        the session row (SQLite: the database), so of several workers racing for it exactly one
+        wins. The lease's instants come back in UTC.
+
+        - No lease (never leased, or released): a fresh lease, acquired at ``now``.
+        - ``worker_id`` holds it already (live or lapsed: nobody else took it in between): a
+          renewal; ``expires_at`` moves, ``acquired_at`` stays.
+        - Another worker's lease expired at ``now`` (``lease expiry <= now``): taken over, a
+          lease acquired at ``now`` with ``taken_over=True`` and ``previous_worker`` set.
+        - Another worker's lease is live: None, nothing changes.
+
+        An unknown (or another account's) session is :class:`NotFound`. ``worker_id`` must not
+        be empty, both instants must be timezone-aware and ``expires_at`` after ``now``
+        (``ValueError``)."""
+        ...
+
+    async def release_session_lease(
+        self, account_id: str, session_id: str, *, worker_id: str
+    ) -> bool:
+        """Give the lease back if ``worker_id`` holds it (live or lapsed): True. False when the
+        session is not leased or another worker holds it, which is never released.
+        An unknown (or another account's) session is :class:`NotFound`."""
+        ...
+
+    async def list_claimable_sessions(
+        self, *, now: datetime, limit: int = 100
+    ) -> list[SessionRecord]:
+        """*Operator* (every account). Up to ``limit`` sessions that have unfinished turns (phase
+        not terminal) and no lease live at ``now``, ordered by their oldest unfinished turn (oldest
+        first). Only a hint of what to acquire: the lease decides. Sessions a concurrent
+        transaction holds locked (being acquired, or in another worker's scan) are skipped, not
+        waited for, where the store has row locks (PostgreSQL: ``FOR UPDATE SKIP LOCKED``)."""
         ...
 
     # -- turns and their phase marker ---------------------------------------------------------

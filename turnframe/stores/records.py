@@ -69,6 +69,24 @@ class SessionRecord:
 
 
 @attrs.frozen(kw_only=True)
+class SessionLease:
+    """A worker's lease on a live session: while it lasts, only ``worker_id`` serves the session.
+
+    ``acquired_at`` is when this worker's hold began (a renewal keeps it); ``taken_over`` says the
+    lease was taken from ``previous_worker``, whose lease had expired: that worker may have died
+    mid-turn, so the new holder recovers the session's unfinished turns from their phase markers.
+    """
+
+    account_id: str
+    session_id: str
+    worker_id: str
+    acquired_at: datetime
+    expires_at: datetime
+    taken_over: bool = False
+    previous_worker: str | None = None
+
+
+@attrs.frozen(kw_only=True)
 class TurnRecord:
     """A user turn, its durable phase marker and its write-once plan and reduction payloads."""
 

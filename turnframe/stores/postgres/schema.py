@@ -169,8 +169,18 @@ _V1 = [
     )""",
 ]
 
+# Session leases: which worker serves a live session, until when. Nullable columns without a
+# default are a catalog change only: existing rows are not rewritten. All three are NULL when
+# the session is not leased.
+_V2 = [
+    """ALTER TABLE sessions
+        ADD COLUMN lease_worker text,
+        ADD COLUMN lease_acquired_at timestamptz,
+        ADD COLUMN lease_expires_at timestamptz""",
+]
+
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1)]
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2)]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 #: A plain lower-case identifier, so the name needs no quoting in ``search_path`` or DDL.

@@ -33,13 +33,16 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    check_lease_terms,
+    check_limit,
+    check_worker,
 )
 from turnframe.stores.postgres import schema as migrations
 from turnframe.stores.postgres import tx
 from turnframe.stores.postgres.codec import instant
 from turnframe.stores.postgres.errors import AsyncioRequired
 from turnframe.stores.postgres.ops import bundle as bundle_ops
-from turnframe.stores.postgres.ops import cases, journal, outbox, turns
+from turnframe.stores.postgres.ops import cases, journal, leases, outbox, turns
 from turnframe.stores.postgres.ops import interactions as card_ops
 from turnframe.stores.postgres.tx import Conn
 from turnframe.stores.protocol import InsideTransactionHook
@@ -55,6 +58,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SessionLease,
     SessionRecord,
     TurnRecord,
 )
@@ -170,6 +174,36 @@ class PostgresStore:
         await self._write(
             lambda c: turns.save_thread_context(c, account_id, session_id, thread_context)
         )
+
+    # -- session leases -----------------------------------------------------------------------
+    async def acquire_session_lease(
+        self,
+        account_id: str,
+        session_id: str,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+    ) -> SessionLease | None:
+        check_lease_terms(worker_id, now, expires_at)
+        at, until = instant(now), instant(expires_at)
+        return await self._write(
+            lambda c: leases.acquire(c, account_id, session_id, worker_id, at, until)
+        )
+
+    async def release_session_lease(
+        self, account_id: str, session_id: str, *, worker_id: str
+    ) -> bool:
+        check_worker(worker_id)
+        return await self._write(lambda c: leases.release(c, account_id, session_id, worker_id))
+
+    async def list_claimable_sessions(
+        self, *, now: datetime, limit: int = 100
+    ) -> list[SessionRecord]:
+        check_limit(limit)
+        at = instant(now)
+        # A write: the scan locks the rows it returns (SKIP LOCKED) inside one transaction.
+        return await self._write(lambda c: leases.claimable(c, at, limit))
 
     # -- turns --------------------------------------------------------------------------------
     async def record_user_turn(

@@ -144,8 +144,16 @@ _V1 = [
     ) WITHOUT ROWID""",
 ]
 
+# Session leases: which worker serves a live session, until when. Nullable columns added
+# without a default, so existing rows are not rewritten; all three are NULL when not leased.
+_V2 = [
+    "ALTER TABLE sessions ADD COLUMN lease_worker TEXT",
+    "ALTER TABLE sessions ADD COLUMN lease_acquired_at TEXT",
+    "ALTER TABLE sessions ADD COLUMN lease_expires_at TEXT",
+]
+
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1)]
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2)]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 

@@ -32,6 +32,9 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    check_lease_terms,
+    check_limit,
+    check_worker,
 )
 from turnframe.stores.protocol import InsideTransactionHook
 from turnframe.stores.records import (
@@ -46,6 +49,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SessionLease,
     SessionRecord,
     TurnRecord,
 )
@@ -54,7 +58,7 @@ from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
 from turnframe.stores.sqlite.group import GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
-from turnframe.stores.sqlite.ops import cases, journal, outbox, turns
+from turnframe.stores.sqlite.ops import cases, journal, leases, outbox, turns
 from turnframe.stores.sqlite.ops import interactions as card_ops
 
 T = TypeVar("T")
@@ -138,6 +142,35 @@ class SqliteStore:
         await self._write(
             lambda c: turns.save_thread_context(c, account_id, session_id, thread_context)
         )
+
+    # -- session leases -----------------------------------------------------------------------
+    async def acquire_session_lease(
+        self,
+        account_id: str,
+        session_id: str,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+    ) -> SessionLease | None:
+        check_lease_terms(worker_id, now, expires_at)
+        at, until = dump_time(now), dump_time(expires_at)
+        return await self._write(
+            lambda c: leases.acquire(c, account_id, session_id, worker_id, at, until)
+        )
+
+    async def release_session_lease(
+        self, account_id: str, session_id: str, *, worker_id: str
+    ) -> bool:
+        check_worker(worker_id)
+        return await self._write(lambda c: leases.release(c, account_id, session_id, worker_id))
+
+    async def list_claimable_sessions(
+        self, *, now: datetime, limit: int = 100
+    ) -> list[SessionRecord]:
+        check_limit(limit)
+        at = dump_time(now)
+        return await self._read(lambda c: leases.claimable(c, at, limit))
 
     # -- turns --------------------------------------------------------------------------------
     async def record_user_turn(
