@@ -19,6 +19,7 @@ from turnframe.workflow import Argument, DomainEvent, Field, Operation, Question
 
 if TYPE_CHECKING:
     from turnframe.actors.session import TurnIncomplete
+    from turnframe.leasing import SessionLeasedElsewhere
     from turnframe.runtime import Runtime, RuntimeSettings, UnknownSession, UnknownWorkflow
     from turnframe.stores import SqliteStore, Store
 
@@ -31,6 +32,7 @@ _LAZY = {
     "RuntimeSettings": "turnframe.runtime",
     "SqliteStore": "turnframe.stores",
     "Store": "turnframe.stores",
+    "SessionLeasedElsewhere": "turnframe.leasing",
     "TurnIncomplete": "turnframe.actors.session",
     "UnknownSession": "turnframe.runtime",
     "UnknownWorkflow": "turnframe.runtime",
@@ -60,6 +62,7 @@ __all__ = [
     "Rejection",
     "Runtime",
     "RuntimeSettings",
+    "SessionLeasedElsewhere",
     "SqliteStore",
     "Store",
     "TurnIncomplete",

@@ -48,6 +48,7 @@ from turnframe.converter import converter
 from turnframe.corpora import CorpusRegistry, default_registry
 from turnframe.errors import ConfigError, TurnframeError
 from turnframe.ids import new_id
+from turnframe.leasing import SessionLeases
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import InteractionResponse, UserTurn
 from turnframe.outbox import EffectSender, OutboxDispatcher, Reconciler
@@ -57,8 +58,9 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.references import ReferenceBinding
 from turnframe.response import Block, TurnResponse
+from turnframe.stores.errors import StoreError
 from turnframe.stores.protocol import InsideTransactionHook, Store
-from turnframe.stores.records import SessionRecord
+from turnframe.stores.records import SessionRecord, TurnRecord
 from turnframe.stores.sqlite import SqliteStore
 from turnframe.supervisors import (
     ChildSpec,
@@ -93,6 +95,11 @@ class RuntimeSettings:
     #: A session actor idle this long (seconds) is stopped; its state is in the store, so the
     #: next turn starts it again. ``None`` keeps every session actor until the runtime stops.
     session_idle_seconds: float | None = 600.0
+    #: With several workers on one database: each session is leased to one worker for this
+    #: long (renewed while it serves turns; taken over when it expires). ``None``: one process
+    #: serves every session (the embedded default). ``worker_id`` names this worker's leases.
+    session_lease_seconds: float | None = None
+    worker_id: str | None = None
     #: Restarts allowed per supervisor before it gives up and escalates (OTP intensity).
     intensity: RestartIntensity = attrs.field(
         factory=lambda: RestartIntensity(max_restarts=10, within_seconds=10.0)
@@ -162,7 +169,8 @@ class Runtime:
         self._root: Supervisor | None = None
         self._sessions: DynamicSupervisor | None = None
         self._pools: dict[str, list[ActorRef]] = {}
-        self._last_used: dict[str, float] = {}
+        self._last_used: dict[tuple[str, str], float] = {}
+        self._leases: SessionLeases | None = None
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -184,6 +192,16 @@ class Runtime:
                 )
             else:
                 self._store = self._store_arg
+            lease_seconds = self.settings.session_lease_seconds
+            if lease_seconds is not None:
+                self._leases = SessionLeases(
+                    self._store,
+                    self.clock,
+                    worker_id=self.settings.worker_id or new_id("wrk-"),
+                    seconds=lease_seconds,
+                )
+                # Unwinds after the supervision tree has stopped, before the store closes.
+                stack.push_async_callback(self._release_leases)
             if self._senders:
                 self.dispatcher = OutboxDispatcher(
                     self._store, self._senders, self.clock, **self._outbox_options
@@ -194,10 +212,13 @@ class Runtime:
             self._root = self._build_tree()
             await stack.enter_async_context(self._root)
             idle = self.settings.session_idle_seconds
-            if idle is not None:
+            if idle is not None or lease_seconds is not None:
                 sweeper = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(sweeper.cancel_scope.cancel)
-                sweeper.start_soon(self._sweep_idle_sessions, idle)
+                if idle is not None:
+                    sweeper.start_soon(self._sweep_idle_sessions, idle)
+                if lease_seconds is not None:
+                    sweeper.start_soon(self._take_over_orphans, lease_seconds / 2)
             self._stack = stack
             await self.recover()
         except BaseException:
@@ -230,6 +251,22 @@ class Runtime:
             await anyio.sleep(max(idle / 2, 0.01))
             await self.evict_idle_sessions(idle_for=idle)
 
+    async def _take_over_orphans(self, period: float) -> None:
+        """Sessions whose worker died (their lease expired) are taken over and recovered."""
+        while True:
+            await anyio.sleep(period)
+            try:
+                await self.recover()
+            except StoreError as error:
+                logger.warning("taking over orphaned sessions failed: %s", error)
+
+    async def _release_leases(self) -> None:
+        if self._leases is not None:
+            try:
+                await self._leases.release_all()
+            except StoreError as error:  # they expire on their own
+                logger.warning("releasing session leases failed: %s", error)
+
     async def evict_idle_sessions(self, *, idle_for: float) -> int:
         """Stop the session actors that handled nothing for ``idle_for`` seconds (monotonic);
         returns how many. A turn for an evicted session starts its actor again from the store."""
@@ -237,11 +274,13 @@ class Runtime:
         if sessions is None:
             return 0
         now = anyio.current_time()
-        stale = [c for c, used in self._last_used.items() if now - used >= idle_for]
-        for child_id in stale:
-            del self._last_used[child_id]
+        stale = [key for key, used in self._last_used.items() if now - used >= idle_for]
+        for account_id, session_id in stale:
+            del self._last_used[(account_id, session_id)]
             with contextlib.suppress(UnknownChild):
-                await sessions.stop_child(child_id)
+                await sessions.stop_child(f"{account_id}/{session_id}")
+            if self._leases is not None:
+                await self._leases.release(account_id, session_id)
         return len(stale)
 
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
@@ -397,8 +436,10 @@ class Runtime:
         """Take ``turn`` through every phase; sending the same turn again is idempotent."""
         attempts = self.settings.resume_attempts + 1
         for attempt in range(attempts):
+            if self._leases is not None:
+                await self._leases.ensure(turn.account_id, turn.session_id)
             ref = await self._session_ref(turn.account_id, turn.session_id)
-            self._last_used[f"{turn.account_id}/{turn.session_id}"] = anyio.current_time()
+            self._last_used[(turn.account_id, turn.session_id)] = anyio.current_time()
             try:
                 response: TurnResponse = await ref.ask(
                     HandleTurn(turn=turn),
@@ -448,7 +489,7 @@ class Runtime:
         resumed: list[str] = []
         incomplete: list[str] = []
         skipped: list[str] = []
-        for record in await self.store.list_unfinished_turns(account_id=None):
+        for record in await self._unfinished_turns_to_recover():
             session = await self.store.get_session(record.account_id, record.session_id)
             if session is None or session.workflow not in self.workflows:
                 # Another runtime (serving that workflow) sharing this store recovers it.
@@ -465,6 +506,16 @@ class Runtime:
         return RecoveryReport(
             resumed=tuple(resumed), incomplete=tuple(incomplete), skipped=tuple(skipped)
         )
+
+    async def _unfinished_turns_to_recover(self) -> list[TurnRecord]:
+        if self._leases is None:
+            return await self.store.list_unfinished_turns(account_id=None)
+        # With leases: only sessions no live worker serves, leased to this one first.
+        turns: list[TurnRecord] = []
+        for session in await self._leases.claim_orphans():
+            records = await self.store.list_session_turns(session.account_id, session.session_id)
+            turns += [r for r in records if not r.phase.is_terminal]
+        return turns
 
     async def _session_ref(self, account_id: str, session_id: str) -> ActorRef:
         sessions = self._sessions
