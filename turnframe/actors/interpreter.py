@@ -23,8 +23,6 @@ from turnframe.providers.errors import ChainError
 from turnframe.references import (
     check_context_budget,
     reference_record,
-    render,
-    slot_digests,
 )
 from turnframe.workflow import Workflow
 
@@ -78,7 +76,6 @@ def interpret_request(
 ) -> ProviderRequest:
     """The request for one turn: the rendered template as system prompt, the turn as JSON."""
     turn = message.turn
-    system = render(setup.template, setup.references, setup.variables(workflow))
     payload: dict[str, Any] = {
         "text": turn.text,
         "clock": turn.clock.isoformat(),
@@ -94,11 +91,11 @@ def interpret_request(
         purpose=Purpose.INTERPRET,
         turn_id=turn.turn_id,
         correlation_id=turn.turn_id,
-        system=system,
+        system=setup.system,
         user=json.dumps(payload, ensure_ascii=False, sort_keys=True),
         answer_schema=PLAN_SCHEMA,
         template_hash=setup.template.template_hash,
-        reference_digests=slot_digests(setup.references),
+        reference_digests=setup.digests,
     )
 
 
@@ -156,15 +153,17 @@ class InterpreterActor(Actor):
                 raw=answer.text,
             ) from error
         warnings = relatedness_warnings(plan, message.turn.text, setup)
-        record = reference_record(setup.references, template=setup.template, relatedness=warnings)
+        record = setup.record
+        if warnings:
+            with_warnings = reference_record(
+                setup.references, template=setup.template, relatedness=warnings
+            )
+            record = converter.unstructure(with_warnings)
         return Interpretation(
             plan=plan,
             raw=answer.text,
             provider=answer.provider,
             attempts=tuple(answer.attempts),
             template_hash=request.template_hash,
-            references={
-                **converter.unstructure(record),
-                "context": converter.unstructure(usage),
-            },
+            references={**record, "context": converter.unstructure(usage)},
         )

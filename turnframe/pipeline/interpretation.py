@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from turnframe.config import TurnframeConfig, check_config_workflows, config_bindings
+from turnframe.converter import converter
 from turnframe.plan import OperationAct, SetFieldAct, UserTurnPlan
 from turnframe.references import (
     Glossary,
@@ -25,8 +26,11 @@ from turnframe.references import (
     check_relatedness,
     check_runtime_wide_bindings,
     glossary_from_references,
+    reference_record,
     register_template,
+    render,
     resolve_references,
+    slot_digests,
 )
 from turnframe.workflow import Workflow
 
@@ -51,6 +55,10 @@ class InterpretSetup:
     references: ResolvedReferences
     glossary: Glossary | None = None
     glossary_text: str | None = None
+    # Fixed for the runtime's life (references resolve once): rendered and digested once.
+    system: str = ""
+    digests: dict[str, str] = attrs.field(factory=dict)
+    record: dict[str, Any] = attrs.field(factory=dict)  # the replay record's reference part
 
     def variables(self, workflow: Workflow[Any]) -> dict[str, str]:
         return {
@@ -114,12 +122,18 @@ def resolve_setups(
                 for item in slot.items
             ]
             glossary_text = "\n".join(texts) if texts else None
-        setups[workflow.name] = InterpretSetup(
+        setup = InterpretSetup(
             workflow=workflow.name,
             template=template,
             references=resolved,
             glossary=glossary,
             glossary_text=glossary_text,
+        )
+        setups[workflow.name] = attrs.evolve(
+            setup,
+            system=render(template, resolved, setup.variables(workflow)),
+            digests=slot_digests(resolved),
+            record=converter.unstructure(reference_record(resolved, template=template)),
         )
     return setups
 
