@@ -12,7 +12,6 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
-from turnframe.converter import unstructure
 from turnframe.hashing import digest
 
 
@@ -93,7 +92,22 @@ class ProviderRequest:
 
     def digest(self) -> str:
         """A stable digest of the whole request: the same request always has the same digest."""
-        return digest("provider.request", unstructure(self))
+        # The same mapping the converter makes of this class, built directly: it is hashed on
+        # every provider call.
+        return digest(
+            "provider.request",
+            {
+                "purpose": self.purpose.value,
+                "turn_id": self.turn_id,
+                "correlation_id": self.correlation_id,
+                "system": self.system,
+                "messages": [{"role": m.role, "content": m.content} for m in self.messages],
+                "answer_schema": self.answer_schema,
+                "template_hash": self.template_hash,
+                "reference_digests": self.reference_digests,
+                "max_answer_tokens": self.max_answer_tokens,
+            },
+        )
 
 
 @attrs.frozen(kw_only=True)

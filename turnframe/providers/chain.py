@@ -224,6 +224,14 @@ class _ChainCall:
         raise _Exhausted(last_error)
 
     async def _on_provider(self, provider: Provider, step: AttemptStep) -> ProviderAnswer:
+        # The first attempt needs no retry machinery; tenacity takes over after a retryable
+        # failure, which it is handed as its own first attempt's outcome.
+        try:
+            return await self._send_once(provider, step)
+        except ProviderError as error:
+            if self.policy.attempts_per_provider <= 1 or not self._retryable(error):
+                raise
+            first_failure = error
         retrying = AsyncRetrying(
             stop=stop_after_attempt(self.policy.attempts_per_provider),
             wait=self._wait,
@@ -233,8 +241,9 @@ class _ChainCall:
         )
         async for attempt in retrying:
             with attempt:
-                first = attempt.retry_state.attempt_number == 1
-                return await self._send_once(provider, step if first else AttemptStep.RETRY)
+                if attempt.retry_state.attempt_number == 1:
+                    raise first_failure
+                return await self._send_once(provider, AttemptStep.RETRY)
         raise AssertionError("tenacity either returns an answer or re-raises the last error")
 
     def _retryable(self, error: BaseException) -> bool:
