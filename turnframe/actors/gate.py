@@ -9,7 +9,7 @@ runs its commands again by idempotency key, and settled entries are never run tw
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -19,27 +19,34 @@ from turnframe.actors.stages import Execute, MayRetry, SettledReport
 from turnframe.converter import converter
 from turnframe.errors import TurnframeError
 from turnframe.execution import (
-    BATCH_ALREADY_SETTLED,
     BATCH_AWAITING_CONFIRMATION,
-    BATCH_COMMITTED,
     BATCH_DECLINED,
     BATCH_KEY_REUSED,
     BATCH_REVISION_CONFLICT,
     BatchOutcome,
     BatchStatus,
-    CommittedEvent,
     ExecutionReport,
     OutboxNote,
 )
 from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.pipeline.batches import BatchRun, run_batch, state_json
+from turnframe.pipeline.reports import (
+    Prepared,
+    failed,
+    journal_entries,
+    journal_entry,
+    journal_outcome,
+    label_of,
+    needs_card,
+    replayed,
+    report_of,
+)
 from turnframe.providers.base import Purpose
 from turnframe.results import (
     CommandBatch,
     InteractionOutcomeStatus,
     InteractionToCreate,
     ReductionPlan,
-    Rejection,
 )
 from turnframe.stores.errors import RevisionConflict, StoreError
 from turnframe.stores.inputs import (
@@ -48,14 +55,11 @@ from turnframe.stores.inputs import (
     CommitBundle,
     JournalOutcome,
     NewCase,
-    NewJournalEntry,
     PhaseMove,
 )
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.records import (
     AdmissionVerdict,
-    BundleReceipt,
-    EventRecord,
     InteractionStatus,
     JournalRecord,
 )
@@ -85,23 +89,6 @@ class _Work:
     awaiting: tuple[CommandBatch, ...]
     declined: tuple[CommandBatch, ...]
     card_resolutions: tuple[CardResolution, ...]
-
-
-def journal_entry(batch: CommandBatch, index: int, status: JournalStatus) -> NewJournalEntry:
-    command = batch.commands[index]
-    return NewJournalEntry(
-        idempotency_key=command.idempotency_key,
-        command_id=command.command_id,
-        content_digest=command.content_digest,
-        payload={"batch_id": batch.batch_id, "command": converter.unstructure(command)},
-        case_id=batch.case_id,
-        expected_revision=batch.expected_revision,
-        status=status,
-    )
-
-
-def _entries(batches: Sequence[CommandBatch], status: JournalStatus) -> list[NewJournalEntry]:
-    return [journal_entry(b, i, status) for b in batches for i in range(len(b.commands))]
 
 
 class ExecutionGate(Actor):
@@ -143,8 +130,8 @@ class ExecutionGate(Actor):
             return await self.settled_report(account, turn.turn_id, reduction)
         work = await self._work(account, reduction)
         entries = [
-            *_entries(work.ready, JournalStatus.PENDING),
-            *_entries(work.awaiting, JournalStatus.AWAITING_CONFIRMATION),
+            *journal_entries(work.ready, JournalStatus.PENDING),
+            *journal_entries(work.awaiting, JournalStatus.AWAITING_CONFIRMATION),
         ]
         phase = message.phase
         admitted: dict[str, JournalRecord] = {}
@@ -210,7 +197,7 @@ class ExecutionGate(Actor):
                     CardResolution(interaction_id=interaction_id, status=InteractionStatus.EXPIRED)
                 )
         return _Work(
-            ready=tuple(b for b in reduction.batches if not _needs_card(b)),
+            ready=tuple(b for b in reduction.batches if not needs_card(b)),
             confirmed=confirmed,
             awaiting=reduction.awaiting_batches,
             declined=declined,
@@ -262,7 +249,7 @@ class ExecutionGate(Actor):
                 continue
             if bundle.outbox and self._on_outbox is not None:
                 self._on_outbox()
-            return _report(plan, receipt)
+            return report_of(plan, receipt)
         raise TurnContended(turn_id)
 
     async def _prepare(
@@ -272,7 +259,7 @@ class ExecutionGate(Actor):
         admitted: Mapping[str, JournalRecord],
         refused: set[str],
         snapshots: Mapping[str, CaseSnapshot],
-    ) -> _Prepared:
+    ) -> Prepared:
         runs: list[BatchRun] = []
         outcomes: list[BatchOutcome] = []
         journal: list[JournalOutcome] = []
@@ -283,10 +270,10 @@ class ExecutionGate(Actor):
             keys = [c.idempotency_key for c in batch.commands]
             entries = [admitted.get(k) for k in keys]
             if any(k in refused for k in keys):
-                outcomes.append(_failed(batch, BATCH_KEY_REUSED))
+                outcomes.append(failed(batch, BATCH_KEY_REUSED))
                 continue
             if entries and all(e is not None and e.status in _SETTLED for e in entries):
-                outcomes.append(_replayed(batch, entries))
+                outcomes.append(replayed(batch, entries))
                 continue
             workflow = self._workflows[batch.workflow]
             if batch.case_id not in states:
@@ -306,16 +293,16 @@ class ExecutionGate(Actor):
                             idempotency_key=entry.idempotency_key,
                             expected=entry.status,
                             status=status,
-                            outcome=_journal_outcome(run),
+                            outcome=journal_outcome(run),
                         )
                     )
             if not run.ok:
-                outcomes.append(_failed(batch, run.reason, run.rejection))
+                outcomes.append(failed(batch, run.reason, run.rejection))
                 continue
             assert run.new_revision is not None
             states[batch.case_id] = (run.state_after, run.new_revision)
             if batch.creates_case:
-                label = _label_of(batch)
+                label = label_of(batch)
                 new_cases.append(
                     NewCase(
                         case_id=batch.case_id,
@@ -356,8 +343,8 @@ class ExecutionGate(Actor):
                             outcome={"reason": BATCH_DECLINED},
                         )
                     )
-            outcomes.append(_failed(batch, BATCH_DECLINED, status=BatchStatus.DECLINED))
-        return _Prepared(
+            outcomes.append(failed(batch, BATCH_DECLINED, status=BatchStatus.DECLINED))
+        return Prepared(
             runs=tuple(runs),
             outcomes=tuple(outcomes),
             journal=tuple(journal),
@@ -405,7 +392,7 @@ class ExecutionGate(Actor):
                 await self._store.get_journal_entry(account, c.idempotency_key)
                 for c in batch.commands
             ]
-            if _needs_card(batch) and all(
+            if needs_card(batch) and all(
                 e is not None and e.status is JournalStatus.AWAITING_CONFIRMATION for e in entries
             ):
                 outcomes.append(
@@ -418,137 +405,10 @@ class ExecutionGate(Actor):
                     )
                 )
                 continue
-            replayed = _replayed(batch, entries, events)
-            notes = tuple(effects[c] for c in replayed.command_ids if c in effects)
-            outcomes.append(attrs.evolve(replayed, effects=notes) if notes else replayed)
+            settled = replayed(batch, entries, events)
+            notes = tuple(effects[c] for c in settled.command_ids if c in effects)
+            outcomes.append(attrs.evolve(settled, effects=notes) if notes else settled)
         return ExecutionReport(outcomes=tuple(outcomes))
-
-
-@attrs.frozen(kw_only=True)
-class _Prepared:
-    runs: tuple[BatchRun, ...]
-    outcomes: tuple[BatchOutcome, ...]
-    journal: tuple[JournalOutcome, ...]
-    new_cases: tuple[NewCase, ...]
-    updates: tuple[CaseUpdate, ...]
-
-    @property
-    def replay_commands(self) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = []
-        for outcome in self.journal:
-            rows.append(
-                {
-                    "idempotency_key": outcome.idempotency_key,
-                    "status": outcome.status.value,
-                    "outcome": outcome.outcome,
-                }
-            )
-        return rows
-
-
-def _needs_card(batch: CommandBatch) -> bool:
-    return any(c.needs_confirmation for c in batch.commands)
-
-
-def _label_of(batch: CommandBatch) -> str:
-    for command in batch.commands:
-        label = command.args.get("label")
-        if isinstance(label, str) and label:
-            return label
-    return batch.case_id
-
-
-def _journal_outcome(run: BatchRun) -> dict[str, Any]:
-    outcome: dict[str, Any] = {"batch_id": run.batch.batch_id, "reason": run.reason}
-    if run.new_revision is not None:
-        outcome["revision"] = run.new_revision
-    if run.rejection is not None:
-        outcome["rejection"] = converter.unstructure(run.rejection)
-    return outcome
-
-
-def _failed(
-    batch: CommandBatch,
-    reason: str,
-    rejection: Rejection | None = None,
-    *,
-    status: BatchStatus = BatchStatus.FAILED,
-) -> BatchOutcome:
-    return BatchOutcome(
-        batch_id=batch.batch_id,
-        case_id=batch.case_id,
-        status=status,
-        reason=reason,
-        command_ids=tuple(c.command_id for c in batch.commands),
-        rejection=rejection,
-    )
-
-
-def _committed_event(record: EventRecord) -> CommittedEvent:
-    return CommittedEvent(
-        seq=record.seq,
-        case_id=record.case_id,
-        revision=record.revision,
-        name=record.type,
-        data=record.payload,
-        command_id=record.command_id,
-    )
-
-
-def _replayed(
-    batch: CommandBatch,
-    entries: Sequence[JournalRecord | None],
-    events: Sequence[EventRecord] = (),
-) -> BatchOutcome:
-    ids = {c.command_id for c in batch.commands}
-    committed = all(e is not None and e.status is JournalStatus.COMMITTED for e in entries)
-    outcome = next((e.outcome for e in entries if e is not None and e.outcome), None) or {}
-    rejection = outcome.get("rejection")
-    return BatchOutcome(
-        batch_id=batch.batch_id,
-        case_id=batch.case_id,
-        status=BatchStatus.COMMITTED if committed else BatchStatus.FAILED,
-        reason=BATCH_COMMITTED if committed else outcome.get("reason", BATCH_ALREADY_SETTLED),
-        command_ids=tuple(c.command_id for c in batch.commands),
-        events=tuple(_committed_event(e) for e in events if e.command_id in ids),
-        new_revision=outcome.get("revision"),
-        rejection=converter.structure(rejection, Rejection) if rejection else None,
-        replayed=True,
-    )
-
-
-def _report(plan: _Prepared, receipt: BundleReceipt) -> ExecutionReport:
-    by_command: dict[str, list[CommittedEvent]] = {}
-    for record in receipt.events:
-        by_command.setdefault(record.command_id or "", []).append(_committed_event(record))
-    effects = {o.command_id: o for o in receipt.outbox}
-    outcomes = list(plan.outcomes)
-    for run in plan.runs:
-        ids = tuple(c.command_id for c in run.batch.commands)
-        if not run.ok:
-            continue
-        notes = tuple(
-            OutboxNote(
-                effect_id=effects[i].effect_id,
-                channel=str(effects[i].payload.get("channel", "")),
-                idempotency_key=effects[i].idempotency_key,
-            )
-            for i in ids
-            if i in effects
-        )
-        outcomes.append(
-            BatchOutcome(
-                batch_id=run.batch.batch_id,
-                case_id=run.batch.case_id,
-                status=BatchStatus.COMMITTED,
-                reason=BATCH_COMMITTED,
-                command_ids=ids,
-                events=tuple(e for i in ids for e in by_command.get(i, [])),
-                new_revision=run.new_revision,
-                effects=notes,
-            )
-        )
-    return ExecutionReport(outcomes=tuple(outcomes))
 
 
 __all__ = ["BATCH_REVISION_CONFLICT", "ExecutionGate", "journal_entry"]
