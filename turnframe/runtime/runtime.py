@@ -6,10 +6,8 @@
         session = await rt.open_session(account_id="acct-1")
         response = await rt.handle_turn(rt.new_turn(session, "Set the note to window seat"))
 
-Tree: ``runtime`` (one_for_one) → ``gate`` pool, ``stages`` supervisor (interpreter, reducer,
-grounding and narrator pools), ``sessions`` (a dynamic supervisor, one transient SessionActor
-per live session). On start the runtime recovers every unfinished turn (DESIGN §3's recovery
-order: the phase marker says what is left to do).
+The tree is built in :mod:`turnframe.runtime.tree`. On start the runtime recovers every
+unfinished turn (DESIGN §3's recovery order: the phase marker says what is left to do).
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import zlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -26,19 +23,12 @@ from typing import Any, Self
 
 import anyio
 import anyio.abc
-import attrs
 
 from turnframe.actors.errors import ActorCrashed, ActorStopped
-from turnframe.actors.gate import ExecutionGate
-from turnframe.actors.grounding import GroundingActor
-from turnframe.actors.interpreter import InterpreterActor
-from turnframe.actors.narrator import NarratorActor
-from turnframe.actors.reduction import ReducerActor
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.session import (
     SessionActor,
     SessionSettings,
-    StageRefs,
     TurnIncomplete,
 )
 from turnframe.actors.stages import HandleTurn
@@ -58,66 +48,25 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.references import ReferenceBinding
 from turnframe.response import Block, TurnResponse
+from turnframe.runtime.settings import (
+    RecoveryReport,
+    RuntimeSettings,
+    UnknownSession,
+    UnknownWorkflow,
+)
+from turnframe.runtime.tree import StageTree, build_tree
 from turnframe.stores.errors import StoreError
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.records import SessionRecord, TurnRecord
 from turnframe.stores.sqlite import SqliteStore
 from turnframe.supervisors import (
     ChildSpec,
-    DynamicSupervisor,
     Restart,
-    RestartIntensity,
-    Strategy,
-    Supervisor,
 )
 from turnframe.supervisors.errors import DuplicateChild, UnknownChild
 from turnframe.workflow import Workflow
 
-
-class UnknownSession(TurnframeError):
-    code = "turnframe.runtime.unknown_session"
-
-
-class UnknownWorkflow(TurnframeError):
-    code = "turnframe.runtime.unknown_workflow"
-
-
-@attrs.frozen(kw_only=True)
-class RuntimeSettings:
-    """Sizes and deadlines; every default is conservative."""
-
-    pool_size: int = 4
-    ask_timeout: float = 60.0
-    resume_attempts: int = 2
-    anaphora: bool = False
-    include_shipped_corpora: bool = True
-    mailbox_size: int = 1000
-    #: A session actor idle this long (seconds) is stopped; its state is in the store, so the
-    #: next turn starts it again. ``None`` keeps every session actor until the runtime stops.
-    session_idle_seconds: float | None = 600.0
-    #: With several workers on one database: each session is leased to one worker for this
-    #: long (renewed while it serves turns; taken over when it expires). ``None``: one process
-    #: serves every session (the embedded default). ``worker_id`` names this worker's leases.
-    session_lease_seconds: float | None = None
-    worker_id: str | None = None
-    #: Restarts allowed per supervisor before it gives up and escalates (OTP intensity).
-    intensity: RestartIntensity = attrs.field(
-        factory=lambda: RestartIntensity(max_restarts=10, within_seconds=10.0)
-    )
-
-
-@attrs.frozen(kw_only=True)
-class RecoveryReport:
-    resumed: tuple[str, ...] = ()
-    incomplete: tuple[str, ...] = ()
-    skipped: tuple[str, ...] = ()  # turns of workflows this runtime does not serve
-
-
 logger = logging.getLogger("turnframe.runtime")
-
-
-def _pool(refs: Sequence[ActorRef], key: str) -> ActorRef:
-    return refs[zlib.crc32(key.encode()) % len(refs)]
 
 
 class Runtime:
@@ -166,9 +115,7 @@ class Runtime:
         self.dispatcher: OutboxDispatcher | None = None
         self._store: Store | None = None
         self._stack: contextlib.AsyncExitStack | None = None
-        self._root: Supervisor | None = None
-        self._sessions: DynamicSupervisor | None = None
-        self._pools: dict[str, list[ActorRef]] = {}
+        self._tree: StageTree | None = None
         self._last_used: dict[tuple[str, str], float] = {}
         self._leases: SessionLeases | None = None
 
@@ -209,8 +156,19 @@ class Runtime:
                 group = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(group.cancel_scope.cancel)
                 await group.start(self._drive_outbox, self.dispatcher)
-            self._root = self._build_tree()
-            await stack.enter_async_context(self._root)
+            self._tree = build_tree(
+                store=self._store,
+                workflows=self.workflows,
+                settings=self.settings,
+                chain=self._chain,
+                narration_chain=self._narration_chain,
+                setups=self.setups,
+                corpora=self.corpora,
+                context_budget_tokens=self._budget,
+                inside_commit=self._inside_commit,
+                on_outbox=self.dispatcher.notify if self.dispatcher else None,
+            )
+            await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
             if idle is not None or lease_seconds is not None:
                 sweeper = await stack.enter_async_context(anyio.create_task_group())
@@ -270,9 +228,9 @@ class Runtime:
     async def evict_idle_sessions(self, *, idle_for: float) -> int:
         """Stop the session actors that handled nothing for ``idle_for`` seconds (monotonic);
         returns how many. A turn for an evicted session starts its actor again from the store."""
-        sessions = self._sessions
-        if sessions is None:
+        if self._tree is None:
             return 0
+        sessions = self._tree.sessions
         now = anyio.current_time()
         stale = [key for key, used in self._last_used.items() if now - used >= idle_for]
         for account_id, session_id in stale:
@@ -306,91 +264,10 @@ class Runtime:
             await stack.__aexit__(exc_type, exc, tb)
         self._store = None
 
-    def _build_tree(self) -> Supervisor:
-        store = self.store
-        n = self.settings.pool_size
-        size = self.settings.mailbox_size
-
-        def specs(name: str, factory: Any) -> list[ChildSpec]:
-            return [
-                ChildSpec(id=f"{name}-{i}", factory=factory, mailbox_size=size) for i in range(n)
-            ]
-
-        gate_specs = specs(
-            "gate",
-            lambda: ExecutionGate(
-                store=store,
-                workflows=self.workflows,
-                inside_commit=self._inside_commit,
-                on_outbox=self.dispatcher.notify if self.dispatcher else None,
-            ),
-        )
-        intensity = self.settings.intensity
-        gates = Supervisor(
-            name="gates", children=gate_specs, strategy=Strategy.ONE_FOR_ONE, intensity=intensity
-        )
-        self._gate_ids = [s.id for s in gate_specs]
-
-        def interpreter() -> InterpreterActor:
-            gate = self._root_ref("gates", self._gate_ids[0])
-            return InterpreterActor(
-                chain=self._chain,
-                gate=gate,
-                workflows=self.workflows,
-                setups=self.setups,
-                context_budget_tokens=self._budget,
-            )
-
-        stage_specs = {
-            "interpreter": specs("interpreter", interpreter),
-            "reducer": specs("reducer", ReducerActor),
-            "grounding": specs(
-                "grounding",
-                lambda: GroundingActor(
-                    store=store,
-                    workflows=self.workflows,
-                    registry=self.corpora,
-                    anaphora=self.settings.anaphora,
-                ),
-            ),
-            "narrator": specs(
-                "narrator",
-                lambda: NarratorActor(
-                    chain=self._narration_chain,
-                    gate=self._root_ref("gates", self._gate_ids[0]),
-                ),
-            ),
-        }
-        stages = Supervisor(
-            name="stages",
-            children=[s for group in stage_specs.values() for s in group],
-            strategy=Strategy.ONE_FOR_ONE,
-            intensity=intensity,
-        )
-        self._stage_ids = {k: [s.id for s in v] for k, v in stage_specs.items()}
-        self._sessions = DynamicSupervisor(name="sessions", intensity=intensity)
-        self._gates, self._stages = gates, stages
-        return Supervisor(
-            name="runtime", children=[gates, stages, self._sessions], strategy=Strategy.ONE_FOR_ONE
-        )
-
-    def _root_ref(self, supervisor: str, child: str) -> ActorRef:
-        sup = self._gates if supervisor == "gates" else self._stages
-        return sup.ref(child)
-
-    def _stage_refs(self, session_id: str) -> StageRefs:
-        def pick(name: str) -> ActorRef:
-            refs = [self._stages.ref(i) for i in self._stage_ids[name]]
-            return _pool(refs, session_id)
-
-        gate = _pool([self._gates.ref(i) for i in self._gate_ids], session_id)
-        return StageRefs(
-            interpreter=pick("interpreter"),
-            reducer=pick("reducer"),
-            gate=gate,
-            grounding=pick("grounding"),
-            narrator=pick("narrator"),
-        )
+    def _running_tree(self) -> StageTree:
+        if self._tree is None:
+            raise TurnframeError("the runtime is not running", hint="use `async with Runtime(...)`")
+        return self._tree
 
     # -- sessions and turns -------------------------------------------------------------------
 
@@ -518,9 +395,7 @@ class Runtime:
         return turns
 
     async def _session_ref(self, account_id: str, session_id: str) -> ActorRef:
-        sessions = self._sessions
-        if sessions is None:
-            raise TurnframeError("the runtime is not running", hint="use `async with Runtime(...)`")
+        sessions = self._running_tree().sessions
         child_id = f"{account_id}/{session_id}"
         try:
             return sessions.ref(child_id)
@@ -538,7 +413,7 @@ class Runtime:
                 session_id=session_id,
                 store=self.store,
                 workflows=self.workflows,
-                stages=self._stage_refs(session_id),
+                stages=self._running_tree().refs_for(session_id),
                 settings=SessionSettings(ask_timeout=self.settings.ask_timeout),
             ),
             restart=Restart.TRANSIENT,
@@ -563,4 +438,4 @@ def _blocks(stored: Sequence[Any]) -> tuple[Block, ...]:
     return tuple(converter.structure(b, Block) for b in stored)
 
 
-__all__ = ["RecoveryReport", "Runtime", "RuntimeSettings", "UnknownSession", "UnknownWorkflow"]
+__all__ = ["Runtime"]

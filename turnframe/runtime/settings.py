@@ -1,0 +1,47 @@
+"""What a runtime is told (settings) and what it reports (recovery), and its typed errors."""
+
+from __future__ import annotations
+
+import attrs
+
+from turnframe.errors import TurnframeError
+from turnframe.supervisors import RestartIntensity
+
+
+class UnknownSession(TurnframeError):
+    code = "turnframe.runtime.unknown_session"
+
+
+class UnknownWorkflow(TurnframeError):
+    code = "turnframe.runtime.unknown_workflow"
+
+
+@attrs.frozen(kw_only=True)
+class RuntimeSettings:
+    """Sizes and deadlines; every default is conservative."""
+
+    pool_size: int = 4
+    ask_timeout: float = 60.0
+    resume_attempts: int = 2
+    anaphora: bool = False
+    include_shipped_corpora: bool = True
+    mailbox_size: int = 1000
+    #: A session actor idle this long (seconds) is stopped; its state is in the store, so the
+    #: next turn starts it again. ``None`` keeps every session actor until the runtime stops.
+    session_idle_seconds: float | None = 600.0
+    #: With several workers on one database: each session is leased to one worker for this
+    #: long (renewed while it serves turns; taken over when it expires). ``None``: one process
+    #: serves every session (the embedded default). ``worker_id`` names this worker's leases.
+    session_lease_seconds: float | None = None
+    worker_id: str | None = None
+    #: Restarts allowed per supervisor before it gives up and escalates (OTP intensity).
+    intensity: RestartIntensity = attrs.field(
+        factory=lambda: RestartIntensity(max_restarts=10, within_seconds=10.0)
+    )
+
+
+@attrs.frozen(kw_only=True)
+class RecoveryReport:
+    resumed: tuple[str, ...] = ()
+    incomplete: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()  # turns of workflows this runtime does not serve
