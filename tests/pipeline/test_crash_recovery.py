@@ -130,3 +130,26 @@ async def test_recovery_leaves_the_turns_of_a_workflow_it_does_not_serve() -> No
             report = await rt.recover()
         assert report.skipped == ("turn-elsewhere",)
         assert sample("refund-desk").workflow.name == "refund-desk"
+
+
+async def test_operators_see_supervision_events_when_an_actor_is_restarted() -> None:
+    from turnframe.actors import narrator
+    from turnframe.supervisors import EventKind, SupervisionEvent
+
+    seen: list[SupervisionEvent] = []
+    crashed: list[bool] = []
+    original = narrator.compose_blocks
+
+    def crash_once(**kwargs: object) -> object:
+        if not crashed:
+            crashed.append(True)
+            raise RuntimeError("narrator killed mid-turn")
+        return original(**kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(narrator, "compose_blocks", crash_once)
+        async with running(scripted(_acts()), on_supervision_event=seen.append) as (rt, _):
+            await say(rt, TEXT)
+            assert rt.dead_letters.total == 0
+    kinds = {(e.kind, e.child) for e in seen}
+    assert any(kind is EventKind.RESTARTED and "narrator" in child for kind, child in kinds)

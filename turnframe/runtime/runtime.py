@@ -24,6 +24,7 @@ from typing import Any, Self
 import anyio
 import anyio.abc
 
+from turnframe.actors.dead_letters import DeadLetters
 from turnframe.actors.errors import ActorCrashed, ActorStopped
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.session import (
@@ -64,6 +65,7 @@ from turnframe.supervisors import (
     Restart,
 )
 from turnframe.supervisors.errors import DuplicateChild, UnknownChild
+from turnframe.supervisors.events import EventCallback
 from turnframe.workflow import Workflow
 
 logger = logging.getLogger("turnframe.runtime")
@@ -88,6 +90,7 @@ class Runtime:
         cli_references: Sequence[ReferenceBinding] = (),
         narration_provider: Provider | Sequence[Provider] | ProviderChain | None = None,
         outbox_options: Mapping[str, Any] | None = None,
+        on_supervision_event: EventCallback | None = None,
     ) -> None:
         if not workflows:
             raise UnknownWorkflow("a runtime needs at least one workflow")
@@ -116,6 +119,7 @@ class Runtime:
         self._store: Store | None = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._tree: StageTree | None = None
+        self._on_event = on_supervision_event
         self._last_used: dict[tuple[str, str], float] = {}
         self._leases: SessionLeases | None = None
 
@@ -167,6 +171,7 @@ class Runtime:
                 context_budget_tokens=self._budget,
                 inside_commit=self._inside_commit,
                 on_outbox=self.dispatcher.notify if self.dispatcher else None,
+                on_event=self._on_event,
             )
             await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
@@ -263,6 +268,11 @@ class Runtime:
         if stack is not None:
             await stack.__aexit__(exc_type, exc, tb)
         self._store = None
+
+    @property
+    def dead_letters(self) -> DeadLetters:
+        """Messages sent to stopped actors, counted in total and per message type."""
+        return self._running_tree().root.dead_letters
 
     def _running_tree(self) -> StageTree:
         if self._tree is None:

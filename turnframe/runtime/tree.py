@@ -29,6 +29,7 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.runtime.settings import RuntimeSettings
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.supervisors import ChildSpec, DynamicSupervisor, Strategy, Supervisor
+from turnframe.supervisors.events import EventCallback
 from turnframe.workflow import Workflow
 
 STAGES = ("interpreter", "reducer", "grounding", "narrator")
@@ -76,6 +77,7 @@ def build_tree(
     context_budget_tokens: int | None,
     inside_commit: InsideTransactionHook | None,
     on_outbox: Callable[[], None] | None,
+    on_event: EventCallback | None = None,
 ) -> StageTree:
     def specs(name: str, factory: Callable[[], Actor]) -> list[ChildSpec]:
         return [
@@ -124,7 +126,10 @@ def build_tree(
     )
     sessions = DynamicSupervisor(name="sessions", intensity=intensity)
     root = Supervisor(
-        name="runtime", children=[gates, stages, sessions], strategy=Strategy.ONE_FOR_ONE
+        name="runtime",
+        children=[gates, stages, sessions],
+        strategy=Strategy.ONE_FOR_ONE,
+        on_event=on_event,
     )
     return StageTree(
         root=root,
