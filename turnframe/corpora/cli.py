@@ -55,7 +55,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         drops, summary = _check(args.path, args.packs, args.corpus_id)
     except CorpusError as exc:
-        print(f"error: {exc} [{exc.code}]", file=sys.stderr)
+        print(f"turnframe: {exc.code}: {exc}", file=sys.stderr)
         return 2
     for drop in drops:
         print(drop)
