@@ -164,6 +164,9 @@ class HoldBack:
     clarify: bool = False
 
 
+#: How a committed event of this workflow reads in a receipt (``None``: the generic wording).
+EventDescriber = Callable[["DomainEvent"], str | None]
+
 #: A workflow's own same-turn rule: sees the undecided acts on its cases, holds some back.
 Refinement = Callable[[Sequence[ActOnCase]], Sequence[HoldBack]]
 
@@ -195,6 +198,9 @@ class Workflow(Generic[S]):
     glossary_slots: tuple[str, ...] = ()
     #: What one case is called in replies ("Trip", "Order"); default: the workflow's name.
     case_noun: str | None = None
+    #: How its committed events read in receipts (e.g. money in cents as euros); receipts are
+    #: still made only from committed events.
+    describe_event: EventDescriber | None = None
     #: Same-turn rules of this workflow, applied after the default precedence rules; each can
     #: only hold acts back (see :class:`HoldBack`).
     refinements: tuple[Refinement, ...] = ()

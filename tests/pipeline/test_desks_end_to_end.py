@@ -176,3 +176,12 @@ async def test_the_thread_context_survives_a_session_resume(tmp_path: Path) -> N
         "(Recalling turn 0: chain cause_light_reveals_truth.) light — pack-grounded "
         "(en_core_cognition_v1): cognition.illumination; logos.core; perception.clarity."
     )
+
+
+async def test_a_workflow_words_its_own_receipts_from_the_committed_event() -> None:
+    async with desk_runtime("travel-desk") as (rt, _):
+        response = await say(rt, "Add an extra: 3 nights at the hotel at 80 euros each.")
+        [receipt] = [b for b in response.blocks if b.kind is BlockKind.RECEIPT]
+        assert receipt.text == (
+            "Trip \u201cLisbon\u201d: extra added: 3 x hotel night at 80.00 EUR, paid by traveller."
+        )

@@ -9,6 +9,9 @@ answer and the attempts stay on record.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import MayRetry, Narrate, Narration
@@ -17,6 +20,7 @@ from turnframe.narration.lead import accept_lead, lead_block, lead_request
 from turnframe.providers.base import Purpose
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.errors import ChainError
+from turnframe.workflow import Workflow
 
 
 class _NarrationGate:
@@ -31,9 +35,20 @@ class _NarrationGate:
 
 
 class NarratorActor(Actor):
-    def __init__(self, *, chain: ProviderChain | None = None, gate: ActorRef | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        chain: ProviderChain | None = None,
+        gate: ActorRef | None = None,
+        workflows: Mapping[str, Workflow[Any]] | None = None,
+    ) -> None:
         self._chain = chain
         self._gate = gate
+        self._describers = {
+            name: w.describe_event
+            for name, w in (workflows or {}).items()
+            if w.describe_event is not None
+        }
 
     @handler
     async def narrate(self, message: Narrate) -> Narration:
@@ -47,6 +62,7 @@ class NarratorActor(Actor):
             failure=message.failure,
             cases=message.cases,
             answered=message.answered,
+            describers=self._describers,
         )
         if self._chain is None or self._gate is None or not blocks:
             return Narration(blocks=tuple(blocks))

@@ -74,6 +74,15 @@ def _refund(state: Order, args: Mapping[str, Any]) -> list[DomainEvent] | Reject
     return [DomainEvent(name="refund_requested", data=data)]
 
 
+def _describe(event: DomainEvent) -> str | None:
+    """Receipts in the desk's own words: money in euros, not cents."""
+    if event.name == "refund_requested":
+        reason = event.data.get("reason")
+        because = f" ({reason})" if reason else ""
+        return f"refund of {euros(event.data['amount'])} requested{because}"
+    return None
+
+
 def _payment_message(state: Order, args: Mapping[str, Any]) -> ExternalEffect:
     payload = {
         "order": state.order_number,
@@ -114,6 +123,7 @@ def _project(state: Order) -> dict[str, Any]:
 REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
     name=REFUND_DESK,
     case_noun="Order",
+    describe_event=_describe,
     state_type=Order,
     initial_state=Order,
     fields=(

@@ -137,6 +137,15 @@ def _rebook(state: Trip, args: Mapping[str, Any]) -> list[DomainEvent] | Rejecti
     return [DomainEvent(name="rebooked", data=data)]
 
 
+def _describe(event: DomainEvent) -> str | None:
+    """Receipts in the desk's own words: money in euros, not cents."""
+    data = event.data
+    if event.name == "extra_added":
+        price = f" at {euros(data['unit_price'])}" if data.get("unit_price") is not None else ""
+        return f"extra added: {data['quantity']} x {data['item']}{price}, paid by {data['paid_by']}"
+    return None
+
+
 def missing(state: Trip) -> list[str]:
     return [name for name in ("name", "travel_date") if not getattr(state, name)]
 
@@ -225,6 +234,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
     glossary_slots=(GLOSSARY_SLOT.name,),
     name=TRAVEL_DESK,
     case_noun="Trip",
+    describe_event=_describe,
     state_type=Trip,
     initial_state=Trip,
     fields=(

@@ -33,7 +33,7 @@ from turnframe.narration.outcomes import render_outcomes
 from turnframe.plan import Evidence, UserTurnPlan
 from turnframe.response import Block, BlockKind
 from turnframe.results import ActRef, InteractionToCreate, ReductionPlan
-from turnframe.workflow import CaseSnapshot
+from turnframe.workflow import CaseSnapshot, EventDescriber
 
 BLOCK_ID_DOMAIN = "response-block/1"
 
@@ -58,6 +58,7 @@ def compose_blocks(
     failure: TurnFailure | TurnFailureKind | str | None = None,
     cases: Mapping[str, CaseSnapshot] = _NO_CASES,
     answered: InteractionToCreate | None = None,
+    describers: Mapping[str, EventDescriber] | None = None,
 ) -> tuple[Block, ...]:
     """The turn's ordered response blocks.
 
@@ -90,7 +91,12 @@ def compose_blocks(
     )
     decided_plan = reduction if reduction is not None and not turn_level else empty
     facts = gather(
-        plan=plan, reduction=decided_plan, execution=execution, cases=cases, answered=answered
+        plan=plan,
+        reduction=decided_plan,
+        execution=execution,
+        cases=cases,
+        answered=answered,
+        describers=describers,
     )
     outcome_drafts, covered = render_outcomes(facts, decided_plan, execution)
     drafts += render_decision(facts, decided_plan.interaction_outcome, execution)

@@ -30,7 +30,7 @@ from turnframe.plan import (
     target_of,
 )
 from turnframe.results import ActRef, InteractionToCreate, PlannedActResult, ReductionPlan
-from turnframe.workflow import CASE_STARTED_EVENT, CaseSnapshot
+from turnframe.workflow import CASE_STARTED_EVENT, CaseSnapshot, EventDescriber
 
 
 @attrs.frozen(kw_only=True)
@@ -52,6 +52,7 @@ class CaseName:
 class Facts:
     units: tuple[Unit, ...]
     names: Mapping[str, CaseName]
+    describers: Mapping[str, EventDescriber] = attrs.field(factory=dict)
     _by_ref: dict[ActRef, Unit] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -59,6 +60,11 @@ class Facts:
 
     def unit(self, ref: ActRef | None) -> Unit | None:
         return None if ref is None else self._by_ref.get(ref)
+
+    def describer(self, case_id: str) -> EventDescriber | None:
+        """The workflow's own wording for the case's committed events, if it has one."""
+        workflow = self.names.get(case_id, CaseName()).workflow
+        return None if workflow is None else self.describers.get(workflow)
 
     def case_ref(self, case_id: str) -> str:
         name = self.names.get(case_id, CaseName())
@@ -136,6 +142,7 @@ def gather(
     execution: ExecutionReport | None,
     cases: Mapping[str, CaseSnapshot],
     answered: InteractionToCreate | None,
+    describers: Mapping[str, EventDescriber] | None = None,
 ) -> Facts:
     units: list[Unit] = []
     outcome = reduction.interaction_outcome
@@ -149,7 +156,11 @@ def gather(
     for r in reduction.results:
         act = acts[r.act_index] if r.act_index < len(acts) else None
         units.append(Unit(ref=ActRef(index=r.act_index), act=act, result=r, siblings=acts))
-    return Facts(units=tuple(units), names=_names(units, reduction, execution, cases, answered))
+    return Facts(
+        units=tuple(units),
+        names=_names(units, reduction, execution, cases, answered),
+        describers=dict(describers or {}),
+    )
 
 
 def _names(

@@ -32,7 +32,7 @@ from turnframe.narration.draft import Draft, sentence
 from turnframe.narration.facts import Facts, Unit
 from turnframe.response import BlockKind
 from turnframe.results import ActRef, InteractionOutcomeStatus, ReductionPlan
-from turnframe.workflow import CASE_STARTED_EVENT, FIELD_SET_EVENT
+from turnframe.workflow import CASE_STARTED_EVENT, FIELD_SET_EVENT, DomainEvent, EventDescriber
 
 _FAILED_BECAUSE = {
     BATCH_REVISION_CONFLICT: "the case changed in the meantime, so nothing was changed",
@@ -84,7 +84,8 @@ def _committed(
     drafts: list[Draft] = []
     claimed = _units_with_events(outcome, units)
     if outcome.events:
-        changes = "; ".join(change_text(e) for e in outcome.events)
+        describe = facts.describer(outcome.case_id)
+        changes = "; ".join(change_text(e, describe) for e in outcome.events)
         receipt_data = {**data, "events": [e.seq for e in outcome.events]}
         if outcome.new_revision is not None:
             receipt_data["revision"] = outcome.new_revision
@@ -140,8 +141,13 @@ def _what(facts: Facts, outcome: BatchOutcome, units: Sequence[Unit]) -> str:
     return f"the confirmed change on {facts.case_ref(outcome.case_id)}"
 
 
-def change_text(event: CommittedEvent) -> str:
-    """One committed event as a change: ``note set to “window seat”``."""
+def change_text(event: CommittedEvent, describe: EventDescriber | None = None) -> str:
+    """One committed event as a change: ``note set to “window seat”`` (or the workflow's own
+    wording of it, when it has one)."""
+    if describe is not None:
+        own = describe(DomainEvent(name=event.name, data=event.data))
+        if own:
+            return own
     if event.name == FIELD_SET_EVENT:
         field = name_label(str(event.data.get("field", "")))
         value = event.data.get("value")

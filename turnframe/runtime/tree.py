@@ -115,7 +115,10 @@ def build_tree(
             ),
         ),
         "narrator": specs(
-            "narrator", lambda: NarratorActor(chain=narration_chain, gate=gates.ref(first_gate))
+            "narrator",
+            lambda: NarratorActor(
+                chain=narration_chain, gate=gates.ref(first_gate), workflows=workflows
+            ),
         ),
     }
     stages = Supervisor(
