@@ -185,3 +185,22 @@ async def test_a_workflow_words_its_own_receipts_from_the_committed_event() -> N
         assert receipt.text == (
             "Trip \u201cLisbon\u201d: extra added: 3 x hotel night at 80.00 EUR, paid by traveller."
         )
+
+
+async def test_anaphora_can_be_turned_on_for_one_session_only() -> None:
+    from turnframe.testing.seed_surfaces import LIGHT, RECALLING_LIGHT_CAUSE
+
+    lines = ("Why does light reveal truth?", "What is light?")
+    async with desk_runtime("travel-desk") as (rt, _):  # the runtime's default: off
+        chosen = await rt.open_session(account_id=ACCOUNT, session_id="s-on", anaphora=True)
+        answers = {}
+        for session_id in ("s-on", "s-default"):
+            response = None
+            for text in lines:
+                session = await rt.open_session(account_id=ACCOUNT, session_id=session_id)
+                response = await rt.handle_turn(rt.new_turn(session, text, at=CLOCK))
+            assert response is not None
+            [answer] = [b for b in response.blocks if b.kind is BlockKind.ANSWER]
+            answers[session_id] = answer.text
+        assert chosen.session_id == "s-on"
+    assert answers == {"s-on": RECALLING_LIGHT_CAUSE + LIGHT, "s-default": LIGHT}

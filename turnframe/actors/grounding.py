@@ -47,7 +47,7 @@ class GroundingActor(Actor):
                     case=case,
                     registry=self._registry,
                     thread=message.thread,
-                    anaphora=self._anaphora,
+                    anaphora=self._anaphora if message.anaphora is None else message.anaphora,
                     turn_index=message.turn_index,
                     supposed=supposed_acts(request, message.plan, message.reduction),
                 )

@@ -117,6 +117,7 @@ class SessionActor(Actor):
         self._thread = ThreadContext()
         self._turn_ids: list[str] = []
         self._focus: str | None = None
+        self._anaphora: bool | None = None  # this session's choice; None: the runtime's
         self._reports: dict[str, ExecutionReport] = {}
         # Objects this actor made on the live path (saved to the store as well): a resumed
         # turn, or one resumed by a restarted actor, rebuilds them from the stored payloads.
@@ -130,8 +131,12 @@ class SessionActor(Actor):
         if record is None:
             raise WrongSession(f"session {self._session!r} does not exist for this account")
         self._workflow = record.workflow
-        if record.thread_context:
-            self._thread = converter.structure(record.thread_context, ThreadContext)
+        stored = record.thread_context or {}
+        if "thread" in stored or "anaphora" in stored:  # {"thread": ..., "anaphora": ...}
+            self._anaphora = stored.get("anaphora")
+            stored = stored.get("thread") or {}
+        if stored:
+            self._thread = converter.structure(stored, ThreadContext)
         turns = await self._store.list_session_turns(self._account, self._session)
         self._turn_ids = [t.turn_id for t in turns]
 
@@ -292,7 +297,12 @@ class SessionActor(Actor):
         grounded: Grounded = await self._ask(
             self._stages.grounding,
             Ground(
-                turn=turn, turn_index=index, plan=plan, reduction=reduction, thread=self._thread
+                turn=turn,
+                turn_index=index,
+                plan=plan,
+                reduction=reduction,
+                thread=self._thread,
+                anaphora=self._anaphora,
             ),
         )
         cards = tuple(reduction.interactions)
@@ -317,7 +327,7 @@ class SessionActor(Actor):
             turn.turn_id,
             [converter.unstructure(b) for b in narration.blocks],
             meta={"narration_attempts": converter.unstructure(narration.attempts)},
-            thread_context=converter.unstructure(thread),
+            thread_context={"thread": converter.unstructure(thread), "anaphora": self._anaphora},
             phase=PhaseMove(expected=record.phase, new=TurnPhase.DELIVERED),
         )
         self._thread = thread

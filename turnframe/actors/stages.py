@@ -78,6 +78,7 @@ class Ground:
     plan: UserTurnPlan
     reduction: ReductionPlan
     thread: Any  # turnframe.corpora.ThreadContext
+    anaphora: bool | None = None  # the session's choice; None: the grounding stage's default
 
 
 @attrs.frozen(kw_only=True)

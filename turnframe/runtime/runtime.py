@@ -282,9 +282,17 @@ class Runtime:
     # -- sessions and turns -------------------------------------------------------------------
 
     async def open_session(
-        self, *, account_id: str, workflow: str | None = None, session_id: str | None = None
+        self,
+        *,
+        account_id: str,
+        workflow: str | None = None,
+        session_id: str | None = None,
+        anaphora: bool | None = None,
     ) -> SessionRecord:
-        """Start a session on ``workflow`` (the only one, if there is one), or resume one."""
+        """Start a session on ``workflow`` (the only one, if there is one), or resume one.
+
+        ``anaphora`` turns thread back-references on or off for this session only (``None``:
+        the runtime's setting); it is stored with the session."""
         if session_id is not None:
             existing = await self.store.get_session(account_id, session_id)
             if existing is not None:
@@ -296,7 +304,10 @@ class Runtime:
                 f"unknown workflow {workflow!r}", hint=f"this runtime knows: {known}"
             )
         return await self.store.create_session(
-            account_id=account_id, workflow=name, session_id=session_id
+            account_id=account_id,
+            workflow=name,
+            session_id=session_id,
+            thread_context=None if anaphora is None else {"thread": None, "anaphora": anaphora},
         )
 
     def new_turn(
