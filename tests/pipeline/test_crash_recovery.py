@@ -153,3 +153,19 @@ async def test_operators_see_supervision_events_when_an_actor_is_restarted() -> 
             assert rt.dead_letters.total == 0
     kinds = {(e.kind, e.child) for e in seen}
     assert any(kind is EventKind.RESTARTED and "narrator" in child for kind, child in kinds)
+
+
+async def test_a_store_down_when_the_turn_arrives_answers_with_a_typed_store_error() -> None:
+    from turnframe.stores.delegating import DelegatingStore
+    from turnframe.stores.errors import StoreTimeout
+
+    class Down(DelegatingStore):
+        async def record_user_turn(self, **kwargs: object) -> object:  # type: ignore[override]
+            raise StoreTimeout("the database stayed locked")
+
+    async with SqliteStore.open(":memory:") as inner:
+        await seed_store(inner)
+        async with running(scripted(_acts()), store=Down(inner)) as (rt, _):
+            with pytest.raises(StoreTimeout):
+                await say(rt, TEXT)
+            assert rt.dead_letters.total == 0

@@ -94,7 +94,9 @@ def _is_boundary_failure(error: BaseException) -> bool:
 
 
 class SessionActor(Actor):
-    expected_errors = (TurnIncomplete, WrongSession)
+    # A store failure before the turn is recorded is an answer too (typed, retryable by the
+    # caller), not a crash of the session.
+    expected_errors = (TurnIncomplete, WrongSession, StoreError)
 
     def __init__(
         self,
