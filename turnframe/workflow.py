@@ -167,6 +167,9 @@ class HoldBack:
 #: How a committed event of this workflow reads in a receipt (``None``: the generic wording).
 EventDescriber = Callable[["DomainEvent"], str | None]
 
+#: Registers a workflow's reviewed corpora on a registry (a ``turnframe.corpora.CorpusRegistry``).
+CorpusRegistrar = Callable[[Any], object]
+
 #: A workflow's own same-turn rule: sees the undecided acts on its cases, holds some back.
 Refinement = Callable[[Sequence[ActOnCase]], Sequence[HoldBack]]
 
@@ -201,6 +204,9 @@ class Workflow(Generic[S]):
     #: How its committed events read in receipts (e.g. money in cents as euros); receipts are
     #: still made only from committed events.
     describe_event: EventDescriber | None = None
+    #: Its own reviewed corpora (what its knowledge questions are answered from): each
+    #: registrar registers a pack and a teaching corpus on the runtime's registry.
+    corpora: tuple[CorpusRegistrar, ...] = ()
     #: Same-turn rules of this workflow, applied after the default precedence rules; each can
     #: only hold acts back (see :class:`HoldBack`).
     refinements: tuple[Refinement, ...] = ()

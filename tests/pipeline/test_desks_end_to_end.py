@@ -20,6 +20,7 @@ from turnframe.providers.rules import RulesProvider
 from turnframe.references import parse_cli_references
 from turnframe.response import BlockKind
 from turnframe.results import ActStatus, InteractionToCreate, OptionAction
+from turnframe.runtime import Runtime
 from turnframe.stores import SqliteStore
 from turnframe.testing.scripted import Hang, ManualDeadline, ScriptedProvider
 
@@ -204,3 +205,22 @@ async def test_anaphora_can_be_turned_on_for_one_session_only() -> None:
             answers[session_id] = answer.text
         assert chosen.session_id == "s-on"
     assert answers == {"s-on": RECALLING_LIGHT_CAUSE + LIGHT, "s-default": LIGHT}
+
+
+async def test_a_workflows_own_corpora_are_registered_by_the_runtime() -> None:
+    desk = sample("travel-desk")
+    async with SqliteStore.open(":memory:") as store:
+        from desk_kit import seed
+
+        await seed(store, "travel-desk")
+        async with Runtime(
+            workflows=[desk.workflow],
+            store=store,
+            provider=RulesProvider(workflows=[desk.workflow]),
+        ) as rt:  # no registry given: the shipped corpora and the workflow's own
+            session = await rt.open_session(account_id=ACCOUNT)
+            response = await rt.handle_turn(
+                rt.new_turn(session, "What is a fare difference?", at=CLOCK)
+            )
+    [answer] = [b for b in response.blocks if b.kind is BlockKind.ANSWER]
+    assert answer.text.startswith("fare difference — pack-grounded (travel_policy_v1)")

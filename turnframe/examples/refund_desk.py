@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
+from turnframe.examples.corpora import REFUND_POLICY, register_policy_corpus
 from turnframe.examples.parsing import euros, parse_money, parse_text
 from turnframe.examples.seeds import SeedCase
 from turnframe.policy import AtomicityScope, CommandPolicy
@@ -124,6 +126,7 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
     name=REFUND_DESK,
     case_noun="Order",
     describe_event=_describe,
+    corpora=(functools.partial(register_policy_corpus, corpus_id=REFUND_POLICY),),
     state_type=Order,
     initial_state=Order,
     fields=(

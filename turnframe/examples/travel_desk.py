@@ -12,12 +12,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
 import attrs
 
+from turnframe.examples.corpora import TRAVEL_POLICY, register_policy_corpus
 from turnframe.examples.parsing import euros, parse_count, parse_date, parse_money, parse_text
 from turnframe.examples.seeds import SeedCase
 from turnframe.policy import CommandPolicy, ConfirmationPolicy, RiskClass
@@ -235,6 +237,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
     name=TRAVEL_DESK,
     case_noun="Trip",
     describe_event=_describe,
+    corpora=(functools.partial(register_policy_corpus, corpus_id=TRAVEL_POLICY),),
     state_type=Trip,
     initial_state=Trip,
     fields=(

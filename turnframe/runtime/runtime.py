@@ -108,9 +108,14 @@ class Runtime:
         self.setups: dict[str, InterpretSetup] = {}
         self.settings = settings or RuntimeSettings()
         self.clock: Clock = clock or SystemClock()
-        self.corpora = corpora or default_registry(
-            include_shipped=self.settings.include_shipped_corpora
-        )
+        if corpora is None:
+            # The runtime's own registry: the shipped corpora (unless turned off) and every
+            # workflow's own. A registry passed in is used as given.
+            corpora = default_registry(include_shipped=self.settings.include_shipped_corpora)
+            for workflow in workflows:
+                for register in workflow.corpora:
+                    register(corpora)
+        self.corpora = corpora
         self._inside_commit = inside_commit
         self._senders = dict(senders or {})
         self._reconciler = reconciler
