@@ -13,7 +13,7 @@ from turnframe.testing.scripted import Answer, ScriptedProvider
 
 
 @pytest.mark.anyio
-async def test_a_field_set_commits_and_is_receipted() -> None:
+async def test_a_field_change_commits_one_revision_and_is_receipted() -> None:
     text = "Set Bob's note to window seat"
     acts = [
         SetFieldAct(
@@ -31,7 +31,7 @@ async def test_a_field_set_commits_and_is_receipted() -> None:
             turn = rt.new_turn(session, text, at=TURN_CLOCK)
             response = await rt.handle_turn(turn)
             assert response.phase is TurnPhase.DELIVERED
-            print(response.blocks)
+            assert [b.code for b in response.blocks] == ["turnframe.receipt.committed"]
             case = await store.get_case("acct-1", "case-bob")
             assert case is not None and case.state["note"] == "window seat"
             assert case.revision == 3
