@@ -42,7 +42,7 @@ from typing import Any
 import aiosqlite
 import anyio
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.lifecycle import TurnPhase
 from turnframe.plan import LabelTarget, SetFieldAct
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import turnframe
-from turnframe.hashing import canonical_json, digest
+from turnframe._hashing import canonical_json, digest
 
 
 def test_the_package_reports_its_version_on_the_command_line() -> None:
@@ -24,7 +24,7 @@ def test_digests_of_the_same_value_differ_by_domain() -> None:
 
 
 def test_ids_made_in_a_row_are_strictly_increasing() -> None:
-    from turnframe.ids import new_id
+    from turnframe._ids import new_id
 
     ids = [new_id("x_") for _ in range(5000)]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)

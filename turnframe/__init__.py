@@ -19,8 +19,8 @@ from turnframe.workflow import Argument, DomainEvent, Field, Operation, Question
 
 if TYPE_CHECKING:
     from turnframe.actors.session import TurnIncomplete
-    from turnframe.leasing import SessionLeasedElsewhere
     from turnframe.runtime import Runtime, RuntimeSettings, UnknownSession, UnknownWorkflow
+    from turnframe.runtime.leasing import SessionLeasedElsewhere
     from turnframe.stores import SqliteStore, Store
 
 __version__ = "0.1.0"
@@ -32,7 +32,7 @@ _LAZY = {
     "RuntimeSettings": "turnframe.runtime",
     "SqliteStore": "turnframe.stores",
     "Store": "turnframe.stores",
-    "SessionLeasedElsewhere": "turnframe.leasing",
+    "SessionLeasedElsewhere": "turnframe.runtime.leasing",
     "TurnIncomplete": "turnframe.actors.session",
     "UnknownSession": "turnframe.runtime",
     "UnknownWorkflow": "turnframe.runtime",

@@ -31,10 +31,10 @@ from typing import Any, ClassVar
 
 import attrs
 
-from turnframe.converter import structure
+from turnframe._converter import structure
+from turnframe._strict import Path, ShapeProblem, check_shape, register_tagged_union
 from turnframe.errors import TurnframeError
 from turnframe.messages import UserTurn
-from turnframe.strict import Path, ShapeProblem, check_shape, register_tagged_union
 
 
 @attrs.frozen(kw_only=True)

@@ -114,7 +114,7 @@ class PlannedCommand:
 
     command_id: str
     idempotency_key: str
-    content_digest: str  # compare with turnframe.identity.command_digest on key reuse
+    content_digest: str  # compare with turnframe._identity.command_digest on key reuse
     case_id: str
     workflow: str
     expected_revision: int

@@ -43,7 +43,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.errors import ConfigError, TurnframeError
 from turnframe.messages import UserTurn
 from turnframe.policy import AtomicityScope, CommandPolicy

@@ -11,7 +11,7 @@ from turnframe.cli.conversation import CardOption, pick_option
 from turnframe.cli.errors import BadScript, UnknownOptionLabel
 from turnframe.cli.script import Click, Quit, Say, parse_line, read_script
 from turnframe.lifecycle import TurnPhase
-from turnframe.replay_view import build_replay_view, describe_act
+from turnframe.pipeline.replay_view import build_replay_view, describe_act
 from turnframe.stores.records import TurnRecord
 
 OPTIONS = [

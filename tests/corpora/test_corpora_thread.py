@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from cattrs import ClassValidationError
 
-from turnframe.converter import structure, unstructure
+from turnframe._converter import structure, unstructure
 from turnframe.corpora import (
     GroundedAnswer,
     GroundingSource,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grounding_kit import BOB_CASE, ask
 
-from turnframe.converter import structure, unstructure
+from turnframe._converter import structure, unstructure
 from turnframe.corpora import GroundingSource, IntentTag
 from turnframe.grounding import Answer, summarise_for_thread
 

@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 from interpreter_kit import REFUND, TRAVEL, read
 
-from turnframe.converter import structure
+from turnframe._converter import structure
 from turnframe.corpora import CorpusRegistry, answer_question
 from turnframe.examples import SAMPLE_WORKFLOWS, UnknownSampleWorkflow, sample
 from turnframe.examples.travel_desk import Trip, discount_answer

@@ -5,8 +5,8 @@ from __future__ import annotations
 import attrs
 from narration_kit import ANNA, BOB, Turn, answer_all, commit, narrate, snapshots
 
-from turnframe.converter import unstructure
-from turnframe.hashing import canonical_json
+from turnframe._converter import unstructure
+from turnframe._hashing import canonical_json
 from turnframe.narration import compose_blocks
 from turnframe.response import Block
 from turnframe.workflow import CaseSnapshot

@@ -72,7 +72,7 @@ async def say(rt: Runtime, text: str) -> Any:
 
 
 async def open_card(store: Store) -> InteractionToCreate:
-    from turnframe.converter import converter
+    from turnframe._converter import converter
 
     cards = await store.list_open_interactions(ACCOUNT)
     assert len(cards) == 1, cards

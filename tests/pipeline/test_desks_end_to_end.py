@@ -9,7 +9,7 @@ import anyio
 import pytest
 from desk_kit import ACCOUNT, CLOCK, desk_runtime, say
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.examples import sample
 from turnframe.examples.travel_desk import SAMPLE_GLOSSARY
 from turnframe.lifecycle import TurnPhase

@@ -10,8 +10,8 @@ import pytest
 from pipeline_kit import ACCOUNT, running, scripted, set_field
 
 from turnframe import SessionLeasedElsewhere
+from turnframe._converter import converter
 from turnframe.clock import ManualClock
-from turnframe.converter import converter
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
 from turnframe.runtime import RuntimeSettings

@@ -88,8 +88,8 @@ async def test_two_cases_with_the_same_label_produce_a_selection_card_and_no_mut
 async def test_a_malformed_second_act_executes_nothing() -> None:
     text = "Set Bob's note to aisle and submit"
     good = set_field(text, "Bob", "note", "aisle", "note to aisle")
-    from turnframe.converter import converter
-    from turnframe.hashing import canonical_json
+    from turnframe._converter import converter
+    from turnframe._hashing import canonical_json
 
     raw = {"acts": [converter.unstructure(good, type(good)) | {"kind": "set_field"}, {"kind": "x"}]}
     provider = ScriptedProvider(name="model", script=[Answer(canonical_json(raw).decode())])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from chain_support import make_request
 
-from turnframe.converter import structure, unstructure
+from turnframe._converter import structure, unstructure
 from turnframe.errors import ConfigError
 from turnframe.providers import (
     AttemptOutcome,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from turnframe.converter import structure, unstructure
-from turnframe.directory import build_context, classify
+from turnframe._converter import structure, unstructure
 from turnframe.messages import InteractionResponse, UserTurn
+from turnframe.pipeline.directory import build_context, classify
 from turnframe.plan import LabelTarget, QuestionAct, SetFieldAct, UserTurnPlan
 from turnframe.reduce import ResolutionOutcome
 from turnframe.testing import WORKFLOWS, make_turn, reduce_now, seeded_directory, span

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 from reducer_kit import BOB, Turn
 
-from turnframe.identity import canonical_bytes, command_digest, plan_hash, reduction_hash
+from turnframe._identity import canonical_bytes, command_digest, plan_hash, reduction_hash
 from turnframe.plan import parse_plan
 from turnframe.testing import make_turn, plan_json
 

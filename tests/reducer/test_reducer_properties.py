@@ -11,8 +11,8 @@ import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from turnframe.converter import structure, unstructure
-from turnframe.identity import canonical_bytes, plan_hash
+from turnframe._converter import structure, unstructure
+from turnframe._identity import canonical_bytes, plan_hash
 from turnframe.messages import InteractionResponse
 from turnframe.plan import (
     Act,

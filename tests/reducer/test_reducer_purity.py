@@ -16,9 +16,9 @@ PURE_MODULES = [
     "turnframe.results",
     "turnframe.workflow",
     "turnframe.policy",
-    "turnframe.identity",
+    "turnframe._identity",
     "turnframe.messages",
-    "turnframe.strict",
+    "turnframe._strict",
 ]
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from turnframe.converter import structure, unstructure
+from turnframe._converter import structure, unstructure
 from turnframe.references import (
     BindingLayer,
     ReferenceRecord,

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from turnframe.hashing import digest_bytes
+from turnframe._hashing import digest_bytes
 from turnframe.references import (
     EMPTY_REFERENCE,
     BindingLayer,

@@ -14,9 +14,9 @@ from typing import Any
 
 import attrs
 
+from turnframe._converter import converter
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.stages import Execute, MayRetry, SettledReport
-from turnframe.converter import converter
 from turnframe.errors import TurnframeError
 from turnframe.execution import (
     BATCH_AWAITING_CONFIRMATION,

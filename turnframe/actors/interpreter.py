@@ -9,10 +9,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from turnframe._converter import converter
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import Interpret, Interpretation, MayRetry
-from turnframe.converter import converter
 from turnframe.errors import TurnframeError
 from turnframe.pipeline.interpretation import InterpretSetup, relatedness_warnings
 from turnframe.plan import PlanRejected, parse_plan

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from turnframe._converter import converter
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.errors import ActorError
 from turnframe.actors.interpreter import InterpretationFailed
@@ -30,13 +31,12 @@ from turnframe.actors.stages import (
     Reduce,
     SettledReport,
 )
-from turnframe.converter import converter
 from turnframe.corpora import ThreadContext
-from turnframe.directory import build_context
 from turnframe.errors import TurnframeError
 from turnframe.execution import ExecutionReport
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
+from turnframe.pipeline.directory import build_context
 from turnframe.plan import UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.response import Block, TurnResponse

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from turnframe.cli.errors import NoOpenCard, UnknownOptionLabel
-from turnframe.replay_view import ReplayView, load_replay_view
+from turnframe.pipeline.replay_view import ReplayView, load_replay_view
 from turnframe.response import TurnResponse
 from turnframe.runtime import Runtime
 from turnframe.stores.records import InteractionRecord, SessionRecord

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.replay_view import ActView, CommandView, ReplayView
+from turnframe.pipeline.replay_view import ActView, CommandView, ReplayView
 
 DONE = "DONE"
 NOT_DONE = "NOT DONE"

@@ -17,7 +17,7 @@ import attrs
 
 from turnframe.cli.conversation import TurnOutcome
 from turnframe.cli.explain import compact, decided_by, verdict
-from turnframe.replay_view import ReplayView
+from turnframe.pipeline.replay_view import ReplayView
 
 
 @attrs.frozen(kw_only=True)

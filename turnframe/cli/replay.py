@@ -17,7 +17,7 @@ from turnframe.cli.desk import default_store, open_store
 from turnframe.cli.errors import UnknownTurn
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.render import Renderer, choose_renderer
-from turnframe.replay_view import load_replay_view
+from turnframe.pipeline.replay_view import load_replay_view
 
 
 def add_replay_command(commands: Any) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from turnframe._hashing import digest
 from turnframe.corpora.errors import (
     DUPLICATE_LEMMA,
     MISSING_FIELD,
@@ -22,7 +23,6 @@ from turnframe.corpora.errors import (
 )
 from turnframe.corpora.jsonl import json_lines, malformed, required_text
 from turnframe.corpora.keys import normalise_key
-from turnframe.hashing import digest
 
 
 @attrs.frozen(kw_only=True)

@@ -26,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from turnframe._hashing import digest
 from turnframe.corpora.aggregator import CorpusIndex, build_index
 from turnframe.corpora.errors import (
     Drop,
@@ -43,7 +44,6 @@ from turnframe.corpora.loader import (
 )
 from turnframe.corpora.packs import Pack, PackLoad
 from turnframe.corpora.teaching import CorpusLoad, TeachingCorpus, corpus_from_records
-from turnframe.hashing import digest
 
 PackInput = Pack | PackLoad | Path
 CorpusInput = TeachingCorpus | CorpusLoad | Path | Iterable[Mapping[str, Any]]

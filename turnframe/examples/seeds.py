@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.converter import unstructure
+from turnframe._converter import unstructure
 from turnframe.stores.inputs import NewCase
 from turnframe.workflow import CaseSnapshot
 

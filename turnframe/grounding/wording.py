@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.converter import unstructure
+from turnframe._converter import unstructure
 
 
 def quote(text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from turnframe.converter import unstructure
+from turnframe._converter import unstructure
 from turnframe.grounding import Answer
 from turnframe.grounding.wording import name_label, quote
 from turnframe.narration import codes

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from turnframe._hashing import digest
 from turnframe.execution import ExecutionReport
 from turnframe.grounding import Answer
 from turnframe.grounding.wording import quote
-from turnframe.hashing import digest
 from turnframe.messages import UserTurn
 from turnframe.narration import codes
 from turnframe.narration.acts import answer_draft, render_units

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from turnframe.hashing import digest
+from turnframe._hashing import digest
 from turnframe.messages import UserTurn
 from turnframe.narration.codes import TEXT_MODEL_LEAD
 from turnframe.providers.base import ProviderRequest, Purpose

@@ -24,9 +24,9 @@ from datetime import datetime, timedelta
 import anyio
 from anyio.abc import TaskStatus
 
+from turnframe._ids import new_id
 from turnframe.clock import Clock
 from turnframe.errors import ConfigError
-from turnframe.ids import new_id
 from turnframe.outbox.backoff import RetryPolicy
 from turnframe.outbox.deadline import Sleep, answer_within
 from turnframe.outbox.effects import OutboundEffect

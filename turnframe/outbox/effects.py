@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.hashing import digest
+from turnframe._hashing import digest
 from turnframe.outbox.errors import MalformedEffect
 from turnframe.stores.inputs import NewOutboxEffect
 from turnframe.stores.records import Json, OutboxRecord

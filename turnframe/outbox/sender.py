@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import anyio
 import attrs
 
-from turnframe.hashing import canonical_json
+from turnframe._hashing import canonical_json
 from turnframe.outbox.deadline import Sleep, answer_within
 from turnframe.outbox.effects import OutboundEffect
 from turnframe.outbox.errors import SEND_TIMED_OUT, SENDER_CRASHED

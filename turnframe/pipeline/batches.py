@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.execution import (
     BATCH_REJECTED_BY_WORKFLOW,
     BATCH_REVISION_CONFLICT,

@@ -13,8 +13,8 @@ from typing import Any
 
 import attrs
 
+from turnframe._converter import converter
 from turnframe.config import TurnframeConfig, check_config_workflows, config_bindings
-from turnframe.converter import converter
 from turnframe.plan import OperationAct, SetFieldAct, UserTurnPlan
 from turnframe.references import (
     Glossary,

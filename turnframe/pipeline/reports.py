@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.execution import (
     BATCH_ALREADY_SETTLED,
     BATCH_COMMITTED,

@@ -11,7 +11,7 @@ import enum
 import attrs
 
 from turnframe.providers.base import Purpose
-from turnframe.providers.errors import Classification
+from turnframe.providers.classification import Classification
 
 
 class AttemptStep(enum.StrEnum):

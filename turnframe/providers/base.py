@@ -12,7 +12,7 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
-from turnframe.hashing import digest
+from turnframe._hashing import digest
 
 
 class Purpose(enum.StrEnum):

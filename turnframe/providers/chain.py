@@ -33,8 +33,8 @@ from tenacity import (
     wait_exponential,
 )
 
+from turnframe._hashing import digest_bytes
 from turnframe.errors import ConfigError
-from turnframe.hashing import digest_bytes
 from turnframe.providers.attempts import AttemptOutcome, AttemptStep, GateAnswer, ProviderAttempt
 from turnframe.providers.base import Provider, ProviderAnswer, ProviderRequest, RetryGate
 from turnframe.providers.errors import (

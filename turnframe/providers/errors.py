@@ -22,22 +22,12 @@ whole call) carry every attempt made, so the replay record is complete even on f
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from turnframe.errors import TurnframeError
-
-if TYPE_CHECKING:
-    from turnframe.providers.attempts import ProviderAttempt
-
-
-class Classification(enum.StrEnum):
-    RETRY = "retry"
-    RETRY_AFTER = "retry_after"
-    FALLBACK = "fallback"
-    FATAL = "fatal"
-
+from turnframe.providers.attempts import ProviderAttempt
+from turnframe.providers.classification import Classification as Classification
 
 #: Recorded when the chain stopped waiting for a provider (not an error a provider raises).
 TIMED_OUT_CODE = "turnframe.provider.timed_out"

@@ -15,9 +15,9 @@ from typing import Any
 
 import attrs
 
-from turnframe.converter import converter, unstructure
-from turnframe.hashing import canonical_json
-from turnframe.identity import (
+from turnframe._converter import converter, unstructure
+from turnframe._hashing import canonical_json
+from turnframe._identity import (
     batch_id,
     command_content,
     command_id,

@@ -1,8 +1,8 @@
 """What the reducer is given besides the plan: pure data read before reduction.
 
 Resolving what an act names may need I/O (a store, a directory service); it happens before
-``reduce`` (see :mod:`turnframe.directory`) and arrives here as data: target resolutions, case
-snapshots, the session's open interactions.
+``reduce`` (see :mod:`turnframe.pipeline.directory`) and arrives here as data: target
+resolutions, case snapshots, the session's open interactions.
 """
 
 from __future__ import annotations

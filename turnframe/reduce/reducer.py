@@ -6,7 +6,7 @@ the same input gives the same ReductionPlan byte for byte. Every act gets exactl
 
 from __future__ import annotations
 
-from turnframe.identity import plan_hash
+from turnframe._identity import plan_hash
 from turnframe.plan import ChitchatAct, QuestionAct, RecallAct, UserTurnPlan, check_plan
 from turnframe.reduce.cases import reduce_cases
 from turnframe.reduce.context import ReductionContext

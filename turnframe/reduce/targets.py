@@ -7,7 +7,7 @@ corrections. An unknown target needs clarification too; it is never guessed from
 
 from __future__ import annotations
 
-from turnframe.identity import interaction_id, new_case_id
+from turnframe._identity import interaction_id, new_case_id
 from turnframe.plan import (
     Act,
     LabelTarget,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from turnframe.hashing import digest
+from turnframe._hashing import digest
 from turnframe.references.bindings import BindingLayer
 from turnframe.references.relatedness import RelatednessWarning
 from turnframe.references.resolve import ReferenceWarning, ResolvedReferences

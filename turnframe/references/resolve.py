@@ -13,7 +13,7 @@ from pathlib import PurePath
 
 import attrs
 
-from turnframe.hashing import digest_bytes
+from turnframe._hashing import digest_bytes
 from turnframe.references.bindings import (
     BindingLayer,
     FileSource,

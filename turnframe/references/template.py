@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from turnframe.hashing import digest
+from turnframe._hashing import digest
 from turnframe.references.errors import (
     MissingVariableError,
     TemplateSyntaxError,

@@ -24,6 +24,8 @@ from typing import Any, Self
 import anyio
 import anyio.abc
 
+from turnframe._converter import converter
+from turnframe._ids import new_id
 from turnframe.actors.dead_letters import DeadLetters
 from turnframe.actors.errors import ActorCrashed, ActorStopped
 from turnframe.actors.ref import ActorRef
@@ -35,11 +37,8 @@ from turnframe.actors.session import (
 from turnframe.actors.stages import HandleTurn
 from turnframe.clock import Clock, SystemClock
 from turnframe.config import TurnframeConfig, load_config
-from turnframe.converter import converter
 from turnframe.corpora import CorpusRegistry, default_registry
 from turnframe.errors import ConfigError, TurnframeError
-from turnframe.ids import new_id
-from turnframe.leasing import SessionLeases
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import InteractionResponse, UserTurn
 from turnframe.outbox import EffectSender, OutboxDispatcher, Reconciler
@@ -49,6 +48,7 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.references import ReferenceBinding
 from turnframe.response import Block, TurnResponse
+from turnframe.runtime.leasing import SessionLeases
 from turnframe.runtime.settings import (
     RecoveryReport,
     RuntimeSettings,

@@ -1,4 +1,4 @@
-"""A :class:`~turnframe.directory.CaseDirectory` over a :class:`Store`: the runtime's default.
+"""A :class:`~turnframe.pipeline.directory.CaseDirectory` over a :class:`Store` (the default).
 
 Labels match case-insensitively after trimming. Authorization is account scoping: the store
 answers another account's case exactly like an unknown one.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import CaseRecord
 from turnframe.workflow import CaseSnapshot, Workflow

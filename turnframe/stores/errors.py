@@ -37,7 +37,7 @@ class AlreadyExists(StoreError):
     def __init__(self, kind: str, ident: str) -> None:
         super().__init__(
             f"{kind} {ident!r} already exists",
-            hint="use a fresh id (turnframe.ids.new_id) or read the existing row",
+            hint="use a fresh id (turnframe._ids.new_id) or read the existing row",
         )
         self.kind = kind
         self.ident = ident

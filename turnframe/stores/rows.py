@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
 
-from turnframe.hashing import canonical_json
+from turnframe._hashing import canonical_json
 from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.stores.records import (
     AssistantTurnRecord,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.response import Block, BlockKind
 from turnframe.stores.protocol import Store

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from turnframe.converter import converter
+from turnframe._converter import converter
 from turnframe.plan import Act, Evidence, UserTurnPlan
 from turnframe.stores.inputs import NewCase
 from turnframe.stores.protocol import Store

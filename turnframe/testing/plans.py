@@ -12,10 +12,10 @@ from collections.abc import Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from turnframe.converter import unstructure
-from turnframe.directory import CaseDirectory, build_context
-from turnframe.hashing import canonical_json
+from turnframe._converter import unstructure
+from turnframe._hashing import canonical_json
 from turnframe.messages import InteractionResponse, UserTurn
+from turnframe.pipeline.directory import CaseDirectory, build_context
 from turnframe.plan import Evidence, UserTurnPlan
 from turnframe.reduce import reduce
 from turnframe.reduce.context import ReductionContext

@@ -240,7 +240,7 @@ OTHER_ACCOUNT = "acct-2"
 
 @attrs.define
 class InMemoryCaseDirectory:
-    """A :class:`turnframe.directory.CaseDirectory` over a dict; labels match ignoring case."""
+    """A :class:`~turnframe.pipeline.directory.CaseDirectory` over a dict; labels ignore case."""
 
     cases: dict[str, tuple[str, CaseSnapshot]] = attrs.field(factory=dict)  # id -> (account, …)
 

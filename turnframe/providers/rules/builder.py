@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import attrs
 
-from turnframe.converter import unstructure
-from turnframe.hashing import canonical_json
+from turnframe._converter import unstructure
+from turnframe._hashing import canonical_json
 from turnframe.plan import (
     Act,
     CancelAct,

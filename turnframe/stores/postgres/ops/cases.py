@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from turnframe.ids import new_id
+from turnframe._ids import new_id
 from turnframe.stores.errors import AlreadyExists, NotFound, RevisionConflict
 from turnframe.stores.inputs import CaseUpdate, NewCase, NewEvent
 from turnframe.stores.postgres import codec

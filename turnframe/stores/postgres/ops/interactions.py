@@ -7,7 +7,7 @@ from datetime import datetime
 
 import asyncpg
 
-from turnframe.ids import new_id
+from turnframe._ids import new_id
 from turnframe.stores.errors import AlreadyExists, BlockingCardOpen, NotFound, StatusConflict
 from turnframe.stores.inputs import CardResolution, NewInteraction
 from turnframe.stores.postgres import codec

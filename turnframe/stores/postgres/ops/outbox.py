@@ -11,7 +11,7 @@ from datetime import datetime
 
 import asyncpg
 
-from turnframe.ids import new_id
+from turnframe._ids import new_id
 from turnframe.stores.errors import (
     IllegalTransition,
     KeyReused,

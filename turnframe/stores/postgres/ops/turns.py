@@ -6,7 +6,7 @@ from datetime import datetime
 
 import asyncpg
 
-from turnframe.ids import new_id
+from turnframe._ids import new_id
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores.errors import (
     AlreadyExists,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from turnframe.ids import new_id
+from turnframe._ids import new_id
 from turnframe.stores.errors import AlreadyExists, BlockingCardOpen, NotFound, StatusConflict
 from turnframe.stores.inputs import CardResolution, NewInteraction
 from turnframe.stores.records import InteractionRecord, InteractionStatus

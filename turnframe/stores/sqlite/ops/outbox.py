@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from turnframe.ids import new_id
+from turnframe._ids import new_id
 from turnframe.stores.errors import (
     IllegalTransition,
     KeyReused,

@@ -5,7 +5,7 @@ Inserts in key order are several times faster than random ones, so ids sort by c
 version nibbles). Within one process ids are strictly increasing: the 80 bits start random in
 each new millisecond and count up within it (and the millisecond never goes back, even if the
 wall clock does). Ids that must be reproducible (command ids, idempotency keys) are derived by
-:mod:`turnframe.hashing` instead.
+:mod:`turnframe._hashing` instead.
 """
 
 from __future__ import annotations

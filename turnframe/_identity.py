@@ -1,6 +1,6 @@
 """Deterministic identities: idempotency keys, command ids, new case ids, plan hashes.
 
-Everything here is a digest of canonical JSON (:mod:`turnframe.hashing`) under a versioned
+Everything here is a digest of canonical JSON (:mod:`turnframe._hashing`) under a versioned
 domain string. No clocks, no randomness: the same turn replayed derives the same keys, and a
 key reused for a different command is caught by comparing content digests.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from turnframe.converter import unstructure
-from turnframe.hashing import canonical_json, digest
+from turnframe._converter import unstructure
+from turnframe._hashing import canonical_json, digest
 from turnframe.plan import UserTurnPlan
 from turnframe.results import PlannedCommand, ReductionPlan
 

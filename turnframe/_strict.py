@@ -6,7 +6,7 @@ wrong for a model's answer, so a model's data is checked here with exact JSON ty
 unknown key, missing field and unknown tag collected with its path, before anything is built.
 
 Tagged unions are registered through :func:`register_tagged_union`, which delegates to
-:func:`turnframe.converter.register_tagged_union` (still one converter) and records the tags
+:func:`turnframe._converter.register_tagged_union` (still one converter) and records the tags
 for the checker.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from turnframe import converter as _converter
+from turnframe import _converter
 
 Path = tuple[str | int, ...]
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.converter import unstructure
+from turnframe._converter import unstructure
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import EventRecord, JournalRecord, Json, TurnRecord
 
