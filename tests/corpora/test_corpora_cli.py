@@ -54,8 +54,8 @@ def test_corpus_check_lists_each_malformed_and_gated_line_with_its_reason(
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         f"{corpus}:2: not valid JSON: Expecting value [turnframe.corpus.malformed_line]",
-        f"{corpus}:3: unknown intent 'because' (known: cause, verification) "
-        "[turnframe.corpus.unknown_intent]",
+        f"{corpus}:3: intent 'because' is not composed here (known: cause, verification); "
+        "line skipped [turnframe.corpus.unknown_intent]",
         f"{corpus}:4: subject 'beauty' is not in pack 'p' [turnframe.corpus.subject_not_in_pack]",
         f"{corpus}:5: field 'connective' is missing or not a non-empty string "
         "[turnframe.corpus.missing_field]",
@@ -67,13 +67,12 @@ def test_corpus_check_lists_retired_chains_without_failing(tmp_path: Path) -> No
     corpus = _corpus(
         tmp_path / "c.jsonl",
         chain("old", "truth", "implies", "evidence"),
-        chain("new", "truth", "requires", "evidence"),
-        {"chain_id": "old", "superseded_by": "new"},
+        chain("new", "truth", "requires", "evidence", superseded_by="old"),
     )
     result = _check(corpus, "--pack", pack)
     assert result.returncode == 0
     assert result.stdout.splitlines() == [
-        f"{corpus}:1: chain 'old' retired: superseded by 'new' (line 3) "
+        f"{corpus}:1: chain 'old' retired: superseded by 'new' (line 2) "
         "[turnframe.corpus.superseded]"
     ]
 
@@ -85,12 +84,12 @@ def test_corpus_check_without_a_pack_or_manifest_says_how_to_give_one(tmp_path: 
     assert "pass --pack DIR or write c.manifest.json" in result.stderr
 
 
-def test_corpus_check_on_a_pack_folder_lists_its_bad_lexicon_lines(tmp_path: Path) -> None:
+def test_corpus_check_on_a_pack_folder_lists_its_overridden_lexicon_lines(tmp_path: Path) -> None:
     pack = _pack(tmp_path / "p", "truth", "truth")
     result = _check(pack)
     assert (result.returncode, result.stdout) == (
-        1,
-        f"{pack / 'lexicon.jsonl'}:2: lemma 'truth' already defined on line 1 "
+        0,
+        f"{pack / 'lexicon.jsonl'}:1: lemma 'truth' is redefined on line 2, which wins "
         "[turnframe.corpus.duplicate_lemma]\n",
     )
 

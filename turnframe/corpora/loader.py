@@ -45,7 +45,9 @@ def load_pack(folder: Traversable) -> PackLoad:
     """Load a pack folder (``manifest.json`` + ``lexicon.jsonl``)."""
     manifest_file = folder / "manifest.json"
     lexicon_file = folder / "lexicon.jsonl"
-    manifest = parse_manifest(_read(manifest_file), source=str(manifest_file))
+    manifest = parse_manifest(
+        _read(manifest_file), source=str(manifest_file), default_id=folder.name
+    )
     return parse_lexicon(_read(lexicon_file), manifest=manifest, source=str(lexicon_file))
 
 
