@@ -105,4 +105,7 @@ def test_corpus_check_over_the_fixture_folder_lists_the_same_lines_and_exits_0()
         "turnframe.corpus.unknown_intent]",
         "turnframe.corpus.unknown_intent]",
     ]
-    assert "4 pack(s), 24 entries; 4 teaching file(s), 26 active chains; 0 defects, 2 skipped, 4 overridden, 1 retired" in result.stderr
+    assert result.stderr == (
+        "4 pack(s), 24 entries; 4 teaching file(s), 26 active chains; "
+        "0 defects, 2 skipped, 4 overridden, 1 retired\n"
+    )
