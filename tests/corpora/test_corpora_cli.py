@@ -164,3 +164,8 @@ def test_corpus_check_passes_the_shipped_corpora() -> None:
     ]
     assert [r.returncode for r in results] == [0, 0]
     assert _check("--strict").returncode == 0
+
+
+def test_corpus_check_of_a_packs_lexicon_file_checks_its_pack(tmp_path: Path) -> None:
+    pack = _pack(tmp_path / "p", "truth", "truth")
+    assert _check(pack / "lexicon.jsonl").stdout == _check(pack).stdout != ""

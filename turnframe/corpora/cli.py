@@ -23,6 +23,7 @@ from turnframe.corpora.errors import CorpusError, CorpusFileError, Drop, DropKin
 from turnframe.corpora.loader import load_shipped
 from turnframe.corpora.packs import PackLoad
 from turnframe.corpora.sources import (
+    PACK_FILES,
     ChainsSource,
     CorpusSources,
     discover,
@@ -131,7 +132,9 @@ def _named(args: argparse.Namespace, configured: CorpusSources) -> CorpusSources
     packs: list[Path] = []
     chains: list[ChainsSource] = []
     for path in args.paths:
-        if path.is_file():
+        if path.is_file() and path.name in (*PACK_FILES, "manifest.json"):
+            packs.append(path.parent)  # a pack's own file names its folder
+        elif path.is_file():
             chains.append(ChainsSource(path=path))
         elif is_pack_folder(path):
             packs.append(path)
