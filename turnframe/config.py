@@ -10,6 +10,15 @@ holds reference bindings::
     roster = ["refs/a.md", "refs/b.md"]   # several items, for a slot declared multiple=True
     glossary = ""                          # clears the runtime-wide binding for this workflow
 
+and the reviewed corpora to answer from (docs/corpora.md)::
+
+    [corpora]
+    packs = ["corpora/packs/policy_v1"]             # pack folders, in registration order
+    chains = ["corpora/teaching/policy_chains_v1.jsonl",
+              { path = "corpora/teaching/extra.jsonl", pack = "policy_v1" }]
+    shipped = false                                 # default: only when nothing is named
+    max_clauses = 4                                 # and the composers' settings
+
 Unknown keys are errors naming the key and the file: a typo must not silently drop a binding.
 A new section is added to ``_SECTIONS`` (top level) or ``_WORKFLOW_SECTIONS`` with its parser.
 """
@@ -25,6 +34,8 @@ from typing import Any, ClassVar
 
 import attrs
 
+from turnframe.corpora.answer import CompositionLimits
+from turnframe.corpora.sources import ChainsSource, CorpusSources
 from turnframe.errors import ConfigError
 from turnframe.references.bindings import (
     BindingLayer,
@@ -35,7 +46,8 @@ from turnframe.references.bindings import (
 
 CONFIG_FILE_NAME = "turnframe.toml"
 
-_SECTIONS = ("references", "workflows")
+_SECTIONS = ("references", "workflows", "corpora")
+_CORPORA_KEYS = ("packs", "chains", "shipped", *attrs.fields_dict(CompositionLimits))
 _WORKFLOW_SECTIONS = ("references",)
 
 
@@ -84,6 +96,7 @@ class TurnframeConfig:
     display: str | None = None
     references: tuple[ReferenceBinding, ...] = ()
     workflows: tuple[WorkflowConfig, ...] = ()
+    corpora: CorpusSources = attrs.field(factory=CorpusSources)
 
     def workflow(self, name: str) -> WorkflowConfig | None:
         return next((w for w in self.workflows if w.name == name), None)
@@ -150,7 +163,10 @@ def parse_config(text: str, *, path: Path, display: str | None = None) -> Turnfr
         )
         for name, body in reader.table(data.get("workflows", {}), "workflows", None).items()
     )
-    return TurnframeConfig(path=path, display=shown, references=references, workflows=workflows)
+    corpora = reader.corpora(data.get("corpora", {}), "corpora")
+    return TurnframeConfig(
+        path=path, display=shown, references=references, workflows=workflows, corpora=corpora
+    )
 
 
 def config_bindings(config: TurnframeConfig, workflow: str) -> tuple[ReferenceBinding, ...]:
@@ -230,11 +246,55 @@ class _Reader:
             )
         return tuple(bindings)
 
+    def corpora(self, value: Any, key: str) -> CorpusSources:
+        table = self.table(value, key, _CORPORA_KEYS)
+        base = self.path.parent
+        packs = tuple(base / p for p in self._strings(table.get("packs", []), f"{key}.packs"))
+        chains: list[ChainsSource] = []
+        for item in self._list(table.get("chains", []), f"{key}.chains"):
+            if isinstance(item, dict):
+                entry = self.table(item, f"{key}.chains[]", ("path", "pack"))
+                path, pack = entry.get("path"), entry.get("pack")
+                if not isinstance(path, str) or not (pack is None or isinstance(pack, str)):
+                    raise self._value_error(f"{key}.chains", item, '{ path = "...", pack = "..." }')
+                chains.append(ChainsSource(path=base / path, pack_id=pack or None))
+            elif isinstance(item, str):
+                chains.append(ChainsSource(path=base / item))
+            else:
+                raise self._value_error(f"{key}.chains", item, "a path or a { path, pack } table")
+        shipped = table.get("shipped")
+        if shipped is not None and not isinstance(shipped, bool):
+            raise self._value_error(f"{key}.shipped", shipped, "true or false")
+        settings = {
+            name: table[name] for name in attrs.fields_dict(CompositionLimits) if name in table
+        }
+        for name, number in settings.items():
+            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+                raise self._value_error(f"{key}.{name}", number, "a whole number of at least 1")
+        return CorpusSources(
+            packs=packs,
+            chains=tuple(chains),
+            shipped=shipped,
+            limits=CompositionLimits(**settings),
+        )
+
+    def _list(self, value: Any, key: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self._value_error(key, value, "a list")
+        return value
+
+    def _strings(self, value: Any, key: str) -> list[str]:
+        listed = self._list(value, key)
+        if not all(isinstance(item, str) and item for item in listed):
+            raise self._value_error(key, value, "a list of paths")
+        return listed
+
     def _value_error(self, key: str, value: Any, expected: str) -> ConfigValueError:
+        guide = "corpora" if key.startswith("corpora") else "references"
         return ConfigValueError(
             f"config file {self.display!r}: {key!r} must be {expected}, "
             f"not {type(value).__name__} {value!r}",
             path=self.display,
             key=key,
-            hint="see docs/references.md for the config format",
+            hint=f"see docs/{guide}.md for the config format",
         )

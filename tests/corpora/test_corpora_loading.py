@@ -50,9 +50,20 @@ def test_a_line_with_an_empty_field_is_dropped() -> None:
     assert _codes(text) == [(1, "turnframe.corpus.missing_field")]
 
 
-def test_a_line_with_an_unknown_intent_is_dropped() -> None:
-    text = _lines(chain("a", "truth", "grounds", "knowledge", intent="because"))
-    assert _codes(text) == [(1, "turnframe.corpus.unknown_intent")]
+def test_a_line_with_an_unknown_intent_is_skipped_and_the_rest_of_the_file_loads() -> None:
+    load = parse_teaching(
+        _lines(
+            chain("a", "truth", "grounds", "knowledge", intent="admissibility"),
+            chain("b", "truth", "grounds", "knowledge"),
+        ),
+        corpus_id="c",
+        pack=PACK,
+    )
+    assert [c.chain_id for c in load.corpus.chains] == ["b"]
+    assert [(d.line, d.code, d.kind) for d in load.drops] == [
+        (1, "turnframe.corpus.unknown_intent", DropKind.UNSUPPORTED)
+    ]
+    assert load.defects == ()
 
 
 def test_a_chain_whose_subject_is_not_in_the_bound_pack_is_gated_out() -> None:
@@ -84,19 +95,25 @@ def test_a_cross_pack_chain_naming_an_unloaded_pack_is_gated_out() -> None:
     assert [d.code for d in load.drops] == ["turnframe.corpus.unknown_pack"]
 
 
-def test_a_second_line_reusing_a_chain_id_is_dropped() -> None:
-    text = _lines(
-        chain("a", "truth", "grounds", "knowledge"), chain("a", "light", "reveals", "truth")
+def test_a_later_line_reusing_a_chain_id_replaces_the_earlier_one() -> None:
+    load = parse_teaching(
+        _lines(
+            chain("a", "truth", "grounds", "knowledge"), chain("a", "light", "reveals", "truth")
+        ),
+        corpus_id="c",
+        pack=PACK,
     )
-    assert _codes(text) == [(2, "turnframe.corpus.duplicate_chain_id")]
+    assert [(c.chain_id, c.subject, c.line) for c in load.corpus.chains] == [("a", "light", 2)]
+    assert [(d.line, d.code, d.kind) for d in load.drops] == [
+        (1, "turnframe.corpus.duplicate_chain_id", DropKind.OVERRIDDEN)
+    ]
 
 
-def test_an_appended_retirement_record_drops_the_retired_chain_from_the_active_view() -> None:
+def test_the_replacement_line_names_the_chain_it_retires_in_superseded_by() -> None:
     load = parse_teaching(
         _lines(
             chain("old", "truth", "implies", "evidence"),
-            chain("new", "truth", "requires", "evidence"),
-            {"chain_id": "old", "superseded_by": "new"},
+            chain("new", "truth", "requires", "evidence", superseded_by="old"),
         ),
         corpus_id="c",
         pack=PACK,
@@ -106,33 +123,63 @@ def test_an_appended_retirement_record_drops_the_retired_chain_from_the_active_v
     assert [(d.line, d.code, d.kind) for d in load.drops] == [
         (1, "turnframe.corpus.superseded", DropKind.RETIRED)
     ]
-    assert "superseded by 'new' (line 3)" in load.drops[0].reason
+    assert load.drops[0].reason == "chain 'old' retired: superseded by 'new' (line 2)"
 
 
-def test_a_chain_line_carrying_superseded_by_is_itself_retired() -> None:
+def test_a_bare_retirement_record_retires_the_chain_it_names() -> None:
+    load = parse_teaching(
+        _lines(chain("old", "truth", "implies", "evidence"), {"superseded_by": "old"}),
+        corpus_id="c",
+        pack=PACK,
+    )
+    assert load.corpus.chains == ()
+    assert [d.code for d in load.drops] == ["turnframe.corpus.superseded"]
+
+
+def test_a_line_that_does_not_load_still_retires_the_chain_it_names() -> None:
     load = parse_teaching(
         _lines(
-            chain("old", "truth", "implies", "evidence", superseded_by="new"),
-            chain("new", "truth", "requires", "evidence"),
+            chain("old", "truth", "implies", "evidence"),
+            chain("new", "truth", "requires", "beauty", superseded_by="old"),
         ),
         corpus_id="c",
         pack=PACK,
     )
-    assert [c.chain_id for c in load.corpus.chains] == ["new"]
-
-
-def test_a_retirement_naming_an_unknown_successor_is_a_defect_but_still_retires() -> None:
-    text = _lines(
-        chain("old", "truth", "implies", "evidence"), {"chain_id": "old", "superseded_by": "nope"}
-    )
-    load = parse_teaching(text, corpus_id="c", pack=PACK)
     assert load.corpus.chains == ()
-    assert [d.code for d in load.defects] == ["turnframe.corpus.unknown_successor"]
+    assert [d.code for d in load.drops] == [
+        "turnframe.corpus.superseded",
+        "turnframe.corpus.object_not_in_pack",
+    ]
 
 
-def test_a_chain_superseding_itself_is_malformed() -> None:
+def test_superseded_by_naming_no_chain_retires_nothing_and_is_a_defect() -> None:
+    text = _lines(chain("new", "truth", "requires", "evidence", superseded_by="nope"))
+    load = parse_teaching(text, corpus_id="c", pack=PACK)
+    assert [c.chain_id for c in load.corpus.chains] == ["new"]
+    assert [d.code for d in load.defects] == ["turnframe.corpus.unknown_retired_chain"]
+
+
+def test_a_chain_naming_itself_in_superseded_by_retires_itself_and_is_a_defect() -> None:
     text = _lines(chain("a", "truth", "grounds", "knowledge", superseded_by="a"))
     assert _codes(text) == [(1, "turnframe.corpus.self_supersession")]
+    assert parse_teaching(text, corpus_id="c", pack=PACK).corpus.chains == ()
+
+
+def test_chain_id_and_provenance_are_optional_as_in_the_seed_format() -> None:
+    record = {"subject": "truth", "intent": "cause", "connective": "grounds", "object": "knowledge"}
+    [loaded] = corpus_from_records([record], corpus_id="c", pack=PACK).corpus.chains
+    assert (loaded.chain_id, loaded.provenance) == ("truth_cause", "")
+
+
+def test_a_line_may_carry_its_own_domain_counts() -> None:
+    record = chain("a", "truth", "grounds", "knowledge", domains_subject_k=1, domains_object_k="2")
+    [loaded] = corpus_from_records([record], corpus_id="c", pack=PACK).corpus.chains
+    assert (loaded.domains_subject_k, loaded.domains_object_k) == (1, 2)
+
+
+def test_a_domain_count_that_is_not_a_whole_number_drops_the_line() -> None:
+    text = _lines(chain("a", "truth", "grounds", "knowledge", domains_subject_k="two"))
+    assert _codes(text) == [(1, "turnframe.corpus.invalid_field")]
 
 
 def test_blank_lines_are_not_drops() -> None:
@@ -152,11 +199,26 @@ def test_unknown_keys_in_a_chain_line_are_ignored_so_seed_corpora_load() -> None
     assert load.drops == ()
 
 
-def test_a_second_lexicon_entry_for_a_lemma_is_dropped_and_the_first_kept() -> None:
+def test_a_later_lexicon_entry_for_a_lemma_wins_and_the_earlier_is_reported() -> None:
     entries = [*lexicon("truth"), {**lexicon("truth")[0], "semantic_domains": ["other"]}]
     load = pack_from_entries(PackManifest(pack_id="p", language="en", version="1"), entries)
-    assert load.pack.entries["truth"].semantic_domains == ("test.truth", "test.core")
-    assert [d.code for d in load.drops] == ["turnframe.corpus.duplicate_lemma"]
+    assert load.pack.entries["truth"].semantic_domains == ("other",)
+    assert [(d.line, d.code, d.kind) for d in load.drops] == [
+        (1, "turnframe.corpus.duplicate_lemma", DropKind.OVERRIDDEN)
+    ]
+    assert load.drops[0].reason == "lemma 'truth' is redefined on line 2, which wins"
+
+
+def test_a_lexicon_entry_needs_only_a_lemma_and_its_domains() -> None:
+    entries = [
+        {"lemma": "truth", "semantic_domains": ["t"]},
+        {"surface": "light", "semantic_domains": ["l"]},
+    ]
+    load = pack_from_entries(PackManifest(pack_id="p", language="en", version="1"), entries)
+    assert [(e.lemma, e.surface, e.pos) for e in load.pack.entries.values()] == [
+        ("truth", "truth", ""),
+        ("light", "light", ""),
+    ]
 
 
 def test_a_lexicon_entry_without_domains_is_dropped() -> None:

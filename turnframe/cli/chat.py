@@ -30,6 +30,9 @@ from turnframe.cli.script import COMMANDS, Click, Quit, Say, Step, parse_line, r
 from turnframe.cli.terminal import LineReader
 from turnframe.clock import Clock
 from turnframe.config import TurnframeConfig, load_config
+from turnframe.corpora import CorpusRegistry
+from turnframe.corpora.cli import add_corpus_sources, sources_from_args
+from turnframe.corpora.sources import CorpusSources, load_corpora
 from turnframe.errors import TurnframeError
 from turnframe.examples import SAMPLE_WORKFLOWS, SampleWorkflow, sample
 from turnframe.references import ReferenceBinding, parse_cli_references
@@ -75,6 +78,7 @@ def add_chat_command(commands: Any) -> None:
     chat.add_argument(
         "--config", metavar="PATH", help="config file (default: ./turnframe.toml if present)"
     )
+    add_corpus_sources(chat)
     add_style(chat)
     chat.set_defaults(handler=run_chat)
 
@@ -90,6 +94,7 @@ class ChatPlan:
     clock: Clock
     anaphora: bool
     config: TurnframeConfig
+    corpora: CorpusRegistry
     cli_references: tuple[ReferenceBinding, ...]
     script: tuple[Step, ...] | None
     as_json: bool
@@ -98,6 +103,7 @@ class ChatPlan:
 
 def run_chat(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
+    config = load_config(args.config, cwd=cwd)
     plan = ChatPlan(
         location=args.store or default_store(),
         account=args.account,
@@ -105,7 +111,8 @@ def run_chat(args: argparse.Namespace) -> int:
         session_id=args.session,
         clock=parse_clock(args.clock),
         anaphora=args.anaphora,
-        config=load_config(args.config, cwd=cwd),
+        config=config,
+        corpora=_load_corpora(sources_from_args(args, config.corpora)),
         cli_references=parse_cli_references(args.references, cwd=cwd),
         script=tuple(read_script(args.script)) if args.script is not None else None,
         as_json=args.json,
@@ -114,6 +121,18 @@ def run_chat(args: argparse.Namespace) -> int:
     renderer = choose_renderer(args.style)
     result: int = anyio.run(_chat, plan, renderer)
     return result
+
+
+def _load_corpora(sources: CorpusSources) -> CorpusRegistry:
+    """The registry the chat answers from; lines that did not load are counted on stderr."""
+    loaded = load_corpora(sources)
+    if loaded.defects:
+        print(
+            f"turnframe: note: {len(loaded.defects)} corpus line(s) did not load; "
+            "`turnframe corpus check` with the same --pack/--chains lists them",
+            file=sys.stderr,
+        )
+    return loaded.registry
 
 
 async def _chat(plan: ChatPlan, renderer: Renderer) -> int:
@@ -127,6 +146,7 @@ async def _chat(plan: ChatPlan, renderer: Renderer) -> int:
             anaphora=plan.anaphora,
             config=plan.config,
             cli_references=plan.cli_references,
+            corpora=plan.corpora,
         )
         async with runtime:
             if session is None:

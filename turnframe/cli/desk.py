@@ -1,7 +1,8 @@
 """Opening a store and a runtime on one sample desk, for ``demo`` and ``chat``.
 
 The runtime serves exactly the chosen desk: its workflow, the offline rule-based interpreter,
-the shipped corpora plus the desk's own policy corpus, and the reference bindings of
+the shipped corpora (or those named by ``--pack`` / ``--chains`` / ``[corpora]``) plus the desk's
+own policy corpus, and the reference bindings of
 ``turnframe.toml`` / ``--config`` and ``--reference``. A store gets the desk's seed cases for the
 account the first time the account talks to that desk.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 from turnframe.cli.errors import BadClock, BadStore, StoreNotFound
 from turnframe.clock import Clock, ManualClock, SystemClock
 from turnframe.config import TurnframeConfig
-from turnframe.corpora import default_registry
+from turnframe.corpora import CorpusRegistry, default_registry
 from turnframe.examples import SampleWorkflow
 from turnframe.providers.rules import RulesProvider
 from turnframe.references import ReferenceBinding
@@ -105,9 +106,13 @@ def build_runtime(
     anaphora: bool = False,
     config: TurnframeConfig | None = None,
     cli_references: Sequence[ReferenceBinding] = (),
+    corpora: CorpusRegistry | None = None,
 ) -> Runtime:
-    """A runtime on ``desk`` alone (reference bindings resolve when it starts)."""
-    registry = default_registry(include_shipped=True)
+    """A runtime on ``desk`` alone (reference bindings resolve when it starts).
+
+    It answers from ``corpora`` (default: the shipped corpora) plus the desk's policy corpus.
+    """
+    registry = corpora if corpora is not None else default_registry(include_shipped=True)
     desk.register_corpus(registry)
     return Runtime(
         workflows=[desk.workflow],

@@ -1,9 +1,12 @@
 """Reviewed knowledge: packs, teaching chains, the registry, intent rules and surfaces.
 
 Questions about what a workflow knows are answered only from reviewed corpora, by fixed
-templates, with provenance. Everything here is pure except :mod:`turnframe.corpora.loader`::
+templates, with provenance. The files are in the seed project's format, so its corpora load as
+they are. Everything here is pure except :mod:`turnframe.corpora.loader` and
+:mod:`turnframe.corpora.sources`, which read files::
 
     registry = default_registry()                      # shipped corpora; include_shipped=False
+    registry = load_corpora(CorpusSources(packs=(folder,), chains=(ChainsSource(path=f),))).registry
     question = classify_question("Tell me about truth.")
     answer = compose(question.intent, question.subject, registry, thread=thread, anaphora=True)
     thread = thread.push(summarise_turn(turn_index, [answer]))
@@ -42,6 +45,7 @@ from turnframe.corpora.intents import (
 from turnframe.corpora.loader import SHIPPED_CORPORA, load_pack, load_teaching_file
 from turnframe.corpora.packs import LexiconEntry, Pack, PackLoad, PackManifest, pack_from_entries
 from turnframe.corpora.registry import CorpusRegistry, RegistrationReport, default_registry
+from turnframe.corpora.sources import ChainsSource, CorpusSources, LoadedCorpora, load_corpora
 from turnframe.corpora.teaching import (
     Chain,
     ChainIntent,
@@ -65,6 +69,7 @@ __all__ = [
     "SHIPPED_CORPORA",
     "Chain",
     "ChainIntent",
+    "ChainsSource",
     "ClassifiedQuestion",
     "CompositionLimits",
     "CorpusError",
@@ -72,6 +77,7 @@ __all__ = [
     "CorpusIndex",
     "CorpusLoad",
     "CorpusRegistry",
+    "CorpusSources",
     "Drop",
     "DropKind",
     "DuplicateCorpusError",
@@ -81,6 +87,7 @@ __all__ = [
     "IntentRule",
     "IntentTag",
     "LexiconEntry",
+    "LoadedCorpora",
     "MalformedCorpusLineError",
     "MalformedManifestError",
     "MissingCorpusIdError",
@@ -99,6 +106,7 @@ __all__ = [
     "compose",
     "corpus_from_records",
     "default_registry",
+    "load_corpora",
     "load_pack",
     "load_teaching_file",
     "normalise_subject",

@@ -1,18 +1,21 @@
 """Thread anaphora: a structural backreference to an earlier turn on the same subject.
 
-It fires only when the current answer is pack or teaching grounded and the most recent earlier
-strong (pack/teaching) turn on the same subject had a *different* intent: a same-intent revisit
-would repeat that turn's surface. Shapes (fields only, no prose)::
+The earlier turn is the most recent one on the same subject that was not ungrounded (``oov`` or
+``none`` turns are skipped, as in the seed project). The prefix fires only when that turn and the
+current answer are both pack or teaching grounded and their intents differ: a same-intent revisit
+would repeat that turn's surface, and an older turn is not searched for instead. Shapes (fields
+only, no prose)::
 
     (Recalling turn N: chain <chain_id>.)          the recalled turn was teaching grounded
     (Recalling turn N: <subject> grounded pack.)   the recalled turn was pack grounded
+                                                   (or teaching grounded without a chain id:
+                                                   "<subject> grounded teaching")
 """
 
 from __future__ import annotations
 
 from turnframe.corpora.answer import STRONG_SOURCES, GroundingSource
 from turnframe.corpora.intents import IntentTag
-from turnframe.corpora.keys import normalise_key
 from turnframe.corpora.thread import ThreadContext, TurnSummary
 
 
@@ -25,19 +28,12 @@ def recalled_summary(
     before_turn: int | None = None,
 ) -> TurnSummary | None:
     """The earlier turn an answer would recall, or ``None`` when no prefix fires."""
-    if source not in STRONG_SOURCES or not subject:
+    if source not in STRONG_SOURCES:
         return None
-    key = normalise_key(subject)
-    for summary in reversed(thread.summaries):
-        if before_turn is not None and summary.turn_index >= before_turn:
-            continue
-        if summary.grounding_source in STRONG_SOURCES and normalise_key(summary.subject) == key:
-            if summary.intent is intent:
-                return None
-            if summary.grounding_source is GroundingSource.TEACHING and not summary.chain_id:
-                return None
-            return summary
-    return None
+    prior = thread.recent_for_subject(subject, before_turn=before_turn)
+    if prior is None or prior.grounding_source not in STRONG_SOURCES or prior.intent is intent:
+        return None
+    return prior
 
 
 def thread_anaphora_prefix(
@@ -54,10 +50,14 @@ def thread_anaphora_prefix(
     )
     if recalled is None:
         return None
-    return prefix_for(recalled)
+    return prefix_for(recalled, subject)
 
 
-def prefix_for(recalled: TurnSummary) -> str:
-    if recalled.grounding_source is GroundingSource.TEACHING:
+def prefix_for(recalled: TurnSummary, subject: str) -> str:
+    """The prefix recalling ``recalled`` for an answer about ``subject``."""
+    if recalled.grounding_source is GroundingSource.TEACHING and recalled.chain_id:
         return f"(Recalling turn {recalled.turn_index}: chain {recalled.chain_id}.) "
-    return f"(Recalling turn {recalled.turn_index}: {recalled.subject} grounded pack.) "
+    return (
+        f"(Recalling turn {recalled.turn_index}: {subject.strip()} grounded "
+        f"{recalled.grounding_source.value}.) "
+    )

@@ -1,30 +1,77 @@
-"""``turnframe corpus …``: checking reviewed corpora before they are registered.
+"""``turnframe corpus check``, and the ``--pack`` / ``--chains`` options ``chat`` shares with it.
 
-``turnframe corpus check PATH`` loads a teaching corpus (``.jsonl``) or a pack folder and prints
-every line left out, one per line, as ``FILE:LINE: reason [code]``. The pack a corpus is checked
-against is the first ``--pack DIR``; further ``--pack`` folders serve cross-pack chains. Without
-``--pack`` it comes from the manifest next to the file (``<stem>.manifest.json``: ``pack_path``
-and ``extra_pack_paths``, relative to the manifest).
-
-Exit status: 0 when every line loads (retired chains are listed but are normal curation), 1 when
-any line is malformed or gated out, 2 when the file, pack or manifest cannot be read at all.
+Loads packs and teaching files as turnframe chat would, and prints every line that was skipped,
+overridden or retired, one per line, as FILE:LINE: reason [code]. A PATH is a pack folder, a
+teaching .jsonl file, or a folder searched for both; --pack and --chains add more. With nothing
+named it checks the [corpora] of the config file, else the shipped corpora. Exit status: 0 when
+every file loads, whatever its lines say (they are warnings); 2 when a file, pack or manifest
+cannot be read at all; with --strict, 1 when a line is a defect (malformed, or not in its pack).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from turnframe.corpora.errors import CorpusError, CorpusFileError, Drop
-from turnframe.corpora.loader import (
-    load_pack,
-    load_teaching_file,
-    manifest_path_for,
-    read_corpus_manifest,
+from turnframe.config import load_config
+from turnframe.corpora.errors import CorpusError, CorpusFileError, Drop, DropKind
+from turnframe.corpora.loader import load_shipped
+from turnframe.corpora.packs import PackLoad
+from turnframe.corpora.sources import (
+    PACK_FILES,
+    ChainsSource,
+    CorpusSources,
+    discover,
+    is_pack_folder,
+    load_corpora,
 )
-from turnframe.corpora.packs import Pack
+from turnframe.corpora.teaching import CorpusLoad
+
+EXIT_UNREADABLE = 2
+EXIT_DEFECTS = 1
+
+
+def add_corpus_sources(parser: argparse.ArgumentParser) -> None:
+    """``--pack DIR`` / ``--chains FILE`` (repeatable) and ``--shipped``."""
+    parser.add_argument(
+        "--pack",
+        dest="packs",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a pack folder (manifest.json + lexicon.jsonl); repeatable, first named wins a lemma",
+    )
+    parser.add_argument(
+        "--chains",
+        dest="chains",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a teaching file (.jsonl); repeatable, bound to the named pack that holds its lemmas",
+    )
+    parser.add_argument(
+        "--shipped",
+        action="store_const",
+        const=True,
+        default=None,
+        help="keep the shipped corpora too (left out when --pack or --chains is given)",
+    )
+
+
+def sources_from_args(args: argparse.Namespace, configured: CorpusSources) -> CorpusSources:
+    """The config file's ``[corpora]`` with the command line's on top."""
+    return configured.overridden_by(
+        packs=tuple(args.packs),
+        chains=tuple(ChainsSource(path=path) for path in args.chains),
+        shipped=args.shipped,
+    )
 
 
 def add_corpus_commands(subparsers: Any) -> None:
@@ -34,67 +81,166 @@ def add_corpus_commands(subparsers: Any) -> None:
     commands = corpus.add_subparsers(dest="corpus_command", metavar="COMMAND")
     check = commands.add_parser(
         "check",
-        help="list every line of a corpus or pack that does not load, with its reason",
+        help="list every line of packs and teaching files that is skipped, overridden or retired",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    check.add_argument("path", type=Path, help="a teaching corpus .jsonl file or a pack folder")
     check.add_argument(
-        "--pack",
-        dest="packs",
+        "paths",
         type=Path,
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="pack folder to check against (repeat for cross-pack chains; first is bound)",
+        nargs="*",
+        metavar="PATH",
+        help="a pack folder, a teaching .jsonl file, or a folder to search for both",
     )
-    check.add_argument("--corpus-id", help="corpus id (default: manifest, else file stem)")
+    add_corpus_sources(check)
+    check.add_argument(
+        "--config", metavar="PATH", help="config file (default: ./turnframe.toml if present)"
+    )
+    check.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    check.add_argument("--strict", action="store_true", help="exit 1 when a line is a defect")
     check.set_defaults(handler=run_check)
 
 
 def run_check(args: argparse.Namespace) -> int:
     try:
-        drops, summary = _check(args.path, args.packs, args.corpus_id)
+        sources = _named(args, load_config(args.config).corpora)
+        with _progress(len(sources.packs) + len(sources.chains)) as advance:
+            loaded = load_corpora(sources, on_file=advance)
     except CorpusError as exc:
+        if args.json:
+            error = {"code": exc.code, "message": str(exc)}
+            print(json.dumps({"ok": False, "error": error}, ensure_ascii=False))
         print(f"turnframe: {exc.code}: {exc}", file=sys.stderr)
-        return 2
-    for drop in drops:
-        print(drop)
-    defects = sum(1 for d in drops if d.is_defect)
-    retired = len(drops) - defects
-    print(f"{args.path}: {summary}, {defects} defective, {retired} retired", file=sys.stderr)
-    return 1 if defects else 0
+        return EXIT_UNREADABLE
+    packs, corpora = list(loaded.packs), list(loaded.corpora)
+    if sources.includes_shipped:
+        for pack_load, corpus_load in load_shipped():
+            packs.insert(0, pack_load)
+            corpora.insert(0, corpus_load)
+    reports = [d for load in packs for d in load.drops] + [d for c in corpora for d in c.drops]
+    if args.json:
+        print(json.dumps(_as_json(packs, corpora, reports), ensure_ascii=False))
+    else:
+        for report in reports:
+            print(report)
+        print(_summary(packs, corpora, reports), file=sys.stderr)
+    defects = any(d.is_defect for d in reports)
+    return EXIT_DEFECTS if args.strict and defects else 0
 
 
-def _check(path: Path, pack_dirs: list[Path], corpus_id: str | None) -> tuple[list[Drop], str]:
-    if path.is_dir():
-        pack_load = load_pack(path)
-        return list(pack_load.drops), f"{len(pack_load.pack.entries)} entries"
-    if not path.is_file():
-        raise CorpusFileError(f"{path}: no such file", hint="give a .jsonl corpus or a pack folder")
-    if not pack_dirs:
-        manifest_file = manifest_path_for(path)
-        manifest = read_corpus_manifest(path, manifest_file)
-        if manifest.pack_path is None:
-            raise CorpusError(
-                f"{path}: no pack to check it against",
-                hint=f"pass --pack DIR or write {manifest_file.name} with a pack_path",
+def _named(args: argparse.Namespace, configured: CorpusSources) -> CorpusSources:
+    """The sources the command line names (PATHs, then --pack / --chains), else the config's."""
+    packs: list[Path] = []
+    chains: list[ChainsSource] = []
+    for path in args.paths:
+        if path.is_file() and path.name in (*PACK_FILES, "manifest.json"):
+            packs.append(path.parent)  # a pack's own file names its folder
+        elif path.is_file():
+            chains.append(ChainsSource(path=path))
+        elif is_pack_folder(path):
+            packs.append(path)
+        elif path.is_dir():
+            found_packs, found_chains = discover(path)
+            packs.extend(found_packs)
+            chains.extend(found_chains)
+        else:
+            raise CorpusFileError(
+                f"{path}: no such file or folder",
+                hint="give a pack folder, a teaching .jsonl file or a folder holding them",
             )
-        base = manifest_file.parent
-        pack_dirs = [base / manifest.pack_path, *(base / p for p in manifest.extra_pack_paths)]
-        corpus_id = corpus_id or manifest.corpus_id
-    drops: list[Drop] = []
-    loaded: list[Pack] = []
-    for folder in pack_dirs:
-        pack_load = load_pack(folder)
-        drops.extend(pack_load.drops)
-        loaded.append(pack_load.pack)
-    bound = loaded[0]
-    packs = {pack.pack_id: pack for pack in reversed(loaded)}
-    corpus_load = load_teaching_file(path, pack=bound, packs=packs, corpus_id=corpus_id)
-    drops.extend(corpus_load.drops)
-    return drops, f"{len(corpus_load.corpus.chains)} active chains"
+    packs.extend(args.packs)
+    chains.extend(ChainsSource(path=path) for path in args.chains)
+    return configured.overridden_by(packs=packs, chains=chains, shipped=args.shipped)
+
+
+_KIND_COUNTS = {
+    DropKind.UNSUPPORTED: "skipped",
+    DropKind.OVERRIDDEN: "overridden",
+    DropKind.RETIRED: "retired",
+}
+
+
+def _counts(reports: Sequence[Drop]) -> dict[str, int]:
+    counts = {"defects": sum(1 for d in reports if d.is_defect)}
+    for kind, name in _KIND_COUNTS.items():
+        counts[name] = sum(1 for d in reports if d.kind is kind)
+    return counts
+
+
+def _summary(
+    packs: Sequence[PackLoad], corpora: Sequence[CorpusLoad], reports: Sequence[Drop]
+) -> str:
+    entries = sum(len(p.pack.entries) for p in packs)
+    chains = sum(len(c.corpus.chains) for c in corpora)
+    counts = ", ".join(f"{n} {name}" for name, n in _counts(reports).items())
+    return (
+        f"{len(packs)} pack(s), {entries} entries; {len(corpora)} teaching file(s), "
+        f"{chains} active chains; {counts}"
+    )
+
+
+def _as_json(
+    packs: Sequence[PackLoad], corpora: Sequence[CorpusLoad], reports: Sequence[Drop]
+) -> dict[str, Any]:
+    return {
+        "ok": True,
+        "packs": [
+            {
+                "pack_id": p.pack.pack_id,
+                "source": p.pack.source,
+                "entries": len(p.pack.entries),
+                "reported": len(p.drops),
+            }
+            for p in packs
+        ],
+        "corpora": [
+            {
+                "corpus_id": c.corpus.corpus_id,
+                "pack_id": c.corpus.pack_id,
+                "source": c.corpus.source,
+                "active_chains": len(c.corpus.chains),
+                "reported": len(c.drops),
+            }
+            for c in corpora
+        ],
+        "reports": [
+            {
+                "source": d.source,
+                "line": d.line,
+                "code": d.code,
+                "kind": d.kind.value,
+                "defect": d.is_defect,
+                "reason": d.reason,
+            }
+            for d in reports
+        ],
+        "counts": _counts(reports),
+    }
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[Path], None]]:
+    """A progress bar on stderr, at a terminal and when rich is installed; else nothing."""
+    if total < 2 or not sys.stderr.isatty():
+        yield lambda _path: None
+        return
+    try:
+        from rich.console import Console
+        from rich.progress import Progress
+    except ImportError:
+        yield lambda _path: None
+        return
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("checking corpora", total=total)
+
+        def advance(path: Path) -> None:
+            progress.update(task, advance=1, description=f"checking {path.name}")
+
+        yield advance
 
 
 def _print_help(parser: argparse.ArgumentParser) -> int:
     parser.print_help()
     return 0
+
+
+__all__ = ["add_corpus_commands", "add_corpus_sources", "run_check", "sources_from_args"]

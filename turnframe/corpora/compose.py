@@ -5,10 +5,10 @@ Pure: it reads the registry's aggregator and the thread and returns a value. Dis
 - NARRATIVE → narrative-grounded; EXAMPLE → example-grounded; when the subject is known but no
   chain is rooted on it (or ends on it), the pack-grounded surface.
 - DEFINITION → pack-grounded (the first registered pack that has the lemma).
-- CAUSE / VERIFICATION → teaching-grounded from the (subject, intent) chains of the first corpus
-  that has that pair, preferring the first chain whose object the question names; when the
-  question names other words and no chain's object is among them, or no chain exists, the
-  pack-grounded surface.
+- CAUSE / VERIFICATION → teaching-grounded whenever the subject has a chain for the intent (in
+  the first corpus that has the pair): the first chain whose object the question names, else the
+  subject's latest chain (the last active line: files are append-only). "Why does light exist?"
+  is answered from light's cause chain, as in the seed project. No chain → pack-grounded.
 - An unknown subject → the OOV invitation. An empty subject, RECALL and OTHER → no surface.
 
 With ``anaphora=True`` a pack/teaching answer may get the thread prefix (see
@@ -21,7 +21,7 @@ import attrs
 
 from turnframe.corpora.aggregator import CorpusIndex, GroundedChain
 from turnframe.corpora.anaphora import prefix_for, recalled_summary
-from turnframe.corpora.answer import DEFAULT_LIMITS, CompositionLimits, GroundedAnswer
+from turnframe.corpora.answer import CompositionLimits, GroundedAnswer
 from turnframe.corpora.example import example_grounded
 from turnframe.corpora.intents import CLAUSE_INTENTS, IntentTag, classify_question
 from turnframe.corpora.keys import normalise_key
@@ -39,15 +39,17 @@ def compose(
     *,
     thread: ThreadContext | None = None,
     anaphora: bool = False,
-    limits: CompositionLimits = DEFAULT_LIMITS,
+    limits: CompositionLimits | None = None,
     turn_index: int | None = None,
 ) -> GroundedAnswer:
     """Answer one classified question from the reviewed corpora.
 
-    ``turn_index`` is the current turn; when given, only earlier turns of ``thread`` are recalled
-    (so regenerating a turn whose summary is already pushed gives the same bytes).
+    ``limits`` default to the registry's settings. ``turn_index`` is the current turn; when
+    given, only earlier turns of ``thread`` are recalled (so regenerating a turn whose summary is
+    already pushed gives the same bytes).
     """
-    answer = _ground(intent, normalise_key(subject), registry.index, limits)
+    index = registry.index
+    answer = _ground(intent, normalise_key(subject), index, limits or index.limits)
     if not anaphora or thread is None or answer.surface is None:
         return answer
     recalled = recalled_summary(
@@ -60,7 +62,9 @@ def compose(
     if recalled is None:
         return answer
     return attrs.evolve(
-        answer, surface=prefix_for(recalled) + answer.surface, recalled_turn=recalled.turn_index
+        answer,
+        surface=prefix_for(recalled, answer.subject) + answer.surface,
+        recalled_turn=recalled.turn_index,
     )
 
 
@@ -70,7 +74,7 @@ def answer_question(
     *,
     thread: ThreadContext | None = None,
     anaphora: bool = False,
-    limits: CompositionLimits = DEFAULT_LIMITS,
+    limits: CompositionLimits | None = None,
     turn_index: int | None = None,
 ) -> GroundedAnswer:
     """Classify ``text`` with the intent rules, then :func:`compose`."""
@@ -98,7 +102,7 @@ def _ground(
         return oov_invitation(subject, intent)
     composed: GroundedAnswer | None = None
     if intent is IntentTag.NARRATIVE:
-        composed = narrative_grounded(hit.rooted, limits)
+        composed = narrative_grounded(hit.rooted, index, limits)
     elif intent is IntentTag.EXAMPLE:
         composed = example_grounded(hit.examples, limits)
     return composed or pack_grounded(hit, intent, limits)
@@ -112,16 +116,16 @@ def _ground_clause(
         return oov_invitation(subject.split()[0], intent)
     hit, rest = resolved
     candidates = index.teaching.get((hit.key, ChainIntent(intent.value)), ())
-    chosen = _named_by(candidates, rest)
-    if chosen is None:
+    if not candidates:
         return pack_grounded(hit, intent, limits)
+    chosen = _named_by(candidates, rest) or candidates[-1]
     return teaching_grounded(chosen, intent, limits)
 
 
 def _named_by(candidates: tuple[GroundedChain, ...], rest: str) -> GroundedChain | None:
-    """The first chain whose object the rest of the question names; any first one if no rest."""
+    """The first chain whose object the rest of the question names, if any."""
     if not rest:
-        return candidates[0] if candidates else None
+        return None
     padded = f" {rest} "
     for grounded in candidates:
         obj = grounded.object_entry

@@ -1,8 +1,9 @@
-"""What can go wrong while loading reviewed corpora: drop reasons and typed errors.
+"""What can go wrong while loading reviewed corpora: line reports and typed errors.
 
-A line that fails a load gate is *dropped*, never silently: the loader returns a :class:`Drop`
-naming the file, the line and the reason. Problems that stop a whole file from loading (missing
-file, bad manifest, unknown pack) raise a :class:`CorpusError` instead.
+Nothing is left out silently: for every line that is skipped, overridden by a later line, retired
+by a supersession, or whose retirement names no chain, the loader returns a :class:`Drop` naming
+the file, the line and the reason. Only problems that stop a whole file from loading (missing
+file, bad manifest, unknown pack) raise a :class:`CorpusError`.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ UNKNOWN_INTENT = "turnframe.corpus.unknown_intent"
 DUPLICATE_CHAIN_ID = "turnframe.corpus.duplicate_chain_id"
 DUPLICATE_LEMMA = "turnframe.corpus.duplicate_lemma"
 SELF_SUPERSESSION = "turnframe.corpus.self_supersession"
-UNKNOWN_SUCCESSOR = "turnframe.corpus.unknown_successor"
 UNKNOWN_RETIRED = "turnframe.corpus.unknown_retired_chain"
+INVALID_FIELD = "turnframe.corpus.invalid_field"
 UNKNOWN_PACK = "turnframe.corpus.unknown_pack"
 SUBJECT_NOT_IN_PACK = "turnframe.corpus.subject_not_in_pack"
 OBJECT_NOT_IN_PACK = "turnframe.corpus.object_not_in_pack"
@@ -29,22 +30,33 @@ SUPERSEDED = "turnframe.corpus.superseded"
 
 
 class DropKind(enum.Enum):
-    """Why a line is not in the active view.
+    """What happened to a reported line.
 
-    ``malformed``: the line itself is wrong (JSON, fields, intent, duplicate id). ``gated``: the
-    line is well formed but a load gate refused it (its subject or object is not in the bound
-    pack). ``retired``: an append-only supersession record retired the chain; that is normal
-    curation, so it is reported but is not a defect.
+    Defects (the line is left out, and an author should look at it):
+
+    - ``malformed``: the line itself is wrong (not JSON, a missing or invalid field), or its
+      retirement claim names no chain of the corpus;
+    - ``gated``: the line is well formed but a load gate refused it (its subject or object is
+      not in its pack).
+
+    Normal curation (reported, not a defect):
+
+    - ``unsupported``: a well-formed line of a kind this engine does not compose (an intent
+      other than cause and verification); the rest of the file loads;
+    - ``overridden``: a later line with the same lemma (lexicon) or chain id replaces it;
+    - ``retired``: a later line names its chain in ``superseded_by``.
     """
 
     MALFORMED = "malformed"
     GATED = "gated"
+    UNSUPPORTED = "unsupported"
+    OVERRIDDEN = "overridden"
     RETIRED = "retired"
 
 
 @attrs.frozen(kw_only=True)
 class Drop:
-    """One line left out of the active view, and why."""
+    """One reported line: what happened to it (``kind``, ``code``) and why (``reason``)."""
 
     source: str
     line: int
@@ -54,11 +66,14 @@ class Drop:
 
     @property
     def is_defect(self) -> bool:
-        """Malformed and gated lines are defects; retired chains are not."""
-        return self.kind is not DropKind.RETIRED
+        """Malformed and gated lines are defects; skipped, overridden and retired ones are not."""
+        return self.kind in _DEFECTS
 
     def __str__(self) -> str:
         return f"{self.source}:{self.line}: {self.reason} [{self.code}]"
+
+
+_DEFECTS = frozenset({DropKind.MALFORMED, DropKind.GATED})
 
 
 class CorpusError(TurnframeError):

@@ -45,8 +45,10 @@ def load_pack(folder: Traversable) -> PackLoad:
     """Load a pack folder (``manifest.json`` + ``lexicon.jsonl``)."""
     manifest_file = folder / "manifest.json"
     lexicon_file = folder / "lexicon.jsonl"
-    manifest = parse_manifest(_read(manifest_file), source=str(manifest_file))
-    return parse_lexicon(_read(lexicon_file), manifest=manifest, source=str(lexicon_file))
+    manifest = parse_manifest(
+        read_text(manifest_file), source=str(manifest_file), default_id=folder.name
+    )
+    return parse_lexicon(read_text(lexicon_file), manifest=manifest, source=str(lexicon_file))
 
 
 def manifest_path_for(corpus_file: Path) -> Path:
@@ -60,7 +62,7 @@ def read_corpus_manifest(corpus_file: Traversable, manifest_file: Traversable) -
         return CorpusManifest(corpus_id=stem)
     source = str(manifest_file)
     try:
-        data = json.loads(_read(manifest_file))
+        data = json.loads(read_text(manifest_file))
     except json.JSONDecodeError as exc:
         raise MalformedManifestError(f"{source}: not valid JSON: {exc.msg}") from exc
     if not isinstance(data, dict):
@@ -91,7 +93,7 @@ def load_teaching_file(
 ) -> CorpusLoad:
     """Load one teaching-corpus file bound to ``pack`` (``packs`` serve cross-pack chains)."""
     return parse_teaching(
-        _read(corpus_file),
+        read_text(corpus_file),
         corpus_id=corpus_id or corpus_file.name.removesuffix(".jsonl"),
         pack=pack,
         packs=packs,
@@ -121,12 +123,13 @@ def load_shipped() -> tuple[tuple[PackLoad, CorpusLoad], ...]:
     return tuple(loaded)
 
 
-def _read(file: Traversable) -> str:
+def read_text(file: Traversable) -> str:
+    """The UTF-8 text of ``file``; a missing or unreadable file is a :class:`CorpusFileError`."""
     try:
         return file.read_text(encoding="utf-8")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
+    except OSError as exc:
         raise CorpusFileError(
-            f"{file}: cannot read ({type(exc).__name__})",
+            f"{file}: cannot read ({exc.strerror or type(exc).__name__})",
             hint="check the path; a pack is a folder with manifest.json and lexicon.jsonl",
         ) from exc
     except UnicodeDecodeError as exc:

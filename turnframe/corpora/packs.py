@@ -1,9 +1,12 @@
 """Packs: reviewed lexicons, one folder each (``manifest.json`` + ``lexicon.jsonl``).
 
-A lexicon line is ``{"lemma", "surface", "pos", "semantic_domains": [...]}``. Lookups are by the
-lemma's normalised key; the surface form is a second key so "refunds" can find "refund" when the
-pack says so. ``glosses.jsonl`` may sit in the folder; no surface uses glosses, so it is not read.
-Unknown keys in lines and manifests are ignored so corpora written for the seed project load.
+A lexicon line is ``{"lemma", "surface", "pos", "semantic_domains": [...]}``; only ``lemma`` (or,
+failing it, ``surface``) and a non-empty ``semantic_domains`` list are required. Lookups are by
+the lemma's normalised key; the surface form is a second key so "refunds" can find "refund" when
+the pack says so. When two lines define one lemma the **later line wins** (packs list inflected
+forms after their base form) and the earlier one is reported as overridden. ``glosses.jsonl``
+may sit in the folder; no surface uses glosses, so it is not read. Unknown keys in lines and
+manifests are ignored so packs written for the seed project load.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ from turnframe.corpora.errors import (
     DUPLICATE_LEMMA,
     MISSING_FIELD,
     Drop,
+    DropKind,
     MalformedManifestError,
 )
-from turnframe.corpora.jsonl import json_lines, malformed, required_text
+from turnframe.corpora.jsonl import json_lines, malformed
 from turnframe.corpora.keys import normalise_key
 
 
@@ -77,7 +81,11 @@ class PackLoad:
     drops: tuple[Drop, ...]
 
 
-def parse_manifest(text: str, *, source: str) -> PackManifest:
+def parse_manifest(text: str, *, source: str, default_id: str | None = None) -> PackManifest:
+    """A pack manifest; ``pack_id`` falls back to ``default_id`` (the folder's name).
+
+    ``language`` and ``version`` are optional (empty when absent); ``version`` may be a number.
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -87,19 +95,23 @@ def parse_manifest(text: str, *, source: str) -> PackManifest:
     fields: dict[str, str] = {}
     for name in ("pack_id", "language", "version"):
         value = data.get(name)
-        if isinstance(value, int) and not isinstance(value, bool) and name == "version":
+        if name == "pack_id" and value is None:
+            value = default_id
+        elif value is None:
+            value = ""
+        if isinstance(value, int | float) and not isinstance(value, bool) and name == "version":
             value = str(value)
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or (name == "pack_id" and not value.strip()):
             raise MalformedManifestError(
-                f"{source}: field {name!r} is missing or not a non-empty string",
-                hint='a pack manifest needs "pack_id", "language" and "version"',
+                f"{source}: field {name!r} is not a non-empty string",
+                hint='a pack manifest is {"pack_id": "...", "language": "en", "version": "1"}',
             )
         fields[name] = value.strip()
     return PackManifest(**fields)
 
 
 def parse_lexicon(text: str, *, manifest: PackManifest, source: str = "<memory>") -> PackLoad:
-    """Parse ``lexicon.jsonl`` text. The first line for a lemma wins; later ones are dropped."""
+    """Parse ``lexicon.jsonl`` text. The last line for a lemma wins; earlier ones are reported."""
     return _build(json_lines(text, source=source), manifest=manifest, source=source)
 
 
@@ -115,7 +127,7 @@ def _build(
     lines: Iterable[tuple[int, Mapping[str, Any] | Drop]], *, manifest: PackManifest, source: str
 ) -> PackLoad:
     entries: dict[str, LexiconEntry] = {}
-    first_line: dict[str, int] = {}
+    line_of: dict[str, int] = {}
     drops: list[Drop] = []
     for number, record in lines:
         entry = record if isinstance(record, Drop) else _entry(record, source=source, line=number)
@@ -125,28 +137,31 @@ def _build(
         key = normalise_key(entry.lemma)
         if key in entries:
             drops.append(
-                malformed(
-                    source,
-                    number,
-                    f"lemma {entry.lemma!r} already defined on line {first_line[key]}",
-                    DUPLICATE_LEMMA,
+                Drop(
+                    source=source,
+                    line=line_of[key],
+                    code=DUPLICATE_LEMMA,
+                    kind=DropKind.OVERRIDDEN,
+                    reason=f"lemma {entries[key].lemma!r} is redefined on line {number}, "
+                    "which wins",
                 )
             )
-            continue
         entries[key] = entry
-        first_line[key] = number
+        line_of[key] = number
+    drops.sort(key=lambda d: d.line)
     return PackLoad(
         pack=Pack(manifest=manifest, entries=entries, source=source), drops=tuple(drops)
     )
 
 
 def _entry(record: Mapping[str, Any], *, source: str, line: int) -> LexiconEntry | Drop:
-    texts: dict[str, str] = {}
-    for name in ("lemma", "surface", "pos"):
-        value = required_text(record, name, source=source, line=line)
-        if isinstance(value, Drop):
-            return value
-        texts[name] = value
+    # Only the lemma (or the surface form standing in for it) and the domains are needed.
+    texts = {name: _text(record.get(name)) for name in ("lemma", "surface", "pos")}
+    lemma = texts["lemma"] or texts["surface"]
+    if not lemma:
+        return malformed(
+            source, line, "field 'lemma' (or 'surface') is missing or empty", MISSING_FIELD
+        )
     domains = record.get("semantic_domains")
     if (
         not isinstance(domains, list)
@@ -161,8 +176,12 @@ def _entry(record: Mapping[str, Any], *, source: str, line: int) -> LexiconEntry
         )
     unique = tuple(dict.fromkeys(d.strip() for d in domains))
     return LexiconEntry(
-        lemma=" ".join(texts["lemma"].split()),
-        surface=" ".join(texts["surface"].split()),
+        lemma=" ".join(lemma.split()),
+        surface=" ".join((texts["surface"] or lemma).split()),
         pos=texts["pos"],
         semantic_domains=unique,
     )
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""

@@ -28,6 +28,7 @@ import attrs
 
 from turnframe._hashing import digest
 from turnframe.corpora.aggregator import CorpusIndex, build_index
+from turnframe.corpora.answer import DEFAULT_LIMITS, CompositionLimits
 from turnframe.corpora.errors import (
     Drop,
     DuplicateCorpusError,
@@ -65,6 +66,13 @@ class RegistrationReport:
 
 @attrs.define
 class CorpusRegistry:
+    """Packs and teaching corpora in registration order, and the composers' settings.
+
+    ``limits`` are what :func:`~turnframe.corpora.compose` uses when it is given none: how many
+    clauses, examples and domains a surface shows (the seed project's defaults).
+    """
+
+    limits: CompositionLimits = attrs.field(default=DEFAULT_LIMITS, kw_only=True)
     _packs: dict[str, Pack] = attrs.field(factory=dict, init=False)
     _corpora: dict[str, TeachingCorpus] = attrs.field(factory=dict, init=False)
     _index: CorpusIndex | None = attrs.field(default=None, init=False)
@@ -81,7 +89,7 @@ class CorpusRegistry:
     def index(self) -> CorpusIndex:
         """The cross-corpus aggregator for the current registrations (built on first use)."""
         if self._index is None:
-            self._index = build_index(self._packs.values(), self._corpora.values())
+            self._index = build_index(self._packs.values(), self._corpora.values(), self.limits)
         return self._index
 
     def register(
@@ -193,9 +201,11 @@ class CorpusRegistry:
             )
 
 
-def default_registry(*, include_shipped: bool = True) -> CorpusRegistry:
+def default_registry(
+    *, include_shipped: bool = True, limits: CompositionLimits = DEFAULT_LIMITS
+) -> CorpusRegistry:
     """A fresh registry, holding the shipped corpora unless ``include_shipped`` is false."""
-    registry = CorpusRegistry()
+    registry = CorpusRegistry(limits=limits)
     if include_shipped:
         for pack_load, corpus_load in load_shipped():
             registry.register(pack=pack_load, corpus=corpus_load, strict=True)

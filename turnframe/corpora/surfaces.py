@@ -11,8 +11,12 @@ content and the template words below: no prose generation.
     oov invitation     {X} — no reviewed entry yet. Tell me what {X} means and it can be
                        reviewed into a pack.
 
-``{dX}`` is the entry's semantic domains in lexicon order, at most ``max_domains``, joined by
-"; ". ``{dO}`` is an object's first (primary) domain. Corpora are listed in registration order.
+``{dX}`` is the subject's semantic domains in lexicon order, the first ``domains_subject_k``
+of them (the object's first ``domains_object_k`` for an example header), joined by "; "; the
+pack surface shows the first ``pack_domains``. ``{dO}`` is an object's first
+``domains_object_k`` domains. A chain line's own k's win over the settings. Connectives are
+humanised ("belongs_to" reads "belongs to"). ``{corpora}`` is the sorted corpus ids of the
+chains shown, joined by " + ".
 """
 
 from __future__ import annotations
@@ -27,8 +31,12 @@ NO_SESSION_EVIDENCE = "No session evidence yet."
 _TEACHING_LABELS = {IntentTag.CAUSE: "Cause", IntentTag.VERIFICATION: "Verification"}
 
 
-def domains(entry: LexiconEntry, limits: CompositionLimits) -> str:
-    return "; ".join(entry.semantic_domains[: limits.max_domains])
+def pack_domains(entry: LexiconEntry, limits: CompositionLimits) -> str:
+    return "; ".join(entry.semantic_domains[: limits.pack_domains])
+
+
+def corpus_tag(corpora: tuple[str, ...]) -> str:
+    return " + ".join(corpora)
 
 
 def pack_grounded(hit: PackHit, intent: IntentTag, limits: CompositionLimits) -> GroundedAnswer:
@@ -37,7 +45,7 @@ def pack_grounded(hit: PackHit, intent: IntentTag, limits: CompositionLimits) ->
         intent=intent,
         subject=lemma,
         grounding_source=GroundingSource.PACK,
-        surface=f"{lemma} — pack-grounded ({hit.pack_id}): {domains(hit.entry, limits)}.",
+        surface=f"{lemma} — pack-grounded ({hit.pack_id}): {pack_domains(hit.entry, limits)}.",
         pack_id=hit.pack_id,
     )
 
@@ -50,8 +58,8 @@ def teaching_grounded(
     label = _TEACHING_LABELS.get(intent, "Cause")
     surface = (
         f"{subject} — teaching-grounded ({grounded.corpus_id}): "
-        f"{domains(grounded.subject_entry, limits)}. {label}: {grounded.clause}. "
-        f"{NO_SESSION_EVIDENCE}"
+        f"{grounded.subject_domains(limits)}. {label}: {grounded.example} "
+        f"({grounded.object_domains(limits)}). {NO_SESSION_EVIDENCE}"
     )
     return GroundedAnswer(
         intent=intent,

@@ -1,16 +1,19 @@
 """Teaching corpora: reviewed chains, one JSON object per line, with append-only supersession.
 
 A chain line is ``{"chain_id", "subject", "intent" ("cause" | "verification"), "connective",
-"object", "provenance", optional "superseded_by", "subject_pack_id", "object_pack_id"}``.
+"object", "provenance", optional "superseded_by", "subject_pack_id", "object_pack_id",
+"domains_subject_k", "domains_object_k"}``. Only subject, intent, connective and object are
+required: a missing ``chain_id`` is ``{subject}_{intent}``, a missing provenance is empty, and the
+two ``domains_*_k`` (how many of the subject's / object's semantic domains a surface shows)
+default to the registry's composition settings.
 
-Supersession is append-only: a line carrying ``superseded_by`` retires its ``chain_id``. That is
-either the chain's own line or a later *retirement record* repeating the id (it needs only
-``chain_id`` and ``superseded_by``; a full restatement is accepted too). ``superseded_by`` must
-name a chain of the same corpus. The file is never rewritten; the active view is derived here.
+Supersession is append-only, as in the seed project: ``superseded_by`` sits on the *replacement*
+line (or on a bare retirement record ``{"superseded_by": ...}``) and names the chain it retires.
+Every line that parses as a JSON object can retire a chain, whatever else is wrong with it, so a
+typo elsewhere in the line never brings a retired chain back. The active view is derived here.
 
-Load gates, in order: well-formed JSON object; non-empty fields; known intent; unique chain id;
-subject and object present in their pack (the bound pack unless the line names another); not
-retired. Every line that fails a gate comes back as a :class:`Drop`.
+A later line reusing a chain id replaces the earlier one. An intent this engine does not compose
+skips that line only. Every left-out line comes back as a :class:`Drop` with its reason.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import attrs
 
 from turnframe.corpora.errors import (
     DUPLICATE_CHAIN_ID,
-    MISSING_FIELD,
+    INVALID_FIELD,
     OBJECT_NOT_IN_PACK,
     SELF_SUPERSESSION,
     SUBJECT_NOT_IN_PACK,
@@ -32,7 +35,6 @@ from turnframe.corpora.errors import (
     UNKNOWN_INTENT,
     UNKNOWN_PACK,
     UNKNOWN_RETIRED,
-    UNKNOWN_SUCCESSOR,
     Drop,
     DropKind,
 )
@@ -50,7 +52,12 @@ class ChainIntent(enum.Enum):
 
 @attrs.frozen(kw_only=True)
 class Chain:
-    """One active reviewed chain. ``subject``/``object`` are lemma keys in their packs."""
+    """One active reviewed chain. ``subject``/``object`` are lemma keys in their packs.
+
+    ``connective`` is as written (whitespace collapsed): it sorts and deduplicates as written and
+    is humanised only when shown ("belongs_to" reads "belongs to"). ``domains_subject_k`` /
+    ``domains_object_k`` are the line's own domain counts, ``None`` for the registry's defaults.
+    """
 
     chain_id: str
     subject: str
@@ -61,6 +68,8 @@ class Chain:
     subject_pack_id: str
     object_pack_id: str
     line: int
+    domains_subject_k: int | None = None
+    domains_object_k: int | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -108,12 +117,6 @@ def corpus_from_records(
     return _load(numbered, corpus_id, pack, packs, source)
 
 
-@attrs.frozen
-class _Retirement:
-    successor: str
-    line: int
-
-
 def _load(
     lines: Iterable[tuple[int, Mapping[str, Any] | Drop]],
     corpus_id: str,
@@ -123,95 +126,83 @@ def _load(
 ) -> CorpusLoad:
     available = {**(packs or {}), pack.pack_id: pack}
     drops: list[Drop] = []
-    candidates: list[Chain] = []
-    chain_lines: dict[str, int] = {}
-    retired: dict[str, _Retirement] = {}
-    retirement_records: list[tuple[str, int]] = []
+    claims: dict[str, _Claim] = {}  # retired chain id → the first line naming it
+    winners: dict[str, Chain] = {}  # chain id → its last line
+    seen_ids: set[str] = set()
     for number, record in lines:
         if isinstance(record, Drop):
             drops.append(record)
             continue
-        chain_id = required_text(record, "chain_id", source=source, line=number)
-        if isinstance(chain_id, Drop):
-            drops.append(chain_id)
+        claim = _claim(record, source=source, line=number)
+        if isinstance(claim, Drop):
+            drops.append(claim)
             continue
-        successor = optional_text(record, "superseded_by", source=source, line=number)
-        if isinstance(successor, Drop):
-            drops.append(successor)
-            continue
-        if successor == chain_id:
-            drops.append(
-                malformed(
-                    source, number, f"chain {chain_id!r} supersedes itself", SELF_SUPERSESSION
-                )
-            )
-            continue
-        if successor is not None:
-            # Retirement holds even if the rest of the line is bad: fail towards fewer chains.
-            retired.setdefault(chain_id, _Retirement(successor=successor, line=number))
-            if chain_id in chain_lines or not any(name in record for name in _CHAIN_FIELDS):
-                retirement_records.append((chain_id, number))
-                continue
-        if chain_id in chain_lines:
-            drops.append(
-                malformed(
-                    source,
-                    number,
-                    f"chain id {chain_id!r} already used on line {chain_lines[chain_id]}",
-                    DUPLICATE_CHAIN_ID,
-                )
-            )
-            continue
-        chain_lines[chain_id] = number
-        chain = _chain(record, chain_id, number, pack.pack_id, source)
+        if claim is not None:
+            claims.setdefault(claim.retired, claim)
+            if not any(name in record for name in _CHAIN_FIELDS):
+                continue  # a bare retirement record: it retires, it is no chain
+        chain = _chain(record, number, pack.pack_id, source)
         if isinstance(chain, Drop):
             drops.append(chain)
-        else:
-            candidates.append(chain)
-
-    for chain_id, number in retirement_records:
-        if chain_id not in chain_lines:
+            named = record.get("chain_id")
+            if isinstance(named, str) and named.strip():
+                seen_ids.add(named.strip())
+            continue
+        seen_ids.add(chain.chain_id)
+        earlier = winners.get(chain.chain_id)
+        if earlier is not None:
             drops.append(
-                malformed(
-                    source,
-                    number,
-                    f"retirement record names {chain_id!r}, which is no chain in this corpus",
-                    UNKNOWN_RETIRED,
+                Drop(
+                    source=source,
+                    line=earlier.line,
+                    code=DUPLICATE_CHAIN_ID,
+                    kind=DropKind.OVERRIDDEN,
+                    reason=f"chain id {chain.chain_id!r} is reused on line {number}, which wins",
                 )
             )
-    for retirement in retired.values():
-        if retirement.successor not in chain_lines:
+            del winners[chain.chain_id]  # keep the winners in file order
+        winners[chain.chain_id] = chain
+
+    for claim in claims.values():
+        if claim.retired == claim.by:
             drops.append(
                 malformed(
                     source,
-                    retirement.line,
-                    f"superseded_by names {retirement.successor!r}, "
-                    "which is no chain in this corpus",
-                    UNKNOWN_SUCCESSOR,
+                    claim.line,
+                    f"chain {claim.retired!r} names itself in superseded_by, which retires it",
+                    SELF_SUPERSESSION,
+                )
+            )
+        elif claim.retired not in seen_ids:
+            drops.append(
+                malformed(
+                    source,
+                    claim.line,
+                    f"superseded_by names {claim.retired!r}, which is no chain in this corpus; "
+                    "nothing is retired",
+                    UNKNOWN_RETIRED,
                 )
             )
 
     active: list[Chain] = []
-    for chain in candidates:
+    for chain in winners.values():
         gate = _pack_gate(chain, available, source)
+        claim = claims.get(chain.chain_id)
         if gate is not None:
             drops.append(gate)
-        elif chain.chain_id in retired:
-            retirement = retired[chain.chain_id]
+        elif claim is None:
+            active.append(chain)
+        elif claim.by != chain.chain_id:  # a self-retirement is reported once, above
+            replacement = f"superseded by {claim.by!r} " if claim.by else ""
             drops.append(
                 Drop(
                     source=source,
                     line=chain.line,
                     code=SUPERSEDED,
                     kind=DropKind.RETIRED,
-                    reason=(
-                        f"chain {chain.chain_id!r} retired: superseded by "
-                        f"{retirement.successor!r} (line {retirement.line})"
-                    ),
+                    reason=f"chain {chain.chain_id!r} retired: {replacement}(line {claim.line})",
                 )
             )
-        else:
-            active.append(chain)
 
     drops.sort(key=lambda d: d.line)
     corpus = TeachingCorpus(
@@ -220,50 +211,96 @@ def _load(
     return CorpusLoad(corpus=corpus, drops=tuple(drops))
 
 
-def _chain(
-    record: Mapping[str, Any], chain_id: str, line: int, pack_id: str, source: str
-) -> Chain | Drop:
+@attrs.frozen
+class _Claim:
+    """A line's ``superseded_by``: the chain it retires, that line, and the line's own id."""
+
+    retired: str
+    line: int
+    by: str | None
+
+
+def _claim(record: Mapping[str, Any], *, source: str, line: int) -> _Claim | Drop | None:
+    named = optional_text(record, "superseded_by", source=source, line=line)
+    if named is None or isinstance(named, Drop):
+        return named
+    own = record.get("chain_id")
+    return _Claim(
+        retired=named, line=line, by=own.strip() if isinstance(own, str) and own.strip() else None
+    )
+
+
+def _chain(record: Mapping[str, Any], line: int, pack_id: str, source: str) -> Chain | Drop:
     texts: dict[str, str] = {}
     for name in _CHAIN_FIELDS:
         value = required_text(record, name, source=source, line=line)
         if isinstance(value, Drop):
             return value
         texts[name] = value
-    provenance = _provenance(record.get("provenance"))
-    if provenance is None:
-        return malformed(source, line, "field 'provenance' is missing or empty", MISSING_FIELD)
     try:
         intent = ChainIntent(texts["intent"].casefold())
     except ValueError:
         known = ", ".join(i.value for i in ChainIntent)
-        return malformed(
-            source, line, f"unknown intent {texts['intent']!r} (known: {known})", UNKNOWN_INTENT
+        return Drop(
+            source=source,
+            line=line,
+            code=UNKNOWN_INTENT,
+            kind=DropKind.UNSUPPORTED,
+            reason=f"intent {texts['intent']!r} is not composed here (known: {known}); "
+            "line skipped",
         )
-    pack_ids: dict[str, str] = {}
-    for name in ("subject_pack_id", "object_pack_id"):
-        named = optional_text(record, name, source=source, line=line)
-        if isinstance(named, Drop):
-            return named
-        pack_ids[name] = named or pack_id
+    subject = normalise_key(texts["subject"])
+    named: dict[str, str | None] = {}
+    for name in ("chain_id", "subject_pack_id", "object_pack_id"):
+        text = optional_text(record, name, source=source, line=line)
+        if isinstance(text, Drop):
+            return text
+        named[name] = text
+    ks: dict[str, int | None] = {}
+    for name in ("domains_subject_k", "domains_object_k"):
+        k = _domains_k(record, name, source=source, line=line)
+        if isinstance(k, Drop):
+            return k
+        ks[name] = k
     return Chain(
-        chain_id=chain_id,
-        subject=normalise_key(texts["subject"]),
+        chain_id=named["chain_id"] or f"{subject}_{intent.value}",
+        subject=subject,
         intent=intent,
         connective=" ".join(texts["connective"].split()),
         object=normalise_key(texts["object"]),
-        provenance=provenance,
-        subject_pack_id=pack_ids["subject_pack_id"],
-        object_pack_id=pack_ids["object_pack_id"],
+        provenance=_provenance(record.get("provenance")),
+        subject_pack_id=named["subject_pack_id"] or pack_id,
+        object_pack_id=named["object_pack_id"] or pack_id,
         line=line,
+        domains_subject_k=ks["domains_subject_k"],
+        domains_object_k=ks["domains_object_k"],
     )
 
 
-def _provenance(value: Any) -> str | None:
-    """Provenance is any non-empty JSON value; non-strings are kept as their JSON text."""
-    if isinstance(value, str):
-        return value.strip() or None
-    if value is None or value == {} or value == []:
+def _domains_k(
+    record: Mapping[str, Any], name: str, *, source: str, line: int
+) -> int | Drop | None:
+    """A whole number of domains to show, at least 1; absent or null is ``None`` (the default)."""
+    value = record.get(name)
+    if value is None:
         return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        return malformed(
+            source, line, f"field {name!r} is not a whole number: {value!r}", INVALID_FIELD
+        )
+    return max(1, value)
+
+
+def _provenance(value: Any) -> str:
+    """Provenance is optional and any JSON value; non-strings are kept as their JSON text."""
+    if isinstance(value, str):
+        return value.strip()
+    if value is None or value == {} or value == []:
+        return ""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 

@@ -8,16 +8,20 @@ a new context, evicting the oldest summary beyond ``capacity``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import attrs
 
 from turnframe.corpora.answer import STRONG_SOURCES, GroundedAnswer, GroundingSource
 from turnframe.corpora.intents import IntentTag
+from turnframe.corpora.keys import normalise_key
 from turnframe.errors import TurnframeError
 
 #: Default number of turns the thread remembers.
 MAX_THREAD_TURNS = 8
+
+#: Turns that anchor nothing: skipped when looking back for a subject.
+UNGROUNDED_SOURCES = frozenset({GroundingSource.OOV, GroundingSource.NONE})
 
 
 class ThreadOrderError(TurnframeError):
@@ -64,6 +68,38 @@ class ThreadContext:
                 )
             kept = kept[:-1]
         return attrs.evolve(self, summaries=(*kept, summary)[-self.capacity :])
+
+    def recent_for_subject(
+        self,
+        subject: str,
+        *,
+        skip: Collection[GroundingSource] = UNGROUNDED_SOURCES,
+        before_turn: int | None = None,
+    ) -> TurnSummary | None:
+        """The most recent summary about ``subject`` (case and spacing ignored), skipping the
+        ``skip`` tiers (ungrounded turns by default) and turns from ``before_turn`` on."""
+        key = normalise_key(subject)
+        if not key:
+            return None
+        for summary in reversed(self.summaries):
+            if before_turn is not None and summary.turn_index >= before_turn:
+                continue
+            if summary.grounding_source in skip:
+                continue
+            if normalise_key(summary.subject) == key:
+                return summary
+        return None
+
+    def recent_subjects(
+        self, *, skip: Collection[GroundingSource] = UNGROUNDED_SOURCES
+    ) -> tuple[str, ...]:
+        """The distinct subjects of the thread, most recent first, without empty subjects and
+        the ``skip`` tiers."""
+        seen: dict[str, None] = {}
+        for summary in reversed(self.summaries):
+            if summary.grounding_source not in skip and summary.subject:
+                seen.setdefault(summary.subject, None)
+        return tuple(seen)
 
 
 def summarise_turn(turn_index: int, answers: Sequence[GroundedAnswer]) -> TurnSummary:

@@ -23,6 +23,7 @@ from typing import Any, Self
 
 import anyio
 import anyio.abc
+import attrs
 
 from turnframe._converter import converter
 from turnframe._ids import new_id
@@ -38,6 +39,7 @@ from turnframe.actors.stages import HandleTurn
 from turnframe.clock import Clock, SystemClock
 from turnframe.config import TurnframeConfig, load_config
 from turnframe.corpora import CorpusRegistry, default_registry
+from turnframe.corpora.sources import CorpusSources, load_corpora
 from turnframe.errors import ConfigError, TurnframeError
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import InteractionResponse, UserTurn
@@ -108,14 +110,11 @@ class Runtime:
         self.setups: dict[str, InterpretSetup] = {}
         self.settings = settings or RuntimeSettings()
         self.clock: Clock = clock or SystemClock()
-        if corpora is None:
-            # The runtime's own registry: the shipped corpora (unless turned off) and every
-            # workflow's own. A registry passed in is used as given.
-            corpora = default_registry(include_shipped=self.settings.include_shipped_corpora)
-            for workflow in workflows:
-                for register in workflow.corpora:
-                    register(corpora)
-        self.corpora = corpora
+        # The runtime's own registry: the shipped corpora (unless turned off) and every
+        # workflow's own; a config file's [corpora], when it has one, replaces it at start. A
+        # registry passed in is used as given.
+        self._own_corpora = corpora is None
+        self.corpora = corpora if corpora is not None else self._registry(None)
         self._inside_commit = inside_commit
         self._senders = dict(senders or {})
         self._reconciler = reconciler
@@ -251,10 +250,25 @@ class Runtime:
                 await self._leases.release(account_id, session_id)
         return len(stale)
 
+    def _registry(self, sources: CorpusSources | None) -> CorpusRegistry:
+        shipped = self.settings.include_shipped_corpora
+        if sources is None:
+            registry = default_registry(include_shipped=shipped)
+        else:
+            if sources.shipped is None and not sources.names_any:  # only settings changed
+                sources = attrs.evolve(sources, shipped=shipped)
+            registry = load_corpora(sources).registry
+        for workflow in self.workflows.values():
+            for register in workflow.corpora:
+                register(registry)
+        return registry
+
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
         config = self._config_arg
         if isinstance(config, str | os.PathLike):
             config = load_config(Path(config))
+        if self._own_corpora and config is not None and config.corpora != CorpusSources():
+            self.corpora = self._registry(config.corpora)
         return resolve_setups(
             list(self.workflows.values()),
             config=config,
