@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 
@@ -11,7 +9,3 @@ import pytest
 def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
-
-# The HTTP providers need httpx (the openai / anthropic extras); without it their tests are not
-# collected rather than failing on import.
-collect_ignore = [] if importlib.util.find_spec("httpx") else ["test_http_providers.py"]

@@ -104,11 +104,15 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
     return _LONG_TOKEN.sub(_long_token, text)
 
 
+def _frozen(values: Iterable[str]) -> frozenset[str]:
+    return frozenset(values)
+
+
 @attrs.frozen
 class Redactor:
     """:func:`redact` with a fixed set of configured secrets (e.g. a chain's API keys)."""
 
-    secrets: frozenset[str] = attrs.field(converter=frozenset, factory=frozenset)
+    secrets: frozenset[str] = attrs.field(converter=_frozen, factory=frozenset)
 
     def __call__(self, text: str) -> str:
         return redact(text, self.secrets)
