@@ -86,6 +86,7 @@ class AnthropicProvider(SdkProvider):
                 ) from None
         self._client = client.with_options(max_retries=0, timeout=timeout)
         self._original = client
+        self.base_url = str(self._client.base_url)
         self.model = model
         self.structured: Structured = structured
         key = self._client.api_key

@@ -103,6 +103,7 @@ class OpenAICompatProvider(SdkProvider):
                 ) from None
         self._client = client.with_options(max_retries=0, timeout=timeout)
         self._original = client
+        self.base_url = str(self._client.base_url)
         self.model = model
         self.structured: Structured = structured
         self.token_limit_field: TokenLimitField = token_limit_field
@@ -137,7 +138,10 @@ class OpenAICompatProvider(SdkProvider):
 
     def messages(self, request: ProviderRequest) -> list[ChatCompletionMessageParam]:
         """The chat messages sent for ``request``: the system text first."""
-        messages: list[ChatCompletionMessageParam] = [{"role": "system", "content": request.system}]
+        system = request.system
+        if self.structured == "json_object" and "json" not in system.lower():
+            system += "\n\nAnswer with one JSON object."  # JSON mode needs the prompt to ask
+        messages: list[ChatCompletionMessageParam] = [{"role": "system", "content": system}]
         for message in request.messages:
             if message.role == "user":
                 messages.append({"role": "user", "content": message.content})

@@ -259,27 +259,28 @@ class FakeProviderServer:
 
     async def _handle(self, wire: Wire, request: Request) -> Response:
         headers = {k.lower(): v for k, v in request.headers.items()}
-        raw = await request.body()
-        try:
-            body: Any = json.loads(raw)
-        except (ValueError, RecursionError):
-            body = None
+        body = _json_or_none(await request.body())
+        key = wire.presented_key(headers)
         problems = (
             wire.check(headers, body)
             if body is not None
             else [Problem(param="body", message="the request body is not JSON")]
         )
-        key = wire.presented_key(headers)
         if key is None:
             problems.insert(0, Problem(param="authorization", message="no API key", missing=True))
+        step: Step | None = None
+        rejection: Reply | None = None
         with self._lock:
             number = len(self._received) + 1
             if problems:
-                step: Step | None = None
+                rejection = self._rejection(wire, problems, body)
             elif self.api_key is not None and key != self.api_key:
                 step = ApiError(kind=ErrorKind.UNAUTHORIZED)
+            elif self._steps:
+                step = self._steps.popleft()
             else:
-                step = self._steps.popleft() if self._steps else None
+                problems.append(Problem(param="script", message="no scripted reply left"))
+                rejection = wire.unscripted(number, self._ids)
             self._received.append(
                 ReceivedRequest(
                     number=number,
@@ -291,14 +292,15 @@ class FakeProviderServer:
                     step=type(step).__name__ if step is not None else None,
                 )
             )
-        if problems:
-            if problems[0].param == "authorization":
-                unauthorized = ApiError(kind=ErrorKind.UNAUTHORIZED)
-                return _response(wire.error(unauthorized, body, None, self._ids))
-            return _response(wire.invalid(problems, self._ids))
         if step is None:
-            return _response(wire.unscripted(number, self._ids))
+            assert rejection is not None
+            return _response(rejection)
         return await self._reply(wire, step, body, key)
+
+    def _rejection(self, wire: Wire, problems: list[Problem], body: Any) -> Reply:
+        if problems[0].param == "authorization":
+            return wire.error(ApiError(kind=ErrorKind.UNAUTHORIZED), body, None, self._ids)
+        return wire.invalid(problems, self._ids)
 
     async def _reply(self, wire: Wire, step: Step, body: Any, key: str | None) -> Response:
         if isinstance(step, Answer | Refuse | FilterContent | Truncate):
@@ -334,6 +336,13 @@ class FakeProviderServer:
             hanging, self._hanging = self._hanging, []
         for hang in hanging:
             hang._abandon()
+
+
+def _json_or_none(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _plain_headers(ids: Ids) -> dict[str, str]:
