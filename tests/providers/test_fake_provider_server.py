@@ -10,6 +10,7 @@ import openai
 import pytest
 
 from turnframe.testing import fake_provider as fake
+from turnframe.testing.scripted import ScriptError
 
 pytestmark = pytest.mark.anyio
 
@@ -174,5 +175,12 @@ def test_from_a_thread_a_synchronous_client_gets_a_late_answer_when_the_test_rel
 
 
 def test_a_step_that_is_not_a_step_is_refused_when_scripted() -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(ScriptError) as raised:
         fake.FakeProviderServer("not a step")  # type: ignore[arg-type]
+
+    assert raised.value.code == "turnframe.testing.script_invalid"
+
+
+def test_a_server_that_is_not_running_has_no_address() -> None:
+    with pytest.raises(ScriptError):
+        _ = fake.FakeProviderServer().url

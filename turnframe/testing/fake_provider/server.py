@@ -60,6 +60,7 @@ from turnframe.testing.fake_provider.steps import (
     Truncate,
 )
 from turnframe.testing.fake_provider.wire import Ids, Problem, Reply, Wire
+from turnframe.testing.scripted import ScriptError
 
 
 @attrs.frozen(kw_only=True)
@@ -136,7 +137,10 @@ class FakeProviderServer:
         """Append ``steps`` to the script."""
         for step in steps:
             if not isinstance(step, STEP_TYPES):
-                raise TypeError(f"not a fake provider step: {step!r}")
+                raise ScriptError(
+                    f"not a fake provider step: {step!r}",
+                    hint="script Answer, ApiError, Hang, ... from turnframe.testing.fake_provider",
+                )
         with self._lock:
             self._steps.extend(steps)
 
@@ -160,7 +164,10 @@ class FakeProviderServer:
     @property
     def url(self) -> str:
         if self._port is None:
-            raise RuntimeError("the fake provider server is not running")
+            raise ScriptError(
+                "the fake provider server is not running",
+                hint="use its address inside `async with FakeProviderServer(...)`",
+            )
         return f"http://127.0.0.1:{self._port}"
 
     @property
@@ -176,7 +183,7 @@ class FakeProviderServer:
     # -- serving ----------------------------------------------------------------------------
     async def __aenter__(self) -> Self:
         if self._stack is not None:
-            raise RuntimeError("the fake provider server is already running")
+            raise ScriptError("the fake provider server is already running")
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
