@@ -45,6 +45,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'turnframe' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
 
+
 __all__ = [
     "Argument",
     "AtomicityScope",

@@ -88,4 +88,3 @@ def run_batch(
 
 def state_json(workflow: Workflow[Any], state: Any) -> Any:
     return converter.unstructure(state, unstructure_as=workflow.state_type)
-

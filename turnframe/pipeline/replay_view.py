@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from turnframe._converter import unstructure
+from turnframe.providers.redaction import redact
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import EventRecord, JournalRecord, Json, TurnRecord
 
@@ -169,6 +170,7 @@ def build_replay_view(
     failure = None
     if record.get("outcome") is not None:  # a turn whose interpretation failed
         failure = {k: record.get(k) for k in ("outcome", "error", "problems", "raw")}
+        failure["error"] = _redacted(failure["error"], "message")
     attempts = interpretation.get("provider_attempts", record.get("provider_attempts"))
     return ReplayView(
         account_id=turn.account_id,
@@ -184,7 +186,7 @@ def build_replay_view(
         plan=plan or None,
         plan_hash=_str_or_none(record.get("plan_hash", reduction.get("plan_hash"))),
         provider=_str_or_none(interpretation.get("provider")),
-        provider_attempts=tuple(_list(attempts)),
+        provider_attempts=tuple(_redacted(a, "detail") for a in _list(attempts)),
         template_hash=_str_or_none(interpretation.get("template_hash")),
         references=interpretation.get("references"),
         acts=_acts(plan, reduction),
@@ -351,6 +353,14 @@ def _block(raw: Json) -> BlockView:
 
 def _mapping(value: Json) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
+
+
+def _redacted(value: Any, key: str) -> Any:
+    """``value`` with its ``key`` text redacted: records stored before provider words were
+    redacted on the way in are shown without anything shaped like a key."""
+    if isinstance(value, Mapping) and isinstance(value.get(key), str):
+        return {**value, key: redact(value[key])}
+    return value
 
 
 def _list(value: Json) -> list[Any]:

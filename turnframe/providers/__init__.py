@@ -5,13 +5,14 @@ from __future__ import annotations
 from turnframe.providers.attempts import AttemptOutcome, AttemptStep, GateAnswer, ProviderAttempt
 from turnframe.providers.base import (
     ChatMessage,
+    HoldsSecrets,
     Provider,
     ProviderAnswer,
     ProviderRequest,
     Purpose,
     RetryGate,
 )
-from turnframe.providers.chain import ChainAnswer, OnAttempt, ProviderChain, Sleep
+from turnframe.providers.chain import AnswerCheck, ChainAnswer, OnAttempt, ProviderChain, Sleep
 from turnframe.providers.errors import (
     BadProviderResponse,
     ChainError,
@@ -19,6 +20,7 @@ from turnframe.providers.errors import (
     ContentFiltered,
     ContextOverflow,
     FatalProviderError,
+    MalformedAnswer,
     ModelNotFound,
     ProviderAuthFailed,
     ProviderBadRequest,
@@ -32,8 +34,10 @@ from turnframe.providers.errors import (
     RetryRefusedAfterSeal,
 )
 from turnframe.providers.policy import RetryPolicy
+from turnframe.providers.redaction import Redactor, redact
 
 __all__ = [
+    "AnswerCheck",
     "AttemptOutcome",
     "AttemptStep",
     "BadProviderResponse",
@@ -45,6 +49,8 @@ __all__ = [
     "ContextOverflow",
     "FatalProviderError",
     "GateAnswer",
+    "HoldsSecrets",
+    "MalformedAnswer",
     "ModelNotFound",
     "OnAttempt",
     "Provider",
@@ -62,8 +68,10 @@ __all__ = [
     "Purpose",
     "QuotaExhausted",
     "RateLimited",
+    "Redactor",
     "RetryGate",
     "RetryPolicy",
     "RetryRefusedAfterSeal",
     "Sleep",
+    "redact",
 ]

@@ -1,9 +1,17 @@
-"""A provider for the Anthropic Messages API. Needs the ``anthropic`` extra (httpx only).
+"""A provider for the Anthropic Messages API, on the official ``anthropic`` SDK (the
+``anthropic`` extra).
 
-The answer schema is enforced by forcing one tool call whose ``input_schema`` is the schema; the
-answer text is that input as JSON (``structured="text"`` takes the text blocks instead). A
-``refusal`` stop is fatal, as are "prompt is too long" and 413; ``overloaded_error`` (529) is
-retried; a ``max_tokens`` stop is a bad response.
+Structured output (``structured=``): ``"tool"`` (default) forces one tool call whose
+``input_schema`` is the answer schema, and the answer is that input as JSON; ``"json_schema"``
+asks for JSON output in the schema's format (``output_config.format``) and reads the text;
+``"text"`` reads the text blocks. A text answer must be JSON of the schema's top-level type, and
+a model that answers in text instead of calling the forced tool gave a malformed answer: both
+are a :class:`~turnframe.providers.errors.MalformedAnswer` (the chain gives one repair round).
+
+A ``refusal`` stop is fatal, as are "prompt is too long", 413 and a
+``model_context_window_exceeded`` stop, and "content filtering policy" errors;
+``overloaded_error`` (529) is retried; ``billing_error`` falls back; a ``max_tokens`` stop is a
+bad response.
 """
 
 from __future__ import annotations
@@ -11,105 +19,184 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-import httpx
+import anthropic
+from anthropic.types import (
+    AssistantMessageParam,
+    Message,
+    MessageParam,
+    ToolChoiceToolParam,
+    ToolParam,
+    UserMessageParam,
+)
+from anthropic.types.output_config_param import OutputConfigParam
 
+from turnframe.errors import ConfigError
+from turnframe.providers._sdk import (
+    SdkProvider,
+    check_json_answer,
+    error_for_status,
+    error_words,
+)
 from turnframe.providers.base import ProviderAnswer, ProviderRequest
 from turnframe.providers.errors import (
     BadProviderResponse,
+    ContentFiltered,
     ContextOverflow,
+    MalformedAnswer,
     ProviderError,
     ProviderRefused,
+    ProviderTimeout,
+    ProviderUnavailable,
+    QuotaExhausted,
 )
-from turnframe.providers.http import HttpProvider, error_body, error_for_status, json_body
+from turnframe.providers.redaction import Redactor
 
-ANTHROPIC_VERSION = "2023-06-01"
+Structured = Literal["tool", "json_schema", "text"]
 ANSWER_TOOL = "answer"
 
 
-class AnthropicProvider(HttpProvider):
-    """``POST {base_url}/v1/messages`` with ``x-api-key`` and ``anthropic-version``."""
+class AnthropicProvider(SdkProvider):
+    """``POST {base_url}/v1/messages`` through :class:`anthropic.AsyncAnthropic`."""
 
     def __init__(
         self,
         *,
         model: str,
-        api_key: str | None,
+        api_key: str | None = None,
         name: str = "anthropic",
-        base_url: str = "https://api.anthropic.com",
+        base_url: str | None = None,
         context_budget_tokens: int = 200_000,
         timeout: float = 60.0,
-        structured: Literal["tool", "text"] = "tool",
-        client: httpx.AsyncClient | None = None,
+        structured: Structured = "tool",
+        client: anthropic.AsyncAnthropic | None = None,
     ) -> None:
+        """``api_key`` defaults to ``ANTHROPIC_API_KEY`` (the SDK reads it). ``client`` shares
+        an adopter's client (its retries are turned off in our copy; the adopter closes it)."""
         super().__init__(
-            name=name,
-            base_url=base_url,
-            context_budget_tokens=context_budget_tokens,
-            timeout=timeout,
-            client=client,
+            name=name, context_budget_tokens=context_budget_tokens, owns_client=client is None
         )
+        if client is None:
+            try:
+                client = anthropic.AsyncAnthropic(
+                    api_key=api_key, base_url=base_url, timeout=timeout
+                )
+            except (anthropic.AnthropicError, TypeError) as error:
+                raise ConfigError(
+                    f"provider {name!r}: {error}", hint="pass api_key= or set ANTHROPIC_API_KEY"
+                ) from None
+        self._client = client.with_options(max_retries=0, timeout=timeout)
+        self._original = client
+        self.base_url = str(self._client.base_url)
         self.model = model
-        self.api_key = api_key
-        self.structured = structured
+        self.structured: Structured = structured
+        key = self._client.api_key
+        self.secrets: tuple[str, ...] = (key,) if key else ()
+        self._redact = Redactor(self.secrets)
 
-    def body(self, request: ProviderRequest) -> dict[str, Any]:
-        """The JSON body sent for ``request``."""
-        body: dict[str, Any] = {
-            "model": self.model,
-            "max_tokens": request.max_answer_tokens,
-            "system": request.system,
-            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
-        }
+    def _closeable(self) -> anthropic.AsyncAnthropic:
+        return self._original
+
+    def messages(self, request: ProviderRequest) -> list[MessageParam]:
+        """The messages sent for ``request`` (the system text travels apart)."""
+        messages: list[MessageParam] = []
+        for message in request.messages:
+            if message.role == "user":
+                messages.append(UserMessageParam(role="user", content=message.content))
+            else:
+                messages.append(AssistantMessageParam(role="assistant", content=message.content))
+        return messages
+
+    async def complete(self, request: ProviderRequest) -> ProviderAnswer:
+        failure: ProviderError
+        try:
+            message = await self._create(request)
+        except anthropic.APIStatusError as error:
+            failure = self._status_error(error)
+        except anthropic.APITimeoutError:
+            failure = ProviderTimeout(f"{self.name}: the request timed out")
+        except anthropic.APIConnectionError as error:
+            cause = type(error.__cause__).__name__ if error.__cause__ else "no answer"
+            failure = ProviderUnavailable(f"{self.name}: connection failed ({cause})")
+        except (anthropic.APIResponseValidationError, json.JSONDecodeError):
+            failure = BadProviderResponse(f"{self.name}: the response body is not the API's JSON")
+        else:
+            return self._answer(message, request)
+        raise failure
+
+    async def _create(self, request: ProviderRequest) -> Message:
+        tools: list[ToolParam] | anthropic.Omit = anthropic.omit
+        tool_choice: ToolChoiceToolParam | anthropic.Omit = anthropic.omit
+        output: OutputConfigParam | anthropic.Omit = anthropic.omit
         if self.structured == "tool":
-            body["tools"] = [
+            tools = [
                 {
                     "name": ANSWER_TOOL,
                     "description": "Give the whole answer, following the schema exactly.",
                     "input_schema": request.answer_schema,
                 }
             ]
-            body["tool_choice"] = {"type": "tool", "name": ANSWER_TOOL}
-        return body
+            tool_choice = {"type": "tool", "name": ANSWER_TOOL}
+        elif self.structured == "json_schema":
+            output = {"format": {"type": "json_schema", "schema": request.answer_schema}}
+        return await self._client.messages.create(
+            model=self.model,
+            max_tokens=request.max_answer_tokens,
+            system=request.system,
+            messages=self.messages(request),
+            tools=tools,
+            tool_choice=tool_choice,
+            output_config=output,
+        )
 
-    async def complete(self, request: ProviderRequest) -> ProviderAnswer:
-        headers = {"anthropic-version": ANTHROPIC_VERSION}
-        if self.api_key:
-            headers["x-api-key"] = self.api_key
-        response = await self._post("/v1/messages", headers, self.body(request))
-        if response.status_code >= 400:
-            raise self._error(response, error_body(response))
-        return self._answer(json_body(self.name, response))
+    def _status_error(self, error: anthropic.APIStatusError) -> ProviderError:
+        kind, detail = error_words(error.body, self._redact)
+        status = error.status_code
+        message = f"{self.name}: HTTP {status}: {detail}"
+        lowered = detail.lower()
+        if status == 400 and "prompt is too long" in lowered:
+            return ContextOverflow(message, hint="shrink the prompt: fewer references or thread")
+        if "content filtering" in lowered:
+            return ContentFiltered(message)
+        if status == 402 or kind == "billing_error":
+            return QuotaExhausted(message, hint=f"add credit for {self.name}")
+        return error_for_status(self.name, status, error.response.headers, detail)
 
-    def _error(self, response: httpx.Response, data: Any) -> ProviderError:
-        error = data.get("error") if isinstance(data, dict) else None
-        error = error if isinstance(error, dict) else {}
-        detail = str(error.get("message") or error.get("type") or "no detail")
-        if response.status_code == 400 and "prompt is too long" in detail.lower():
-            return ContextOverflow(
-                f"{self.name}: HTTP 400: {detail}",
-                hint="shrink the prompt: fewer references or thread",
-            )
-        return error_for_status(self.name, response, detail)
-
-    def _answer(self, data: Any) -> ProviderAnswer:
-        if not isinstance(data, dict) or not isinstance(data.get("content"), list):
-            raise BadProviderResponse(f"{self.name}: answer has no content list")
-        stop = data.get("stop_reason")
+    def _answer(self, message: Any, request: ProviderRequest) -> ProviderAnswer:
+        stop = getattr(message, "stop_reason", None)
+        blocks = getattr(message, "content", None)
+        if not isinstance(blocks, list):
+            raise BadProviderResponse(f"{self.name}: the answer has no content list")
         if stop == "refusal":
             raise ProviderRefused(f"{self.name}: the model declined to answer")
+        if stop == "model_context_window_exceeded":
+            raise ContextOverflow(
+                f"{self.name}: the answer ran out of the model's context window",
+                hint="shrink the prompt: fewer references or thread",
+            )
         if stop == "max_tokens":
             raise BadProviderResponse(
-                f"{self.name}: answer truncated at max_tokens",
+                f"{self.name}: the answer was cut at max_tokens",
                 hint="raise max_answer_tokens or shorten what the answer must hold",
             )
-        blocks = [b for b in data["content"] if isinstance(b, dict)]
-        model = data.get("model") if isinstance(data.get("model"), str) else None
+        text = "".join(
+            str(getattr(b, "text", "")) for b in blocks if getattr(b, "type", None) == "text"
+        )
         if self.structured == "tool":
             for block in blocks:
-                if block.get("type") == "tool_use" and block.get("name") == ANSWER_TOOL:
-                    return ProviderAnswer(text=json.dumps(block.get("input")), model=model)
-            raise BadProviderResponse(f"{self.name}: answer has no {ANSWER_TOOL!r} tool call")
-        text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
+                if getattr(block, "type", None) == "tool_use" and block.name == ANSWER_TOOL:
+                    text = json.dumps(block.input, ensure_ascii=False)
+                    break
+            else:
+                if not text:
+                    raise BadProviderResponse(f"{self.name}: no {ANSWER_TOOL!r} tool call")
+                raise MalformedAnswer(
+                    f"{self.name}: the model answered in text instead of calling the "
+                    f"{ANSWER_TOOL!r} tool",
+                    answer=text,
+                    parse_error=f"answer by calling the {ANSWER_TOOL!r} tool, not in text",
+                )
         if not text:
-            raise BadProviderResponse(f"{self.name}: answer has no text content")
-        return ProviderAnswer(text=text, model=model)
+            raise BadProviderResponse(f"{self.name}: the answer has no text content")
+        check_json_answer(self.name, text, request.answer_schema)
+        model = getattr(message, "model", None)
+        return ProviderAnswer(text=text, model=model if isinstance(model, str) else None)

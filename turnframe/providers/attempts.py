@@ -20,6 +20,7 @@ class AttemptStep(enum.StrEnum):
     FIRST = "first"
     RETRY = "retry"
     FALLBACK = "fallback"
+    REPAIR = "repair"  # the same provider, shown its malformed answer and the parse error
 
 
 class GateAnswer(enum.StrEnum):

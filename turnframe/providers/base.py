@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import attrs
 
@@ -35,6 +35,10 @@ class ChatMessage:
         validator=attrs.validators.in_(("user", "assistant"))
     )
     content: str
+
+
+#: How much of a malformed answer a repair request quotes back to the model.
+REPAIR_QUOTE_LIMIT = 4000
 
 
 def _messages(value: Iterable[ChatMessage]) -> tuple[ChatMessage, ...]:
@@ -90,6 +94,25 @@ class ProviderRequest:
             reference_digests=dict(reference_digests or {}),
         )
 
+    def repaired(self, answer: str, problem: str) -> ProviderRequest:
+        """This request again, with the malformed ``answer`` and what is wrong with it quoted
+        back to the model (the answer cut at :data:`REPAIR_QUOTE_LIMIT` characters)."""
+        quoted = answer if len(answer) <= REPAIR_QUOTE_LIMIT else answer[:REPAIR_QUOTE_LIMIT]
+        if len(quoted) < len(answer):
+            quoted += " [the rest of the answer is cut here]"
+        ask = (
+            f"That answer could not be used: {problem}. Answer again with only the JSON the "
+            "schema asks for, and nothing else."
+        )
+        return attrs.evolve(
+            self,
+            messages=(
+                *self.messages,
+                ChatMessage(role="assistant", content=quoted if quoted.strip() else "(empty)"),
+                ChatMessage(role="user", content=ask),
+            ),
+        )
+
     def digest(self) -> str:
         """A stable digest of the whole request: the same request always has the same digest."""
         # The same mapping the converter makes of this class, built directly: it is hashed on
@@ -134,6 +157,15 @@ class Provider(Protocol):
     def context_budget_tokens(self) -> int: ...
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer: ...
+
+
+@runtime_checkable
+class HoldsSecrets(Protocol):
+    """A provider that knows its secrets (API keys): the chain redacts them from every word of
+    a provider it keeps."""
+
+    @property
+    def secrets(self) -> tuple[str, ...]: ...
 
 
 class RetryGate(Protocol):

@@ -13,13 +13,20 @@ Rules (see ``docs/providers.md`` and ADR 0007):
   the attempt keeps running so a late answer can be recorded (once, never used), but only while
   the call lasts (plus ``policy.late_answer_grace``); the call cancels it before returning.
 
+- A malformed answer (:class:`~turnframe.providers.errors.MalformedAnswer`, raised by the
+  provider or by the call's ``check``) gets ``policy.repair_rounds`` repair rounds on the same
+  provider — the request again, with the answer and the parse error quoted back — each asking
+  the gate first; a malformed repair falls back.
+- Every word of a provider the chain keeps (an attempt's ``detail``, a fatal error's message)
+  is redacted first: the providers' secrets and anything shaped like a key.
+
 Backoff sleeps and attempt deadlines are injectable (``sleep``, ``deadline``) so tests run on
 virtual time; both default to :func:`anyio.sleep`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import anyio
@@ -36,21 +43,31 @@ from tenacity import (
 from turnframe._hashing import digest_bytes
 from turnframe.errors import ConfigError
 from turnframe.providers.attempts import AttemptOutcome, AttemptStep, GateAnswer, ProviderAttempt
-from turnframe.providers.base import Provider, ProviderAnswer, ProviderRequest, RetryGate
+from turnframe.providers.base import (
+    HoldsSecrets,
+    Provider,
+    ProviderAnswer,
+    ProviderRequest,
+    RetryGate,
+)
 from turnframe.providers.errors import (
     TIMED_OUT_CODE,
     UNEXPECTED_CODE,
     ChainError,
     Classification,
     FatalProviderError,
+    MalformedAnswer,
     ProviderError,
     ProvidersExhausted,
     RetryRefusedAfterSeal,
 )
 from turnframe.providers.policy import RetryPolicy
+from turnframe.providers.redaction import Redactor
 
 Sleep = Callable[[float], Awaitable[None]]
 OnAttempt = Callable[[ProviderAttempt], Awaitable[None]]
+#: Checks an answer's text; raises MalformedAnswer for one that deserves a repair round.
+AnswerCheck = Callable[[str], None]
 
 
 @attrs.frozen(kw_only=True)
@@ -73,7 +90,10 @@ class ProviderChain:
         policy: RetryPolicy | None = None,
         sleep: Sleep = anyio.sleep,
         deadline: Sleep = anyio.sleep,
+        secrets: Iterable[str] = (),
     ) -> None:
+        """``secrets`` adds to the providers' own (see :class:`HoldsSecrets`): all of them are
+        redacted from every word of a provider the chain keeps."""
         if not providers:
             raise ConfigError("a provider chain needs at least one provider")
         names = [p.name for p in providers]
@@ -83,6 +103,8 @@ class ProviderChain:
         self.policy = policy if policy is not None else RetryPolicy.conservative()
         self.sleep = sleep
         self.deadline = deadline
+        held = [s for p in providers if isinstance(p, HoldsSecrets) for s in p.secrets]
+        self.redact = Redactor([*secrets, *held])
 
     async def complete(
         self,
@@ -91,15 +113,17 @@ class ProviderChain:
         gate: RetryGate,
         on_attempt: OnAttempt | None = None,
         prior_attempts: Sequence[ProviderAttempt] = (),
+        check: AnswerCheck | None = None,
     ) -> ChainAnswer:
         """Ask the providers until one answers; raise a :class:`ChainError` carrying attempts.
 
         ``on_attempt`` is awaited with each attempt as soon as it is final. ``prior_attempts``
         are this turn's earlier attempts for the same purpose (after a crash): numbering goes on
         from them, providers that timed out on the same request are skipped, and the first
-        send counts as a retry, so it asks the gate.
+        send counts as a retry, so it asks the gate. ``check`` vets each answer's text (say, a
+        strict parse): a :class:`MalformedAnswer` from it gets the repair round.
         """
-        call = _ChainCall(self, request, gate, on_attempt, prior_attempts)
+        call = _ChainCall(self, request, gate, on_attempt, prior_attempts, check)
         async with anyio.create_task_group() as tg:
             outcome = await call.run(tg)
             tg.cancel_scope.cancel()  # late answers are listened for only while the call lasts
@@ -116,11 +140,12 @@ class _Stop(Exception):
 
 
 class _Fatal(_Stop):
-    def __init__(self, cause: ProviderError) -> None:
+    def __init__(self, cause: ProviderError, detail: str) -> None:
         self.cause = cause
+        self.detail = detail
 
     def error(self, attempts: Sequence[ProviderAttempt]) -> ChainError:
-        return FatalProviderError(self.cause, attempts=attempts)
+        return FatalProviderError(self.cause, attempts=attempts, detail=self.detail)
 
 
 class _Sealed(_Stop):
@@ -162,8 +187,10 @@ class _ChainCall:
         gate: RetryGate,
         on_attempt: OnAttempt | None,
         prior: Sequence[ProviderAttempt],
+        check: AnswerCheck | None,
     ) -> None:
         self.chain = chain
+        self.check = check
         self.policy = chain.policy
         self.request = request
         self.request_digest = request.digest()
@@ -216,7 +243,7 @@ class _ChainCall:
                 return provider, await self._on_provider(provider, step)
             except ProviderError as error:
                 if error.classification is Classification.FATAL:
-                    raise _Fatal(error) from error
+                    raise _Fatal(error, self.chain.redact(error.message)) from error
                 last_error = error
             except _TimedOut:
                 pass  # recorded and excluded already; nothing to classify, fall back
@@ -224,10 +251,22 @@ class _ChainCall:
         raise _Exhausted(last_error)
 
     async def _on_provider(self, provider: Provider, step: AttemptStep) -> ProviderAnswer:
+        request = self.request
+        for _ in range(self.policy.repair_rounds):
+            try:
+                return await self._with_retries(provider, step, request)
+            except MalformedAnswer as malformed:
+                request = request.repaired(malformed.answer, malformed.parse_error)
+                step = AttemptStep.REPAIR
+        return await self._with_retries(provider, step, request)
+
+    async def _with_retries(
+        self, provider: Provider, step: AttemptStep, request: ProviderRequest
+    ) -> ProviderAnswer:
         # The first attempt needs no retry machinery; tenacity takes over after a retryable
         # failure, which it is handed as its own first attempt's outcome.
         try:
-            return await self._send_once(provider, step)
+            return await self._send_once(provider, step, request)
         except ProviderError as error:
             if self.policy.attempts_per_provider <= 1 or not self._retryable(error):
                 raise
@@ -243,7 +282,7 @@ class _ChainCall:
             with attempt:
                 if attempt.retry_state.attempt_number == 1:
                     raise first_failure
-                return await self._send_once(provider, AttemptStep.RETRY)
+                return await self._send_once(provider, AttemptStep.RETRY, request)
         raise AssertionError("tenacity either returns an answer or re-raises the last error")
 
     def _retryable(self, error: BaseException) -> bool:
@@ -263,7 +302,11 @@ class _ChainCall:
         self.pending_delay = seconds
         await self.chain.sleep(seconds)
 
-    async def _send_once(self, provider: Provider, step: AttemptStep) -> ProviderAnswer:
+    async def _send_once(
+        self, provider: Provider, step: AttemptStep, request: ProviderRequest
+    ) -> ProviderAnswer:
+        """Send ``request`` once (recorded under the call's request digest: a repair round
+        answers the same question)."""
         delay, self.pending_delay = self.pending_delay, 0.0
         number = self.sent.get(provider.name, 0) + 1
         fields: dict[str, Any] = dict(
@@ -278,7 +321,7 @@ class _ChainCall:
             raise _Sealed(self.request.turn_id)
         self.sent[provider.name] = number
         slot = _Slot()
-        self.tg.start_soon(self._send, provider, slot)
+        self.tg.start_soon(self._send, provider, slot, request)
         await self._race(slot.done.wait, self.policy.attempt_timeout)
         await self._record_late_answers()
         result = slot.result
@@ -307,13 +350,16 @@ class _ChainCall:
                 error_code=result.code,
                 classification=result.classification,
                 retry_after=result.retry_after,
-                detail=result.message,
+                detail=self.chain.redact(result.message),
             )
         raise result  # a ProviderError is classified by tenacity; anything else is a bug
 
-    async def _send(self, provider: Provider, slot: _Slot) -> None:
+    async def _send(self, provider: Provider, slot: _Slot, request: ProviderRequest) -> None:
         try:
-            slot.result = await provider.complete(self.request)
+            answer = await provider.complete(request)
+            if self.check is not None:
+                self.check(answer.text)
+            slot.result = answer
         except Exception as error:  # handed to the waiting call, which classifies or re-raises it
             slot.result = error
         slot.done.set()
@@ -363,7 +409,7 @@ class _ChainCall:
                 outcome=AttemptOutcome.LATE_ERROR,
                 error_code=result.code,
                 classification=result.classification,
-                detail=result.message,
+                detail=self.chain.redact(result.message),
             )
         else:
             await self._record(

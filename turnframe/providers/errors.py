@@ -10,9 +10,10 @@ classification     errors                 what the chain does
                                           provider (a delay above the policy's cap falls back)
 ``retry``          unavailable, timeout   retries the same provider a bounded number of
                                           times, then falls back
-``fallback``       auth failed, model     moves to the next provider at once
-                   not found, bad
-                   request or response,
+``fallback``       auth failed, model     moves to the next provider at once (a malformed
+                   not found, bad         answer first gets one repair round on the same
+                   request or response,   provider)
+                   malformed answer,
                    quota exhausted
 =================  =====================  ==================================================
 
@@ -111,6 +112,23 @@ class BadProviderResponse(ProviderError):
     classification = Classification.FALLBACK
 
 
+class MalformedAnswer(BadProviderResponse):
+    """The model's answer is not what the schema asked for (not JSON, or the wrong shape).
+
+    The chain gives the same provider one repair round first: the request again, with the bad
+    answer and ``parse_error`` quoted back to the model; a second malformed answer falls back.
+    ``answer`` is the raw answer (never stored: only ``parse_error`` is in the message).
+    """
+
+    code = "turnframe.provider.malformed_answer"
+    classification = Classification.FALLBACK
+
+    def __init__(self, message: str, *, answer: str, parse_error: str) -> None:
+        super().__init__(message, hint="the chain asks the model once to repair its answer")
+        self.answer = answer
+        self.parse_error = parse_error
+
+
 class ProviderBadRequest(ProviderError):
     """The provider rejected the request as malformed; another provider may accept it."""
 
@@ -142,9 +160,17 @@ class FatalProviderError(ChainError):
 
     code = "turnframe.provider_chain.fatal"
 
-    def __init__(self, cause: ProviderError, *, attempts: Sequence[ProviderAttempt]) -> None:
+    def __init__(
+        self,
+        cause: ProviderError,
+        *,
+        attempts: Sequence[ProviderAttempt],
+        detail: str | None = None,
+    ) -> None:
+        """``detail`` replaces the cause's message in ours (the chain passes it redacted)."""
+        words = cause.message if detail is None else detail
         super().__init__(
-            f"provider failed fatally ({cause.code}): {cause.message}",
+            f"provider failed fatally ({cause.code}): {words}",
             attempts=attempts,
             hint="a refusal, content filter or context overflow is not retried anywhere",
         )

@@ -18,6 +18,8 @@ class RetryPolicy:
       time is never sent the same request again for the turn.
     - ``late_answer_grace``: seconds the call waits, once decided, for late answers of timed-out
       attempts so they are recorded (0: stop listening as soon as the call is decided).
+    - ``repair_rounds``: after a malformed answer, how many times the same provider is shown its
+      answer and the parse error and asked again before the chain falls back (0: at once).
     """
 
     attempts_per_provider: int = attrs.field(default=3, validator=v.ge(1))
@@ -27,6 +29,7 @@ class RetryPolicy:
     max_retry_after: float = attrs.field(default=30.0, validator=v.ge(0))
     attempt_timeout: float = attrs.field(default=60.0, validator=v.gt(0))
     late_answer_grace: float = attrs.field(default=0.0, validator=v.ge(0))
+    repair_rounds: int = attrs.field(default=1, validator=v.ge(0))
 
     @classmethod
     def conservative(cls) -> RetryPolicy:
@@ -36,4 +39,4 @@ class RetryPolicy:
     @classmethod
     def no_retries(cls) -> RetryPolicy:
         """One send per provider: failures fall back at once (still through the gate)."""
-        return cls(attempts_per_provider=1)
+        return cls(attempts_per_provider=1, repair_rounds=0)

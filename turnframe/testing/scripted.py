@@ -11,7 +11,8 @@ purpose::
     )
 
 Steps: :class:`Answer` returns text; :class:`Fail` raises the typed error of a classification
-(or a specific kind such as ``"content_filter"``); :class:`Hang` blocks until released (or
+(or a specific kind such as ``"content_filter"``, or ``"malformed"``: an answer that is not the
+schema's JSON, which the chain answers with a repair round); :class:`Hang` blocks until released (or
 forever). Every request received is kept in ``requests``. A request beyond the script raises
 :class:`ScriptExhausted`, which the chain propagates (it is a test bug, not a provider failure).
 
@@ -36,6 +37,7 @@ from turnframe.providers.errors import (
     BadProviderResponse,
     ContentFiltered,
     ContextOverflow,
+    MalformedAnswer,
     ModelNotFound,
     ProviderAuthFailed,
     ProviderBadRequest,
@@ -76,6 +78,7 @@ FailKind = Literal[
     "refusal",
     "content_filter",
     "context_overflow",
+    "malformed",
 ]
 
 _ERRORS: dict[str, Callable[[str, float | None], ProviderError]] = {
@@ -94,6 +97,7 @@ _ERRORS: dict[str, Callable[[str, float | None], ProviderError]] = {
     "refusal": lambda m, _: ProviderRefused(m),
     "content_filter": lambda m, _: ContentFiltered(m),
     "context_overflow": lambda m, _: ContextOverflow(m),
+    "malformed": lambda m, _: MalformedAnswer(m, answer="{not json", parse_error=m),
 }
 
 
