@@ -13,6 +13,7 @@ import attrs
 
 from turnframe.cli.errors import NoOpenCard, UnknownOptionLabel
 from turnframe.pipeline.replay_view import ReplayView, load_replay_view
+from turnframe.pipeline.turn_view import TurnView
 from turnframe.response import TurnResponse
 from turnframe.runtime import Runtime
 from turnframe.stores.records import InteractionRecord, SessionRecord
@@ -115,23 +116,9 @@ class Conversation:
 
 
 def turn_json(response: TurnResponse) -> dict[str, Any]:
-    """The documented per-turn JSON of ``turnframe chat --json`` (docs/cli.md)."""
-    return {
-        "session_id": response.session_id,
-        "turn_id": response.turn_id,
-        "phase": response.phase.value,
-        "acts": [
-            {
-                "index": r.act_index,
-                "kind": r.kind,
-                "result": r.status.value,
-                "reason": r.reason,
-            }
-            for r in response.results
-        ],
-        "blocks": [{"kind": b.kind.value, "code": b.code, "text": b.text} for b in response.blocks],
-        "events": [{"type": e.name, "case_id": e.case_id} for e in response.events],
-    }
+    """The documented per-turn JSON of ``turnframe chat --json`` (docs/cli.md): the shared
+    :class:`~turnframe.pipeline.turn_view.TurnView` form, which the HTTP API returns too."""
+    return TurnView.of(response).to_json()
 
 
 __all__ = ["CardOption", "Conversation", "TurnOutcome", "card_options", "pick_option", "turn_json"]
