@@ -48,6 +48,7 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.references import ReferenceBinding
 from turnframe.response import Block, TurnResponse
+from turnframe.runtime.feed import DeliveredTurn, TurnFeed
 from turnframe.runtime.leasing import SessionLeases
 from turnframe.runtime.settings import (
     RecoveryReport,
@@ -127,8 +128,14 @@ class Runtime:
         self._on_event = on_supervision_event
         self._last_used: dict[tuple[str, str], float] = {}
         self._leases: SessionLeases | None = None
+        self.feed = TurnFeed()
 
     # -- lifetime ---------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """Between ``__aenter__`` and ``__aexit__``: turns can be handled."""
+        return self._stack is not None
 
     @property
     def store(self) -> Store:
@@ -141,6 +148,7 @@ class Runtime:
         self.setups = await anyio.to_thread.run_sync(self._resolve_setups)
         stack = contextlib.AsyncExitStack()
         await stack.__aenter__()
+        self.feed.reopen()
         try:
             if isinstance(self._store_arg, str | os.PathLike):
                 self._store = await stack.enter_async_context(
@@ -269,6 +277,7 @@ class Runtime:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self.feed.close()  # watchers' streams end first: nothing more is delivered
         stack, self._stack = self._stack, None
         if stack is not None:
             await stack.__aexit__(exc_type, exc, tb)
@@ -349,6 +358,15 @@ class Runtime:
                     timeout=self.settings.ask_timeout,
                     correlation_id=turn.turn_id,
                 )
+                if response.phase.is_terminal:
+                    self.feed.publish(
+                        DeliveredTurn(
+                            account_id=turn.account_id,
+                            session_id=turn.session_id,
+                            turn_id=turn.turn_id,
+                            phase=response.phase,
+                        )
+                    )
                 return response
             except (ActorCrashed, ActorStopped, TurnIncomplete):
                 # The session actor is restarted by its supervisor; the turn resumes from the
