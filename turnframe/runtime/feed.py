@@ -28,6 +28,18 @@ class DeliveredTurn:
     phase: TurnPhase
 
 
+@attrs.define(eq=False)
+class FeedWatch:
+    """One watcher: ``receive`` yields its session's delivered turns until the watch ends."""
+
+    receive: MemoryObjectReceiveStream[DeliveredTurn]
+    _send: MemoryObjectSendStream[DeliveredTurn]
+
+    def end(self) -> None:
+        """End this watch now: ``receive`` raises ``EndOfStream`` once it is drained."""
+        self._send.close()
+
+
 class TurnFeed:
     def __init__(self, *, buffer: int = 64) -> None:
         self._buffer = buffer
@@ -45,9 +57,7 @@ class TurnFeed:
                 self._drop(note.account_id, note.session_id, send)
 
     @contextlib.asynccontextmanager
-    async def watch(
-        self, account_id: str, session_id: str
-    ) -> AsyncIterator[MemoryObjectReceiveStream[DeliveredTurn]]:
+    async def watch(self, account_id: str, session_id: str) -> AsyncIterator[FeedWatch]:
         """The session's turns delivered from now on, until the feed closes (runtime stops)."""
         send, receive = anyio.create_memory_object_stream[DeliveredTurn](self._buffer)
         key = (account_id, session_id)
@@ -57,7 +67,7 @@ class TurnFeed:
             self._watchers.setdefault(key, set()).add(send)
         try:
             with receive:
-                yield receive
+                yield FeedWatch(receive=receive, send=send)
         finally:
             send.close()
             self._drop(account_id, session_id, send)
@@ -87,4 +97,4 @@ class TurnFeed:
                 del self._watchers[(account_id, session_id)]
 
 
-__all__ = ["DeliveredTurn", "TurnFeed"]
+__all__ = ["DeliveredTurn", "FeedWatch", "TurnFeed"]
