@@ -82,6 +82,7 @@ def account_from_header(
     x_turnframe_account: Annotated[
         str | None,
         Header(
+            alias="X-Turnframe-Account",
             description="The account the request acts for. Set it from your own "
             "authentication (a gateway), or replace this dependency: create_app(account=...)."
         ),
@@ -215,6 +216,7 @@ def create_app(
         idempotency_key: Annotated[
             str | None,
             Header(
+                alias="Idempotency-Key",
                 description="Your key for this turn (e.g. a UUID): a re-post with the same key "
                 "returns the same turn and executes nothing again."
             ),
@@ -260,7 +262,13 @@ def create_app(
     async def stream(
         session_id: str,
         account_id: Account,
-        last_event_id: Annotated[str | None, Header()] = None,
+        last_event_id: Annotated[
+            str | None,
+            Header(
+                alias="Last-Event-ID",
+                description="A reconnecting client's last turn id: later turns are sent first.",
+            ),
+        ] = None,
     ) -> StreamingResponse:
         rt = service.check_running()
         if await rt.store.get_session(account_id, session_id) is None:
