@@ -67,6 +67,7 @@ from turnframe.supervisors import (
 )
 from turnframe.supervisors.errors import DuplicateChild, UnknownChild
 from turnframe.supervisors.events import EventCallback
+from turnframe.telemetry import Telemetry
 from turnframe.workflow import Workflow
 
 logger = logging.getLogger("turnframe.runtime")
@@ -92,6 +93,7 @@ class Runtime:
         narration_provider: Provider | Sequence[Provider] | ProviderChain | None = None,
         outbox_options: Mapping[str, Any] | None = None,
         on_supervision_event: EventCallback | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         if not workflows:
             raise UnknownWorkflow("a runtime needs at least one workflow")
@@ -129,6 +131,8 @@ class Runtime:
         self._last_used: dict[tuple[str, str], float] = {}
         self._leases: SessionLeases | None = None
         self.feed = TurnFeed()
+        #: Spans and metrics through the OpenTelemetry API (on when the API is installed).
+        self.telemetry = telemetry if telemetry is not None else Telemetry()
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -188,13 +192,16 @@ class Runtime:
             )
             await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
-            if idle is not None or lease_seconds is not None:
+            sample_outbox = self.telemetry.enabled and self.telemetry.outbox_interval is not None
+            if idle is not None or lease_seconds is not None or sample_outbox:
                 sweeper = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(sweeper.cancel_scope.cancel)
                 if idle is not None:
                     sweeper.start_soon(self._sweep_idle_sessions, idle)
                 if lease_seconds is not None:
                     sweeper.start_soon(self._take_over_orphans, lease_seconds / 2)
+                if sample_outbox:
+                    sweeper.start_soon(self.telemetry.run_outbox_sampler, self._store)
             self._stack = stack
             await self.recover()
         except BaseException:
@@ -346,6 +353,16 @@ class Runtime:
 
     async def handle_turn(self, turn: UserTurn) -> TurnResponse:
         """Take ``turn`` through every phase; sending the same turn again is idempotent."""
+        with self.telemetry.turn(turn) as observed:  # telemetry: the turn's span and metrics
+            try:
+                response = await self._handle_turn(turn)
+            except BaseException as error:
+                observed.fail(error)
+                raise
+            observed.finish(response)
+            return response
+
+    async def _handle_turn(self, turn: UserTurn) -> TurnResponse:
         attempts = self.settings.resume_attempts + 1
         for attempt in range(attempts):
             if self._leases is not None:
