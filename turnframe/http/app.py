@@ -40,11 +40,14 @@ from turnframe.errors import TurnframeError
 from turnframe.http.bodies import parse_body, read_json
 from turnframe.http.errors import (
     BadAccount,
+    Forbidden,
+    HttpFailure,
     Internal,
     InvalidRequest,
     MethodNotAllowed,
     NoAccount,
     NotFound,
+    Unauthorized,
     UnknownTurn,
     error_body,
     status_of,
@@ -350,16 +353,19 @@ def _add_error_handlers(app: FastAPI) -> None:
         return _error_response(error)
 
     async def http(_: Request, error: Exception) -> Response:
+        # Starlette's own refusals, and an HTTPException from the host's auth dependency.
         assert isinstance(error, StarletteHTTPException)
-        if error.status_code == 404:
-            return _error_response(NotFound("no such path", hint="the API lives under /v1"))
-        if error.status_code == 405:
-            return _error_response(
-                MethodNotAllowed("this path does not take that method", hint="see /docs")
-            )
-        wrapped = Internal(str(error.detail), hint="see /docs")
-        response = _error_response(wrapped)
+        detail = str(error.detail)
+        known: dict[int, TurnframeError] = {
+            401: Unauthorized(detail, hint="authenticate as the service expects"),
+            403: Forbidden(detail, hint="this account may not do that"),
+            404: NotFound("no such path", hint="the API lives under /v1"),
+            405: MethodNotAllowed("this path does not take that method", hint="see /docs"),
+        }
+        response = _error_response(known.get(error.status_code) or HttpFailure(detail))
         response.status_code = error.status_code
+        if error.headers:
+            response.headers.update(error.headers)
         return response
 
     async def invalid(_: Request, error: Exception) -> Response:

@@ -139,6 +139,24 @@ class ShuttingDown(HttpError):
     status = 503
 
 
+class Unauthorized(HttpError):
+    """The host's own auth dependency refused the request (it raised HTTPException 401)."""
+
+    code = "turnframe.http.unauthorized"
+    status = 401
+
+
+class Forbidden(HttpError):
+    code = "turnframe.http.forbidden"
+    status = 403
+
+
+class HttpFailure(HttpError):
+    """Any other refusal of the HTTP layer (its status says which)."""
+
+    code = "turnframe.http.refused"
+
+
 class Internal(HttpError):
     code = "turnframe.http.internal"
     status = 500
@@ -181,7 +199,9 @@ __all__ = [
     "BadAccount",
     "BadIdempotencyKey",
     "BodyTooLarge",
+    "Forbidden",
     "HttpError",
+    "HttpFailure",
     "IdempotencyKeyReused",
     "Internal",
     "InvalidBody",
@@ -193,6 +213,7 @@ __all__ = [
     "NotFound",
     "NotRunning",
     "ShuttingDown",
+    "Unauthorized",
     "UnknownCard",
     "UnknownOption",
     "UnknownSession",
