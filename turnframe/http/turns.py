@@ -78,7 +78,9 @@ async def post_turn(
     if session is None:
         raise _unknown_session(session_id)
     check_request(body)
-    if key is not None:
+    if key is not None and body.click is not None:
+        # A click is resolved on its card, which the first post may have closed: the key is
+        # looked up first. A message needs no lookup: recording it under the key finds it.
         earlier = await store.get_turn_by_idempotency_key(account_id, session_id, key)
         if earlier is not None:
             return await _replay(runtime, earlier, body, key)
@@ -91,7 +93,7 @@ async def post_turn(
             turn_id=turn.turn_id,
             idempotency_key=key,
         )
-        if recorded.turn_id != turn.turn_id:  # a concurrent post with this key came first
+        if recorded.turn_id != turn.turn_id:  # an earlier (or concurrent) post with this key
             return await _replay(runtime, recorded, body, key)
     with anyio.CancelScope(shield=True):
         response = await runtime.handle_turn(turn)
