@@ -18,7 +18,13 @@ from typing import Any
 
 import anyio
 
-from turnframe.cli.desk import default_store, open_store, parse_clock, seed_account
+from turnframe.cli.desk import (
+    check_store_path,
+    default_store,
+    open_store,
+    parse_clock,
+    seed_account,
+)
 from turnframe.cli.errors import MissingExtra, UsageError
 from turnframe.cli.options import add_store
 from turnframe.clock import Clock
@@ -83,6 +89,7 @@ def run_serve(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     desks = [sample(name) for name in dict.fromkeys(args.workflows or SAMPLE_WORKFLOWS)]
     location = args.store or default_store()
+    check_store_path(location, must_exist=False)
     config = load_config(args.config, cwd=cwd)
     references = parse_cli_references(args.references, cwd=cwd)
     clock = parse_clock(args.clock)
