@@ -51,6 +51,7 @@ from turnframe.stores.errors import StoreError
 from turnframe.stores.inputs import NewInteraction, PhaseMove
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import TurnRecord
+from turnframe.telemetry.hooks import observe_stage
 from turnframe.workflow import CaseSnapshot, Workflow
 
 
@@ -494,9 +495,9 @@ class SessionActor(Actor):
         return record
 
     async def _ask(self, ref: ActorRef, message: object) -> Any:
-        return await ref.ask(
-            message, timeout=self._settings.ask_timeout, correlation_id=message_turn(message)
-        )
+        turn_id = message_turn(message)
+        asked = ref.ask(message, timeout=self._settings.ask_timeout, correlation_id=turn_id)
+        return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
 
 
 def message_turn(message: object) -> str | None:

@@ -4,6 +4,7 @@
 - ``turnframe chat``: talk to a sample desk, interactively or from a script, as text or JSON;
 - ``turnframe replay TURN_ID``: a stored turn's audit view, from its records alone;
 - ``turnframe sessions``: an account's sessions with their last turn and phase;
+- ``turnframe serve``: the HTTP API and the local inspector page (the ``[http]`` extra);
 - ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why.
 
 A user mistake prints one line on stderr, ``turnframe: <code>: <message> (<hint>)``, and exits
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     from turnframe.cli.chat import add_chat_command
     from turnframe.cli.demo import add_demo_command
     from turnframe.cli.replay import add_replay_command
+    from turnframe.cli.serve import add_serve_command
     from turnframe.cli.sessions import add_sessions_command
     from turnframe.corpora.cli import add_corpus_commands
 
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_chat_command(commands)
     add_replay_command(commands)
     add_sessions_command(commands)
+    add_serve_command(commands)
     add_corpus_commands(commands)
     return parser
 

@@ -6,13 +6,15 @@ view ``turnframe replay`` prints), so what the CLI shows is what was recorded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
 from turnframe.cli.errors import NoOpenCard, UnknownOptionLabel
+from turnframe.pipeline.cards import CardOption, match_option, options_of
 from turnframe.pipeline.replay_view import ReplayView, load_replay_view
+from turnframe.pipeline.turn_view import TurnView
 from turnframe.response import TurnResponse
 from turnframe.runtime import Runtime
 from turnframe.stores.records import InteractionRecord, SessionRecord
@@ -25,48 +27,23 @@ class TurnOutcome:
     view: ReplayView | None
 
 
-@attrs.frozen(kw_only=True)
-class CardOption:
-    option_id: str
-    label: str
-    action: str
-
-
 def card_options(card: InteractionRecord) -> list[CardOption]:
     """A card's options with the labels its card block shows (the option id when unlabelled)."""
-    options = card.payload.get("options", []) if isinstance(card.payload, dict) else []
-    found: list[CardOption] = []
-    for option in options:
-        option_id = str(option.get("option_id"))
-        label = option.get("label")
-        found.append(
-            CardOption(
-                option_id=option_id,
-                label=str(label) if label is not None else option_id,
-                action=str(option.get("action", "")),
-            )
-        )
-    return found
+    return options_of(card.payload)
 
 
 def pick_option(options: Sequence[CardOption], text: str) -> CardOption:
     """The option labelled ``text`` (exactly, else ignoring case), else the option with that
     id; a typed error naming the labels otherwise."""
-    matchers: tuple[Callable[[CardOption], bool], ...] = (
-        lambda o: o.label == text,
-        lambda o: o.label.casefold() == text.casefold(),
-        lambda o: o.option_id == text,
-    )
-    for matches in matchers:
-        found = [o for o in options if matches(o)]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            ids = ", ".join(o.option_id for o in found)
-            raise UnknownOptionLabel(
-                f"several options of the open card are labelled {text!r} (option ids: {ids})",
-                hint="click by option id instead: /click OPTION_ID",
-            )
+    found = match_option(options, text)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        ids = ", ".join(o.option_id for o in found)
+        raise UnknownOptionLabel(
+            f"several options of the open card are labelled {text!r} (option ids: {ids})",
+            hint="click by option id instead: /click OPTION_ID",
+        )
     labels = ", ".join(o.label for o in options) or "none"
     raise UnknownOptionLabel(
         f"the open card has no option labelled {text!r}; its options: {labels}",
@@ -115,23 +92,9 @@ class Conversation:
 
 
 def turn_json(response: TurnResponse) -> dict[str, Any]:
-    """The documented per-turn JSON of ``turnframe chat --json`` (docs/cli.md)."""
-    return {
-        "session_id": response.session_id,
-        "turn_id": response.turn_id,
-        "phase": response.phase.value,
-        "acts": [
-            {
-                "index": r.act_index,
-                "kind": r.kind,
-                "result": r.status.value,
-                "reason": r.reason,
-            }
-            for r in response.results
-        ],
-        "blocks": [{"kind": b.kind.value, "code": b.code, "text": b.text} for b in response.blocks],
-        "events": [{"type": e.name, "case_id": e.case_id} for e in response.events],
-    }
+    """The documented per-turn JSON of ``turnframe chat --json`` (docs/cli.md): the shared
+    :class:`~turnframe.pipeline.turn_view.TurnView` form, which the HTTP API returns too."""
+    return TurnView.of(response).to_json()
 
 
 __all__ = ["CardOption", "Conversation", "TurnOutcome", "card_options", "pick_option", "turn_json"]

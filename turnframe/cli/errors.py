@@ -59,6 +59,12 @@ class UnknownOptionLabel(CliError):
     code = "turnframe.cli.unknown_option"
 
 
+class MissingExtra(CliError):
+    """A command needs an optional dependency that is not installed."""
+
+    code = "turnframe.cli.missing_extra"
+
+
 def one_line(error: TurnframeError) -> str:
     """``turnframe: <code>: <message> (<hint>)``, newlines folded so it stays one line."""
     text = f"turnframe: {error.code}: {error}"
@@ -70,6 +76,7 @@ __all__ = [
     "BadScript",
     "BadStore",
     "CliError",
+    "MissingExtra",
     "NoOpenCard",
     "StoreNotFound",
     "UnknownOptionLabel",

@@ -63,6 +63,7 @@ from turnframe.providers.errors import (
 )
 from turnframe.providers.policy import RetryPolicy
 from turnframe.providers.redaction import Redactor
+from turnframe.telemetry.hooks import now_ns, observe_attempt
 
 Sleep = Callable[[float], Awaitable[None]]
 OnAttempt = Callable[[ProviderAttempt], Awaitable[None]]
@@ -208,6 +209,7 @@ class _ChainCall:
         self.excluded = {a.provider for a in same if a.outcome is AttemptOutcome.TIMED_OUT}
         self.waiting_late: list[_Slot] = []
         self.pending_delay = 0.0
+        self.sending_since = now_ns()
         self.backoff = wait_exponential(
             multiplier=self.policy.backoff_initial,
             exp_base=self.policy.backoff_multiplier,
@@ -307,6 +309,7 @@ class _ChainCall:
     ) -> ProviderAnswer:
         """Send ``request`` once (recorded under the call's request digest: a repair round
         answers the same question)."""
+        self.sending_since = now_ns()  # telemetry: when this attempt began
         delay, self.pending_delay = self.pending_delay, 0.0
         number = self.sent.get(provider.name, 0) + 1
         fields: dict[str, Any] = dict(
@@ -444,6 +447,7 @@ class _ChainCall:
         )
         self.next_number += 1
         self.attempts.append(attempt)
+        observe_attempt(attempt, None if attempt.late_of else self.sending_since)  # telemetry
         if self.on_attempt is not None:
             await self.on_attempt(attempt)
         return attempt

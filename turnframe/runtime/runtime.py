@@ -50,6 +50,7 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.references import ReferenceBinding
 from turnframe.response import Block, TurnResponse
+from turnframe.runtime.feed import DeliveredTurn, TurnFeed
 from turnframe.runtime.leasing import SessionLeases
 from turnframe.runtime.settings import (
     RecoveryReport,
@@ -68,6 +69,7 @@ from turnframe.supervisors import (
 )
 from turnframe.supervisors.errors import DuplicateChild, UnknownChild
 from turnframe.supervisors.events import EventCallback
+from turnframe.telemetry import Telemetry
 from turnframe.workflow import Workflow
 
 logger = logging.getLogger("turnframe.runtime")
@@ -93,6 +95,7 @@ class Runtime:
         narration_provider: Provider | Sequence[Provider] | ProviderChain | None = None,
         outbox_options: Mapping[str, Any] | None = None,
         on_supervision_event: EventCallback | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         if not workflows:
             raise UnknownWorkflow("a runtime needs at least one workflow")
@@ -126,8 +129,16 @@ class Runtime:
         self._on_event = on_supervision_event
         self._last_used: dict[tuple[str, str], float] = {}
         self._leases: SessionLeases | None = None
+        self.feed = TurnFeed()
+        #: Spans and metrics through the OpenTelemetry API (on when the API is installed).
+        self.telemetry = telemetry if telemetry is not None else Telemetry()
 
     # -- lifetime ---------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """Between ``__aenter__`` and ``__aexit__``: turns can be handled."""
+        return self._stack is not None
 
     @property
     def store(self) -> Store:
@@ -140,6 +151,7 @@ class Runtime:
         self.setups = await anyio.to_thread.run_sync(self._resolve_setups)
         stack = contextlib.AsyncExitStack()
         await stack.__aenter__()
+        self.feed.reopen()
         try:
             if isinstance(self._store_arg, str | os.PathLike):
                 self._store = await stack.enter_async_context(
@@ -179,13 +191,16 @@ class Runtime:
             )
             await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
-            if idle is not None or lease_seconds is not None:
+            sample_outbox = self.telemetry.enabled and self.telemetry.outbox_interval is not None
+            if idle is not None or lease_seconds is not None or sample_outbox:
                 sweeper = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(sweeper.cancel_scope.cancel)
                 if idle is not None:
                     sweeper.start_soon(self._sweep_idle_sessions, idle)
                 if lease_seconds is not None:
                     sweeper.start_soon(self._take_over_orphans, lease_seconds / 2)
+                if sample_outbox:
+                    sweeper.start_soon(self.telemetry.run_outbox_sampler, self._store)
             self._stack = stack
             await self.recover()
         except BaseException:
@@ -283,6 +298,7 @@ class Runtime:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self.feed.close()  # watchers' streams end first: nothing more is delivered
         stack, self._stack = self._stack, None
         if stack is not None:
             await stack.__aexit__(exc_type, exc, tb)
@@ -351,6 +367,16 @@ class Runtime:
 
     async def handle_turn(self, turn: UserTurn) -> TurnResponse:
         """Take ``turn`` through every phase; sending the same turn again is idempotent."""
+        with self.telemetry.turn(turn) as observed:  # telemetry: the turn's span and metrics
+            try:
+                response = await self._handle_turn(turn)
+            except BaseException as error:
+                observed.fail(error)
+                raise
+            observed.finish(response)
+            return response
+
+    async def _handle_turn(self, turn: UserTurn) -> TurnResponse:
         attempts = self.settings.resume_attempts + 1
         for attempt in range(attempts):
             if self._leases is not None:
@@ -363,6 +389,15 @@ class Runtime:
                     timeout=self.settings.ask_timeout,
                     correlation_id=turn.turn_id,
                 )
+                if response.phase.is_terminal:
+                    self.feed.publish(
+                        DeliveredTurn(
+                            account_id=turn.account_id,
+                            session_id=turn.session_id,
+                            turn_id=turn.turn_id,
+                            phase=response.phase,
+                        )
+                    )
                 return response
             except (ActorCrashed, ActorStopped, TurnIncomplete):
                 # The session actor is restarted by its supervisor; the turn resumes from the

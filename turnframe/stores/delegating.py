@@ -95,10 +95,27 @@ class DelegatingStore:
         return await self._inner.list_claimable_sessions(now=now, limit=limit)
 
     async def record_user_turn(
-        self, *, account_id: str, session_id: str, payload: Json, turn_id: str | None = None
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> TurnRecord:
         return await self._inner.record_user_turn(
-            account_id=account_id, session_id=session_id, payload=payload, turn_id=turn_id
+            account_id=account_id,
+            session_id=session_id,
+            payload=payload,
+            turn_id=turn_id,
+            idempotency_key=idempotency_key,
+        )
+
+    async def get_turn_by_idempotency_key(
+        self, account_id: str, session_id: str, idempotency_key: str
+    ) -> TurnRecord | None:
+        return await self._inner.get_turn_by_idempotency_key(
+            account_id, session_id, idempotency_key
         )
 
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None:

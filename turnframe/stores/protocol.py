@@ -142,10 +142,29 @@ class Store(Protocol):
 
     # -- turns and their phase marker ---------------------------------------------------------
     async def record_user_turn(
-        self, *, account_id: str, session_id: str, payload: Json, turn_id: str | None = None
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> TurnRecord:
         """Store a user turn in phase ``received`` and make it the session's last turn.
-        Recording the same turn again returns the stored one (its phase may have moved)."""
+        Recording the same turn again returns the stored one (its phase may have moved).
+
+        ``idempotency_key`` is a client's key for the turn (unique per session, stored with
+        it): when the session already has a turn under that key, that turn is returned as
+        stored and nothing is written, whatever ``payload`` and ``turn_id`` say. Of two
+        concurrent calls with one key, exactly one inserts; the caller compares the returned
+        ``turn_id`` with its own to tell a re-post from a fresh turn."""
+        ...
+
+    async def get_turn_by_idempotency_key(
+        self, account_id: str, session_id: str, idempotency_key: str
+    ) -> TurnRecord | None:
+        """The session's turn recorded under ``idempotency_key`` (None: no such turn, or the
+        session is unknown or another account's)."""
         ...
 
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None: ...

@@ -179,8 +179,16 @@ _V2 = [
         ADD COLUMN lease_expires_at timestamptz""",
 ]
 
+# A client's idempotency key for a user turn (the HTTP API's ``Idempotency-Key``), kept with
+# the turn so a re-post after a restart finds it. Unique per session; NULL for turns without.
+_V3 = [
+    "ALTER TABLE turns ADD COLUMN idempotency_key text",
+    """CREATE UNIQUE INDEX turns_by_idempotency_key ON turns
+        (account_id, session_id, idempotency_key) WHERE idempotency_key IS NOT NULL""",
+]
+
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2)]
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3)]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 #: A plain lower-case identifier, so the name needs no quoting in ``search_path`` or DDL.

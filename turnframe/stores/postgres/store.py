@@ -207,11 +207,26 @@ class PostgresStore:
 
     # -- turns --------------------------------------------------------------------------------
     async def record_user_turn(
-        self, *, account_id: str, session_id: str, payload: Json, turn_id: str | None = None
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> TurnRecord:
         now = self._now()
         return await self._write(
-            lambda c: turns.record_user_turn(c, account_id, session_id, turn_id, payload, now)
+            lambda c: turns.record_user_turn(
+                c, account_id, session_id, turn_id, payload, now, idempotency_key
+            )
+        )
+
+    async def get_turn_by_idempotency_key(
+        self, account_id: str, session_id: str, idempotency_key: str
+    ) -> TurnRecord | None:
+        return await self._read(
+            lambda c: turns.get_turn_by_idempotency_key(c, account_id, session_id, idempotency_key)
         )
 
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None:

@@ -152,8 +152,16 @@ _V2 = [
     "ALTER TABLE sessions ADD COLUMN lease_expires_at TEXT",
 ]
 
+# A client's idempotency key for a user turn (the HTTP API's ``Idempotency-Key``), kept with
+# the turn so a re-post after a restart finds it. Unique per session; NULL for turns without.
+_V3 = [
+    "ALTER TABLE turns ADD COLUMN idempotency_key TEXT",
+    """CREATE UNIQUE INDEX turns_by_idempotency_key ON turns
+        (account_id, session_id, idempotency_key) WHERE idempotency_key IS NOT NULL""",
+]
+
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2)]
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3)]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 

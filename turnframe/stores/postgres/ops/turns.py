@@ -95,25 +95,32 @@ async def record_user_turn(
     turn_id: str | None,
     payload: Json,
     now: datetime,
+    idempotency_key: str | None = None,
 ) -> TurnRecord:
-    """Insert the turn unless its id is taken (then it must be the same turn: a replay). The
-    session foreign key makes an unknown (or another account's) session :class:`NotFound`."""
+    """Insert the turn unless its id is taken (then it must be the same turn: a replay) or the
+    session has a turn under ``idempotency_key`` (that turn is returned as stored). The session
+    foreign key makes an unknown (or another account's) session :class:`NotFound`."""
     tid = turn_id or new_id("turn_")
     try:
         row = await conn.fetchrow(
             "INSERT INTO turns (account_id, id, session_id, payload, phase, created_at, "
-            "phase_changed_at) VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT DO NOTHING "
-            f"RETURNING {codec.TURN_COLUMNS}",
+            "phase_changed_at, idempotency_key) VALUES ($1, $2, $3, $4, $5, $6, $6, $7) "
+            f"ON CONFLICT DO NOTHING RETURNING {codec.TURN_COLUMNS}",
             account_id,
             tid,
             session_id,
             dump_json(payload),
             TurnPhase.RECEIVED.value,
             now,
+            idempotency_key,
         )
     except asyncpg.exceptions.ForeignKeyViolationError as exc:
         raise NotFound("session", session_id) from exc
     if row is None:
+        if idempotency_key is not None:
+            keyed = await get_turn_by_idempotency_key(conn, account_id, session_id, idempotency_key)
+            if keyed is not None:
+                return keyed
         existing = await conn.fetchrow(
             f"SELECT {codec.TURN_COLUMNS} FROM turns WHERE account_id = $1 AND id = $2",
             account_id,
@@ -130,6 +137,19 @@ async def record_user_turn(
         session_id,
     )
     return codec.turn(row)
+
+
+async def get_turn_by_idempotency_key(
+    conn: Conn, account_id: str, session_id: str, idempotency_key: str
+) -> TurnRecord | None:
+    row = await conn.fetchrow(
+        f"SELECT {codec.TURN_COLUMNS} FROM turns "
+        "WHERE account_id = $1 AND session_id = $2 AND idempotency_key = $3",
+        account_id,
+        session_id,
+        idempotency_key,
+    )
+    return None if row is None else codec.turn(row)
 
 
 async def get_turn(conn: Conn, account_id: str, turn_id: str) -> TurnRecord | None:

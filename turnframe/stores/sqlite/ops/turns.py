@@ -81,7 +81,12 @@ def record_user_turn(
     turn_id: str | None,
     payload: Json,
     now: str,
+    idempotency_key: str | None = None,
 ) -> TurnRecord:
+    if idempotency_key is not None:  # the session's turn under this key wins, whatever it says
+        keyed = get_turn_by_idempotency_key(conn, account_id, session_id, idempotency_key)
+        if keyed is not None:
+            return keyed
     tid = turn_id or new_id("turn_")
     if turn_id is not None:  # a caller's id may be a replay; a fresh one cannot be
         existing = conn.execute(
@@ -101,10 +106,21 @@ def record_user_turn(
     row = (account_id, tid, session_id, dump_json(payload), TurnPhase.RECEIVED.value)
     conn.execute(
         "INSERT INTO turns (account_id, id, session_id, payload, phase, created_at, "
-        "phase_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (*row, now, now),
+        "phase_changed_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (*row, now, now, idempotency_key),
     )
     return codec.turn((*row, None, None, now, now), payload=payload)
+
+
+def get_turn_by_idempotency_key(
+    conn: sqlite3.Connection, account_id: str, session_id: str, idempotency_key: str
+) -> TurnRecord | None:
+    row = conn.execute(
+        f"SELECT {codec.TURN_COLUMNS} FROM turns "
+        "WHERE account_id = ? AND session_id = ? AND idempotency_key = ?",
+        (account_id, session_id, idempotency_key),
+    ).fetchone()
+    return None if row is None else codec.turn(row)
 
 
 def get_turn(conn: sqlite3.Connection, account_id: str, turn_id: str) -> TurnRecord | None:

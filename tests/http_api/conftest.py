@@ -1,0 +1,10 @@
+"""The HTTP API holds on both backends: every async test here runs on asyncio and trio."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(params=["asyncio", "trio"])
+def anyio_backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)

@@ -1,0 +1,126 @@
+"""A turn as clients see it: the form ``turnframe chat --json`` prints and the HTTP API returns.
+
+One attrs type, :class:`TurnView`, is the single definition of that form: the CLI and the HTTP
+API serialise it with the one converter, and the HTTP API's OpenAPI schema is derived from the
+same classes (``turnframe.http.schema``), so the documented shape cannot drift from the bytes::
+
+    TurnView.of(response).to_json()       # a turn just handled
+    await load_turn_view(store, account_id="acct-1", turn_id="turn-…")   # a stored turn
+
+Both give the same JSON for the same turn: acts are the reduction's results (the turn's own
+acts, then those its click decided), blocks are the stored response, events are the ones the
+turn committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from turnframe._converter import converter
+from turnframe.execution import CommittedEvent
+from turnframe.lifecycle import TurnPhase
+from turnframe.response import Block, BlockKind, TurnResponse
+from turnframe.results import ActStatus, PlannedActResult, ReductionPlan
+from turnframe.stores.protocol import Store
+from turnframe.stores.records import EventRecord
+
+
+@attrs.frozen(kw_only=True)
+class TurnAct:
+    """One act's result: what the reducer decided and the stable reason code why."""
+
+    index: int
+    kind: str
+    result: ActStatus
+    reason: str
+
+
+@attrs.frozen(kw_only=True)
+class TurnBlock:
+    """One response block, in order (``docs/responses.md`` lists every code)."""
+
+    kind: BlockKind
+    code: str
+    text: str
+
+
+@attrs.frozen(kw_only=True)
+class TurnEvent:
+    """An event this turn committed."""
+
+    type: str
+    case_id: str
+
+
+@attrs.frozen(kw_only=True)
+class TurnView:
+    """A turn's outcome: its phase, one result per act, the reply blocks, the committed events."""
+
+    session_id: str
+    turn_id: str
+    phase: TurnPhase
+    acts: tuple[TurnAct, ...]
+    blocks: tuple[TurnBlock, ...]
+    events: tuple[TurnEvent, ...]
+
+    @classmethod
+    def of(cls, response: TurnResponse) -> TurnView:
+        return cls(
+            session_id=response.session_id,
+            turn_id=response.turn_id,
+            phase=response.phase,
+            acts=_acts(response.results),
+            blocks=_blocks(response.blocks),
+            events=tuple(TurnEvent(type=e.name, case_id=e.case_id) for e in response.events),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = converter.unstructure(self)
+        return data
+
+
+async def load_turn_view(store: Store, *, account_id: str, turn_id: str) -> TurnView | None:
+    """The stored turn in the same form (``None`` when this account has no such turn)."""
+    record = await store.get_turn(account_id, turn_id)
+    if record is None:
+        return None
+    results: tuple[PlannedActResult, ...] = ()
+    if record.reduction:
+        reduction = converter.structure(record.reduction, ReductionPlan)
+        outcome = reduction.interaction_outcome
+        results = tuple(reduction.results) + (outcome.results if outcome is not None else ())
+    assistant = await store.get_assistant_turn(account_id, turn_id)
+    stored = () if assistant is None else assistant.blocks
+    blocks = tuple(converter.structure(b, Block) for b in stored)
+    events = await store.list_events(account_id, turn_id=turn_id)
+    return TurnView(
+        session_id=record.session_id,
+        turn_id=turn_id,
+        phase=record.phase,
+        acts=_acts(results),
+        blocks=_blocks(blocks),
+        events=_events(events),
+    )
+
+
+def _acts(results: Sequence[PlannedActResult]) -> tuple[TurnAct, ...]:
+    return tuple(
+        TurnAct(index=r.act_index, kind=r.kind, result=r.status, reason=r.reason) for r in results
+    )
+
+
+def _blocks(blocks: Sequence[Block]) -> tuple[TurnBlock, ...]:
+    return tuple(TurnBlock(kind=b.kind, code=b.code, text=b.text) for b in blocks)
+
+
+def _events(events: Sequence[EventRecord | CommittedEvent]) -> tuple[TurnEvent, ...]:
+    return tuple(
+        TurnEvent(type=e.type if isinstance(e, EventRecord) else e.name, case_id=e.case_id)
+        for e in events
+    )
+
+
+__all__ = ["TurnAct", "TurnBlock", "TurnEvent", "TurnView", "load_turn_view"]
