@@ -22,7 +22,7 @@ import anyio
 import attrs
 
 from turnframe.cli.conversation import Conversation, TurnOutcome, turn_json
-from turnframe.cli.desk import build_runtime, default_store, open_store, parse_clock, seed_account
+from turnframe.cli.desk import build_runtime, default_store, open_store, parse_clock
 from turnframe.cli.errors import UnknownSession, WorkflowMismatch, one_line
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.render import Renderer, choose_renderer
@@ -119,7 +119,7 @@ def run_chat(args: argparse.Namespace) -> int:
 async def _chat(plan: ChatPlan, renderer: Renderer) -> int:
     async with open_store(plan.location, must_exist=False) as store:
         session, desk = await _session_and_desk(store, plan)
-        await seed_account(store, desk, plan.account)
+        await desk.seed_account(store, plan.account, now=plan.clock.now())
         runtime = build_runtime(
             store,
             desk,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -21,19 +20,16 @@ from turnframe.cli.desk import (
     MEMORY,
     build_runtime,
     open_store,
-    seed_account,
 )
 from turnframe.cli.explain import compact
 from turnframe.cli.options import add_style
 from turnframe.cli.render import Renderer, choose_renderer
 from turnframe.clock import ManualClock
-from turnframe.examples import SampleWorkflow, sample
+from turnframe.examples import DEMO_CLOCK, SampleWorkflow, sample
 from turnframe.stores import Store
 from turnframe.stores.directory import StoreCaseDirectory
 
 DEMO_DESK = "travel-desk"
-#: A Wednesday: "Friday" is 2026-01-30, and the trip's discount is valid until 2026-01-31.
-DEMO_CLOCK = datetime(2026, 1, 28, 9, 30, tzinfo=UTC)
 
 
 def add_demo_command(commands: Any) -> None:
@@ -61,7 +57,7 @@ async def _demo(location: str, renderer: Renderer) -> None:
     desk = sample(DEMO_DESK)
     account = DEFAULT_ACCOUNT
     async with open_store(location, must_exist=False) as store:
-        await seed_account(store, desk, account)
+        await desk.seed_account(store, account, now=DEMO_CLOCK)
         runtime = build_runtime(store, desk, clock=ManualClock(at=DEMO_CLOCK))
         async with runtime:
             session = await runtime.open_session(account_id=account, workflow=desk.name)
