@@ -118,7 +118,11 @@ def test_python_blocks_are_complete_programs_or_short_marked_fragments(path: Pat
     ]
     assert not wrong, f"{path.name}: write ```python (runs) or ```{FRAGMENT}: {wrong}"
     fragments = [(line, body) for line, info, body in fences if info == FRAGMENT]
-    long = [f"line {line}: {len(body)} lines" for line, body in fragments if len(body) > MAX_FRAGMENT_LINES]
+    long = [
+        f"line {line}: {len(body)} lines"
+        for line, body in fragments
+        if len(body) > MAX_FRAGMENT_LINES
+    ]
     assert not long, f"{path.name}: a fragment is at most {MAX_FRAGMENT_LINES} lines: {long}"
     complete = [line for line, info, _ in fences if info == "python"]
     assert complete or not fragments, (

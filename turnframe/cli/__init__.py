@@ -20,11 +20,11 @@ from typing import NoReturn
 
 from turnframe import __version__
 from turnframe.cli.errors import UsageError, one_line
+from turnframe.cli.interrupt import EXIT_INTERRUPTED, Interrupted, interrupted_error
 from turnframe.errors import TurnframeError
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +67,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(handler(args))
+    except Interrupted as error:
+        _report(error)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        _report(interrupted_error())
+        return EXIT_INTERRUPTED
     except TurnframeError as error:
         return _report(error)
     except BaseExceptionGroup as group:
@@ -74,8 +80,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if mistake is None:
             raise
         return _report(mistake)
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python's exit flush quiet too.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -12,8 +12,6 @@ import argparse
 import sys
 from typing import Any
 
-import anyio
-
 from turnframe.cli.conversation import Conversation, TurnOutcome
 from turnframe.cli.desk import (
     DEFAULT_ACCOUNT,
@@ -22,6 +20,7 @@ from turnframe.cli.desk import (
     open_store,
 )
 from turnframe.cli.explain import compact
+from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_style
 from turnframe.cli.render import Renderer, choose_renderer
 from turnframe.clock import ManualClock
@@ -49,7 +48,7 @@ def add_demo_command(commands: Any) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     renderer = choose_renderer(args.style)
-    anyio.run(_demo, args.store or MEMORY, renderer)
+    run_interruptible(_demo, args.store or MEMORY, renderer)
     return 0
 
 
