@@ -16,24 +16,14 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from turnframe import __version__
-from turnframe.cli.errors import UsageError, one_line
+from turnframe.cli.errors import one_line
 from turnframe.cli.interrupt import EXIT_INTERRUPTED, Interrupted, interrupted_error
+from turnframe.cli.parser import Parser
 from turnframe.errors import TurnframeError
 
 EXIT_ERROR = 1
-EXIT_USAGE = 2
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose refusals are one line, like every other CLI error."""
-
-    def error(self, message: str) -> NoReturn:
-        error = UsageError(message, hint=f"see `{self.prog} --help`")
-        print(one_line(error), file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     from turnframe.cli.sessions import add_sessions_command
     from turnframe.corpora.cli import add_corpus_commands
 
-    parser = _Parser(
+    parser = Parser(
         prog="turnframe",
         description="Conversational agents that change real records, safely.",
     )
