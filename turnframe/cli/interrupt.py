@@ -74,17 +74,24 @@ def run_interruptible(main: Callable[[Unpack[Ts]], Awaitable[T]], *args: *Ts) ->
     :class:`Interrupted` when it was."""
     leave = _Exit()
     outcome: list[T] = []
+    failure: list[Exception] = []
 
     async def guarded() -> None:
         async with anyio.create_task_group() as group:
             group.start_soon(_watch_sigint, group.cancel_scope, leave)
-            outcome.append(await main(*args))
-            group.cancel_scope.cancel()
+            try:
+                outcome.append(await main(*args))
+            except Exception as error:  # raised below as it is, not wrapped in a group
+                failure.append(error)
+            finally:
+                group.cancel_scope.cancel()
 
     try:
         anyio.run(guarded)
     except KeyboardInterrupt:  # a Ctrl-C before the watcher was listening
         leave.request()
+    if failure and not leave.requested.is_set():
+        raise failure[0]
     if leave.requested.is_set() or not outcome:
         leave.reported.set()  # the caller prints it; the timer only ends a hung exit
         raise interrupted_error()
