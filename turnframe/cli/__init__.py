@@ -7,7 +7,9 @@
 - ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why.
 
 A user mistake prints one line on stderr, ``turnframe: <code>: <message> (<hint>)``, and exits
-1 (2 for a command line argparse refuses); there is no traceback. See docs/cli.md.
+1 (2 for a command line argparse refuses, 130 after Ctrl-C); there is no traceback. Commands
+that print a table take ``--json``; long work shows ``turnframe.cli.progress``'s bar. See
+docs/cli.md.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from turnframe import __version__
 from turnframe.cli.errors import one_line
 from turnframe.cli.interrupt import EXIT_INTERRUPTED, Interrupted, interrupted_error
-from turnframe.cli.parser import Parser
+from turnframe.cli.parser import EXIT_USAGE, Parser
 from turnframe.errors import TurnframeError
 
 EXIT_ERROR = 1
@@ -98,4 +100,4 @@ def _only_mistake(group: BaseExceptionGroup[BaseException]) -> TurnframeError | 
     return None
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]
