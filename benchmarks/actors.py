@@ -26,6 +26,7 @@ import attrs
 from anyio.lowlevel import checkpoint
 
 from turnframe.actors import Actor, handler
+from turnframe.cli.progress import progress
 from turnframe.supervisors import ChildSpec, Supervisor
 
 TELL_TARGET = 0.8
@@ -169,9 +170,11 @@ async def best_of(
     rounds: int, pairs: dict[str, tuple[Callable[[int], Awaitable[float]], int]]
 ) -> dict[str, float]:
     best = dict.fromkeys(pairs, 0.0)
-    for _ in range(rounds):
-        for name, (bench, n) in pairs.items():
-            best[name] = max(best[name], await bench(n))
+    with progress("actors", total=rounds * len(pairs)) as bar:
+        for _ in range(rounds):
+            for name, (bench, n) in pairs.items():
+                best[name] = max(best[name], await bench(n))
+                bar.advance()
     return best
 
 

@@ -18,6 +18,7 @@ import sys
 import time
 from typing import Any
 
+from turnframe.cli.progress import progress
 from turnframe.corpora import (
     CorpusRegistry,
     IntentTag,
@@ -81,16 +82,19 @@ def run(queries: int, rounds: int) -> dict[str, Any]:
     so a burst of load from another process does not land on one size only."""
     result: dict[str, Any] = {"queries_per_pass": queries, "rounds": rounds, "fan_out": FAN_OUT}
     workloads: dict[int, tuple[CorpusRegistry, list[str]]] = {}
-    for size in SIZES:
-        started = time.perf_counter()
-        registry, lemmas = generated_registry(size)
-        result[f"build_s_{size // 1000}k"] = round(time.perf_counter() - started, 3)
-        rng = random.Random(20260518)
-        workloads[size] = (registry, [rng.choice(lemmas) for _ in range(queries)])
     best = dict.fromkeys(SIZES, float("inf"))
-    for _ in range(rounds):
-        for size, (registry, subjects) in workloads.items():
-            best[size] = min(best[size], timed_pass(registry, subjects))
+    with progress("corpora", total=len(SIZES) * (1 + rounds)) as bar:
+        for size in SIZES:
+            started = time.perf_counter()
+            registry, lemmas = generated_registry(size)
+            result[f"build_s_{size // 1000}k"] = round(time.perf_counter() - started, 3)
+            rng = random.Random(20260518)
+            workloads[size] = (registry, [rng.choice(lemmas) for _ in range(queries)])
+            bar.advance()
+        for _ in range(rounds):
+            for size, (registry, subjects) in workloads.items():
+                best[size] = min(best[size], timed_pass(registry, subjects))
+                bar.advance()
     for size in SIZES:
         result[f"us_per_surface_{size // 1000}k"] = round(best[size], 3)
     baseline = best[SIZES[0]]

@@ -43,6 +43,7 @@ import aiosqlite
 import anyio
 
 from turnframe._converter import converter
+from turnframe.cli.progress import progress
 from turnframe.lifecycle import TurnPhase
 from turnframe.plan import LabelTarget, SetFieldAct
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
@@ -275,9 +276,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     # when it could leave too little time for one round of every level still to come.
     deadline = started + (40.0 if args.quick else float("inf"))
     report: dict[str, Any] = {"turns": turns, "rounds": rounds}
-    with tempfile.TemporaryDirectory() as tmp_name:
+    with (
+        tempfile.TemporaryDirectory() as tmp_name,
+        progress("pipeline", total=1 + len(LEVELS) * rounds) as bar,
+    ):
         tmp = Path(tmp_name)
         writes, reads, per_turn = await calibrate(tmp)
+        bar.advance()
         report["transactions_per_turn"] = writes
         report["reads_per_turn"] = reads
         report["store_calls_per_turn"] = per_turn
@@ -292,6 +297,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             for r in range(rounds):
                 levels_left = len(LEVELS) - i - 1
                 if r and time.perf_counter() + round_time * (1 + levels_left) > deadline:
+                    bar.advance(rounds - r)  # rounds skipped to keep --quick quick
                     break
                 round_started = time.perf_counter()
                 path = tmp / f"baseline-{sessions}-{r}.db"
@@ -306,6 +312,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     best_framework = (rate, lat)
                 paired.append(round(rate / b[0], 3))
                 round_time = max(round_time, time.perf_counter() - round_started)
+                bar.advance()
             assert best_framework is not None and best_baseline is not None
             (rate, lat), (base, base_lat) = best_framework, best_baseline
             ratio = rate / base

@@ -18,6 +18,7 @@ import json
 import sys
 import time
 
+from turnframe.cli.progress import progress
 from turnframe.plan import (
     Act,
     ChitchatAct,
@@ -111,9 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     rounds, budget = (3, 0.4) if args.quick else (5, 1.5)
     contexts = _contexts()
     per_act = {size: float("inf") for size in SIZES}
-    for _ in range(rounds):
-        for size, (plan, context) in contexts.items():
-            per_act[size] = min(per_act[size], _per_act_seconds(plan, context, budget))
+    with progress("reducer", total=rounds * len(contexts)) as bar:
+        for _ in range(rounds):
+            for size, (plan, context) in contexts.items():
+                per_act[size] = min(per_act[size], _per_act_seconds(plan, context, budget))
+                bar.advance()
     growth = per_act[1000] / per_act[10]
     result = {
         "benchmark": "reducer",

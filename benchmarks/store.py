@@ -25,6 +25,7 @@ from pathlib import Path
 import aiosqlite
 import anyio
 
+from turnframe.cli.progress import progress
 from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.stores import (
     CaseUpdate,
@@ -197,8 +198,12 @@ async def main(args: argparse.Namespace) -> dict[str, float]:
     turns = 600 if args.quick else 3000
     rounds = 2 if args.quick else 3
     report: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for sessions in (1, 16, 64):
+    levels = (1, 16, 64)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        progress("store", total=len(levels) * rounds) as bar,
+    ):
+        for sessions in levels:
             best: dict[str, tuple[float, list[float]]] = {}
             for r in range(rounds):
                 for name, bench in (("baseline", bench_baseline), ("store", bench_store)):
@@ -208,6 +213,7 @@ async def main(args: argparse.Namespace) -> dict[str, float]:
                     rate, lat = await bench(path, sessions, turns)
                     if name not in best or rate > best[name][0]:
                         best[name] = (rate, lat)
+                bar.advance()
             rate, lat = best["store"]
             report[f"turns_per_s_{sessions}"] = round(rate, 1)
             report[f"p50_ms_{sessions}"] = round(_ms(lat, 0.5), 3)

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+#: The checkout under test: the subprocess imports its ``turnframe``, whatever else is installed.
+REPO = Path(__file__).resolve().parents[2]
 #: A Wednesday: "Friday" is 2026-01-30 and the seeded discount is valid until 2026-01-31.
 CLOCK = "2026-01-28T09:30:00+00:00"
 DEMO_TURN = (
@@ -17,11 +19,20 @@ DEMO_TURN = (
 )
 
 
+def cli_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """This environment without the store and colour settings, importing the checkout."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("TURNFRAME_STORE", "NO_COLOR")}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO), environment.get("PYTHONPATH", "")) if p
+    )
+    environment.update(env or {})
+    return environment
+
+
 def run_cli(
     *args: str | Path, cwd: Path, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k not in ("TURNFRAME_STORE", "NO_COLOR")}
-    environment.update(env or {})
+    environment = cli_env(env)
     return subprocess.run(
         [sys.executable, "-m", "turnframe", *map(str, args)],
         cwd=cwd,

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_kit import CLOCK, DEMO_TURN, chat_json, run_cli, script
+from cli_kit import CLOCK, DEMO_TURN, chat_json, cli_env, run_cli, script
 
 TURN_KEYS = {"session_id", "turn_id", "phase", "acts", "blocks", "events"}
 
@@ -146,6 +146,7 @@ def test_at_a_terminal_a_mistake_is_printed_and_the_chat_goes_on(tmp_path: Path)
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
+        env=cli_env(),
         text=True,
     )
     os.close(terminal)
@@ -157,3 +158,45 @@ def test_at_a_terminal_a_mistake_is_printed_and_the_chat_goes_on(tmp_path: Path)
     assert process.returncode == 0
     assert "turnframe: turnframe.cli.no_open_card: " in err
     assert [json.loads(line)["blocks"][0]["kind"] for line in out.splitlines()] == ["text"]
+
+
+def test_the_sample_desk_is_seeded_with_dates_counted_from_the_chats_clock(tmp_path: Path) -> None:
+    result = run_cli(
+        "chat",
+        "--store",
+        tmp_path / "t.db",
+        "--clock",
+        "2031-06-01T10:00:00+00:00",
+        "--script",
+        script(tmp_path, "When do I travel?"),
+        "--json",
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    (turn,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert any("2031-07-14" in block["text"] for block in turn["blocks"])
+
+
+@pytest.mark.parametrize(
+    "lines", [(), ("# only a comment", ""), ("/quit", "Set the note to window seat.")]
+)
+def test_a_script_with_nothing_to_say_runs_nothing_and_creates_no_store(
+    tmp_path: Path, lines: tuple[str, ...]
+) -> None:
+    result = run_cli(
+        "chat", "--store", tmp_path / "t.db", "--script", script(tmp_path, *lines), cwd=tmp_path
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_an_empty_script_or_pipe_on_an_existing_store_creates_no_session(tmp_path: Path) -> None:
+    chat_json(tmp_path, "Thanks!")
+    before = run_cli("sessions", "--json", "--store", tmp_path / "t.db", cwd=tmp_path).stdout
+    empty = script(tmp_path, name="empty.txt")
+    for extra in (("--script", empty), ()):  # a script file, then an empty pipe
+        result = run_cli("chat", "--store", tmp_path / "t.db", *extra, cwd=tmp_path, stdin="")
+        assert (result.returncode, result.stdout) == (0, "")
+    after = run_cli("sessions", "--json", "--store", tmp_path / "t.db", cwd=tmp_path).stdout
+    assert len(json.loads(after)) == 1
+    assert after == before

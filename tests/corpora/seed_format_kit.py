@@ -16,7 +16,7 @@ from pathlib import Path
 import attrs
 
 from turnframe._converter import structure
-from turnframe.cli.desk import build_runtime, seed_account
+from turnframe.cli.desk import build_runtime
 from turnframe.clock import ManualClock
 from turnframe.corpora import CorpusRegistry, ThreadContext
 from turnframe.corpora.sources import ChainsSource, CorpusSources, LoadedCorpora, load_corpora
@@ -70,7 +70,7 @@ async def chat(*texts: str, anaphora: bool) -> ChatRun:
     desk = sample("travel-desk")
     clock = ManualClock(at=datetime(2026, 1, 7, 9, 30, tzinfo=UTC))
     async with SqliteStore.open(":memory:") as store:
-        await seed_account(store, desk, "demo")
+        await desk.seed_account(store, "demo")
         registry = load_corpora(sources()).registry
         runtime = build_runtime(store, desk, clock=clock, anaphora=anaphora, corpora=registry)
         answers: list[Block] = []

@@ -15,7 +15,6 @@ import attrs
 import httpx
 
 from turnframe.cli.demo import DEMO_CLOCK
-from turnframe.cli.desk import seed_account
 from turnframe.clock import ManualClock
 from turnframe.corpora import default_registry
 from turnframe.examples import sample
@@ -54,7 +53,7 @@ def desk_runtime(store: Store | str, provider: Provider | None = None) -> Runtim
 
 
 async def seed(runtime: Runtime, session: SessionRecord) -> None:
-    await seed_account(runtime.store, DESK, session.account_id)
+    await DESK.seed_account(runtime.store, session.account_id, now=runtime.clock.now())
 
 
 @attrs.define

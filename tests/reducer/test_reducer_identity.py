@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import attrs
+import pytest
 from reducer_kit import BOB, Turn
 
 from turnframe._identity import canonical_bytes, command_digest, plan_hash, reduction_hash
-from turnframe.plan import parse_plan
-from turnframe.testing import make_turn, plan_json
+from turnframe.plan import LabelTarget, SetFieldAct, UserTurnPlan, parse_plan
+from turnframe.policy import CommandPolicy
+from turnframe.results import ACT_INVALID_VALUE, ActStatus
+from turnframe.testing import InMemoryCaseDirectory, make_turn, plan_json, reduce_now, span
+from turnframe.workflow import CaseSnapshot, Field, Workflow
 
 
 def _turn() -> Turn:
@@ -55,3 +59,45 @@ def test_the_confirm_card_id_is_deterministic() -> None:
         _turn().reduce().interactions[0].interaction_id
         == _turn().reduce().interactions[0].interaction_id
     )
+
+
+@attrs.frozen(kw_only=True)
+class Counter:
+    count: int = 0
+
+
+COUNTERS = Workflow(
+    name="counter",
+    state_type=Counter,
+    initial_state=Counter,
+    fields=(
+        Field(name="count", type=int, parse=lambda t, c: int(t), policy=CommandPolicy.routine()),
+    ),
+    apply=lambda state, event: state,
+    project=lambda s: {"count": s.count},
+)
+
+
+@pytest.mark.parametrize("said", ["99999999999999999999", "-9007199254740992"])
+def test_a_number_too_large_for_json_to_hold_exactly_is_rejected_not_crashed_on(said: str) -> None:
+    directory = InMemoryCaseDirectory()
+    directory.put(
+        "acct-1",
+        CaseSnapshot(case_id="c-1", workflow="counter", label="Main", revision=1, state=Counter()),
+    )
+    text = f"Set the main count to {said}."
+    plan = UserTurnPlan(
+        acts=(
+            SetFieldAct(
+                target=LabelTarget(label="Main"),
+                field="count",
+                value=said,
+                evidence=span(text, f"count to {said}"),
+            ),
+        )
+    )
+    reduction = reduce_now(plan, make_turn(text), directory, workflows={"counter": COUNTERS})
+    (result,) = reduction.results
+    assert (result.status, result.reason) == (ActStatus.REJECTED, ACT_INVALID_VALUE)
+    assert "RFC 8785" in (result.detail or "")
+    assert reduction.batches == ()

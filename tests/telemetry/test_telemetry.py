@@ -17,7 +17,6 @@ from opentelemetry.trace import StatusCode
 
 from turnframe.actors.session import TurnIncomplete
 from turnframe.cli.demo import DEMO_CLOCK
-from turnframe.cli.desk import seed_account
 from turnframe.clock import ManualClock
 from turnframe.examples import sample
 from turnframe.providers.base import ProviderAnswer, ProviderRequest
@@ -95,7 +94,7 @@ async def observed(
     rules = RulesProvider(workflows=workflows)
     async with SqliteStore.open(":memory:") as store:
         for desk in desks:
-            await seed_account(store, sample(desk), ACCOUNT)
+            await sample(desk).seed_account(store, ACCOUNT)
         async with Runtime(
             workflows=workflows,
             store=store,

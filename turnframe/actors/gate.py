@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from turnframe._converter import converter
+from turnframe._retry import retrying
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.stages import Execute, MayRetry, SettledReport
 from turnframe.errors import TurnframeError
@@ -224,33 +225,57 @@ class ExecutionGate(Actor):
     ) -> ExecutionReport:
         # A stale revision found at commit (another turn moved the case) fails that batch; the
         # rest commit. Two passes at most: the second one sees the revisions that won.
-        for attempt in range(2):
-            # The first pass runs on the snapshots read before reduction; the commit's
-            # revision check catches a case that moved since, and the second pass reloads.
-            known = snapshots if attempt == 0 else {}
-            plan = await self._prepare(account, work, admitted, refused, known)
-            bundle = CommitBundle(
-                account_id=account,
-                turn_id=turn_id,
-                new_cases=plan.new_cases,
-                journal_outcomes=plan.journal,
-                case_updates=plan.updates,
-                events=tuple(e for run in plan.runs if run.ok for e in run.events),
-                card_resolutions=work.card_resolutions,
-                outbox=tuple(o for run in plan.runs if run.ok for o in run.outbox),
-                replay_record={**replay, "commands": plan.replay_commands},
-                phase=PhaseMove(expected=phase, new=TurnPhase.COMMITTED),
-            )
-            try:
-                receipt = await self._store.commit_bundle(
-                    bundle, inside_transaction=self._inside_commit
-                )
-            except RevisionConflict:
-                continue
-            if bundle.outbox and self._on_outbox is not None:
-                self._on_outbox()
-            return report_of(plan, receipt)
-        raise TurnContended(turn_id)
+        passes = retrying(retry_on=lambda error: isinstance(error, RevisionConflict), attempts=2)
+        try:
+            async for attempt in passes:
+                with attempt:
+                    return await self._commit_pass(
+                        turn_id,
+                        account,
+                        phase,
+                        work,
+                        admitted,
+                        refused,
+                        replay,
+                        # The first pass runs on the snapshots read before reduction; the
+                        # commit's revision check catches a case that moved since, and the
+                        # second pass reloads.
+                        snapshots if attempt.retry_state.attempt_number == 1 else {},
+                    )
+        except RevisionConflict:
+            raise TurnContended(turn_id) from None
+        raise AssertionError("tenacity either returns the report or re-raises the error")
+
+    async def _commit_pass(
+        self,
+        turn_id: str,
+        account: str,
+        phase: TurnPhase,
+        work: _Work,
+        admitted: Mapping[str, JournalRecord],
+        refused: set[str],
+        replay: dict[str, Any],
+        known: Mapping[str, CaseSnapshot],
+    ) -> ExecutionReport:
+        """One pass: prepare every batch on ``known`` snapshots (reloading the others) and
+        commit them in one bundle; a stale revision raises :class:`RevisionConflict`."""
+        plan = await self._prepare(account, work, admitted, refused, known)
+        bundle = CommitBundle(
+            account_id=account,
+            turn_id=turn_id,
+            new_cases=plan.new_cases,
+            journal_outcomes=plan.journal,
+            case_updates=plan.updates,
+            events=tuple(e for run in plan.runs if run.ok for e in run.events),
+            card_resolutions=work.card_resolutions,
+            outbox=tuple(o for run in plan.runs if run.ok for o in run.outbox),
+            replay_record={**replay, "commands": plan.replay_commands},
+            phase=PhaseMove(expected=phase, new=TurnPhase.COMMITTED),
+        )
+        receipt = await self._store.commit_bundle(bundle, inside_transaction=self._inside_commit)
+        if bundle.outbox and self._on_outbox is not None:
+            self._on_outbox()
+        return report_of(plan, receipt)
 
     async def _prepare(
         self,

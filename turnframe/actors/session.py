@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from turnframe._converter import converter
+from turnframe._retry import retrying
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.errors import ActorError
 from turnframe.actors.interpreter import InterpretationFailed
@@ -94,6 +95,12 @@ def _is_boundary_failure(error: BaseException) -> bool:
     return isinstance(error, StoreError | ActorError | RuntimeError | OSError)
 
 
+def _resumable(error: BaseException) -> bool:
+    """A boundary failure that is worth another step (a turn's own final answers are not)."""
+    final = isinstance(error, InterpretationFailed | TurnIncomplete | WrongSession)
+    return _is_boundary_failure(error) and not final
+
+
 class SessionActor(Actor):
     # A store failure before the turn is recorded is an answer too (typed, retryable by the
     # caller), not a crash of the session.
@@ -156,29 +163,56 @@ class SessionActor(Actor):
         )
         if turn.turn_id not in self._turn_ids:
             self._turn_ids.append(turn.turn_id)
-        failures = 0
-        while True:
-            try:
-                response = await self._step(turn, record)
-            except (InterpretationFailed, TurnIncomplete, WrongSession):
-                self._forget(turn.turn_id)
+        try:
+            return await self._drive(turn, record)
+        except (InterpretationFailed, TurnIncomplete, WrongSession):
+            self._forget(turn.turn_id)
+            raise
+
+    async def _drive(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
+        """Take ``turn`` from its phase to a response, step by step. A failure at a boundary
+        is retried from the phase the store then holds, ``max_step_failures`` times in all;
+        after that (or when the store cannot say) the turn is :class:`TurnIncomplete`, its
+        durable phase kept for recovery."""
+        latest = record
+        failure: Exception | None = None
+        steps = retrying(retry_on=_resumable, attempts=self._settings.max_step_failures)
+        try:
+            async for attempt in steps:
+                with attempt:
+                    try:
+                        if failure is not None:
+                            latest = await self._resume_after(turn, latest, failure)
+                        while True:
+                            step = await self._step(turn, latest)
+                            if isinstance(step, TurnResponse):
+                                return step
+                            latest = step
+                    except Exception as error:
+                        if _resumable(error):
+                            failure = error
+                        raise
+        except Exception as error:
+            if not _resumable(error):
                 raise
-            except Exception as error:
-                if not _is_boundary_failure(error):
-                    raise
-                failures += 1
-                self._open_cards = None
-                self._directory.forget()
-                current = await self._reread(turn)
-                if failures >= self._settings.max_step_failures or current is None:
-                    phase = current.phase if current else record.phase
-                    self._forget(turn.turn_id)
-                    raise TurnIncomplete(turn.turn_id, phase, error) from error
-                record = current
-                continue
-            if isinstance(response, TurnResponse):
-                return response
-            record = response
+            current = await self._after_failure(turn)
+            phase = current.phase if current else latest.phase
+            raise TurnIncomplete(turn.turn_id, phase, error) from error
+        raise AssertionError("tenacity either returns the response or re-raises the error")
+
+    async def _after_failure(self, turn: UserTurn) -> TurnRecord | None:
+        """What the store now holds of ``turn``, with this actor's caches of it dropped."""
+        self._open_cards = None
+        self._directory.forget()
+        return await self._reread(turn)
+
+    async def _resume_after(
+        self, turn: UserTurn, latest: TurnRecord, failure: Exception
+    ) -> TurnRecord:
+        current = await self._after_failure(turn)
+        if current is None:
+            raise TurnIncomplete(turn.turn_id, latest.phase, failure) from failure
+        return current
 
     async def _reread(self, turn: UserTurn) -> TurnRecord | None:
         try:

@@ -8,7 +8,9 @@
 - ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why.
 
 A user mistake prints one line on stderr, ``turnframe: <code>: <message> (<hint>)``, and exits
-1 (2 for a command line argparse refuses); there is no traceback. See docs/cli.md.
+1 (2 for a command line argparse refuses, 130 after Ctrl-C); there is no traceback. Commands
+that print a table take ``--json``; long work shows ``turnframe.cli.progress``'s bar. See
+docs/cli.md.
 """
 
 from __future__ import annotations
@@ -17,24 +19,14 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from turnframe import __version__
-from turnframe.cli.errors import UsageError, one_line
+from turnframe.cli.errors import one_line
+from turnframe.cli.interrupt import EXIT_INTERRUPTED, Interrupted, interrupted_error
+from turnframe.cli.parser import EXIT_USAGE, Parser
 from turnframe.errors import TurnframeError
 
 EXIT_ERROR = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose refusals are one line, like every other CLI error."""
-
-    def error(self, message: str) -> NoReturn:
-        error = UsageError(message, hint=f"see `{self.prog} --help`")
-        print(one_line(error), file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     from turnframe.cli.sessions import add_sessions_command
     from turnframe.corpora.cli import add_corpus_commands
 
-    parser = _Parser(
+    parser = Parser(
         prog="turnframe",
         description="Conversational agents that change real records, safely.",
     )
@@ -70,6 +62,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(handler(args))
+    except Interrupted as error:
+        _report(error)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        _report(interrupted_error())
+        return EXIT_INTERRUPTED
     except TurnframeError as error:
         return _report(error)
     except BaseExceptionGroup as group:
@@ -77,8 +75,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if mistake is None:
             raise
         return _report(mistake)
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep Python's exit flush quiet too.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -107,4 +103,4 @@ def _only_mistake(group: BaseExceptionGroup[BaseException]) -> TurnframeError | 
     return None
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]

@@ -18,12 +18,18 @@ from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import attrs
 
 from turnframe.cli.conversation import Conversation, TurnOutcome, turn_json
-from turnframe.cli.desk import build_runtime, default_store, open_store, parse_clock, seed_account
+from turnframe.cli.desk import (
+    build_runtime,
+    check_store_path,
+    default_store,
+    open_store,
+    parse_clock,
+)
 from turnframe.cli.errors import UnknownSession, WorkflowMismatch, one_line
+from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.render import Renderer, choose_renderer
 from turnframe.cli.script import COMMANDS, Click, Quit, Say, Step, parse_line, read_script
@@ -36,6 +42,7 @@ from turnframe.corpora.sources import CorpusSources, load_corpora
 from turnframe.errors import TurnframeError
 from turnframe.examples import SAMPLE_WORKFLOWS, SampleWorkflow, sample
 from turnframe.references import ReferenceBinding, parse_cli_references
+from turnframe.runtime import Runtime
 from turnframe.stores import Store
 from turnframe.stores.records import SessionRecord
 
@@ -118,8 +125,9 @@ def run_chat(args: argparse.Namespace) -> int:
         as_json=args.json,
         interactive=args.script is None and sys.stdin.isatty(),
     )
+    check_store_path(plan.location, must_exist=False)  # refused even when nothing is said
     renderer = choose_renderer(args.style)
-    result: int = anyio.run(_chat, plan, renderer)
+    result: int = run_interruptible(_chat, plan, renderer)
     return result
 
 
@@ -136,48 +144,104 @@ def _load_corpora(sources: CorpusSources) -> CorpusRegistry:
 
 
 async def _chat(plan: ChatPlan, renderer: Renderer) -> int:
-    async with open_store(plan.location, must_exist=False) as store:
-        session, desk = await _session_and_desk(store, plan)
-        await seed_account(store, desk, plan.account)
-        runtime = build_runtime(
-            store,
-            desk,
-            clock=plan.clock,
-            anaphora=plan.anaphora,
-            config=plan.config,
-            cli_references=plan.cli_references,
-            corpora=plan.corpora,
-        )
-        async with runtime:
-            if session is None:
-                session = await runtime.open_session(account_id=plan.account, workflow=desk.name)
-            number = len(await store.list_session_turns(plan.account, session.session_id))
-            if not plan.as_json:
-                renderer.heading(
-                    f"{desk.name} \u00b7 session {session.session_id} \u00b7 account "
-                    f"{plan.account} \u00b7 store {plan.location}"
-                )
-            if plan.interactive:
-                hint = f"type a message; {', '.join(COMMANDS)}; end with Ctrl-D. {desk.description}"
-                if plan.as_json:  # stdout carries only the turns' JSON
-                    print(hint, file=sys.stderr)
-                else:
-                    renderer.note(hint)
-            conversation = Conversation(runtime, session)
-            async with contextlib.aclosing(_steps(plan)) as steps:
+    async with contextlib.aclosing(_steps(plan)) as steps:
+        first: Say | Click | None = None
+        if not plan.interactive:
+            # Nothing to say (an empty script or pipe, or only comments): nothing is opened,
+            # seeded or started, so no session appears.
+            step = await anext(steps, None)
+            if step is None or isinstance(step, Quit):
+                return 0
+            first = step
+        async with open_store(plan.location, must_exist=False) as store:
+            resumed, desk = await _session_and_desk(store, plan)
+            runtime = build_runtime(
+                store,
+                desk,
+                clock=plan.clock,
+                anaphora=plan.anaphora,
+                config=plan.config,
+                cli_references=plan.cli_references,
+                corpora=plan.corpora,
+            )
+            async with runtime:
+                chat = _Chat(plan, renderer, runtime, desk, resumed)
+                if first is not None:
+                    await chat.start()
+                chat.greet()
+                if first is not None:
+                    await chat.run(first)
                 async for step in steps:
                     if isinstance(step, Quit):
                         break
-                    try:
-                        outcome = await _run_step(conversation, step)
-                    except TurnframeError as error:
-                        if not plan.interactive:
-                            raise
-                        print(one_line(error), file=sys.stderr)
-                        continue
-                    number += 1
-                    _emit(plan, renderer, number, outcome)
+                    await chat.run(step)
     return 0
+
+
+class _Chat:
+    """One chat's session: started with its first message (or resumed), then turn by turn."""
+
+    def __init__(
+        self,
+        plan: ChatPlan,
+        renderer: Renderer,
+        runtime: Runtime,
+        desk: SampleWorkflow,
+        session: SessionRecord | None,
+    ) -> None:
+        self.plan = plan
+        self.renderer = renderer
+        self.runtime = runtime
+        self.desk = desk
+        self.conversation = Conversation(runtime, session) if session is not None else None
+        self.number: int | None = None  # turns the session has had, once it is known
+
+    async def start(self) -> Conversation:
+        if self.conversation is not None:
+            return self.conversation
+        plan, store = self.plan, self.runtime.store
+        await self.desk.seed_account(store, plan.account, now=plan.clock.now())
+        session = await self.runtime.open_session(account_id=plan.account, workflow=self.desk.name)
+        self.conversation = Conversation(self.runtime, session)
+        return self.conversation
+
+    def greet(self) -> None:
+        plan = self.plan
+        session = self.conversation.session.session_id if self.conversation else "(new)"
+        if not plan.as_json:
+            self.renderer.heading(
+                f"{self.desk.name} \u00b7 session {session} \u00b7 account "
+                f"{plan.account} \u00b7 store {plan.location}"
+            )
+        if plan.interactive:
+            hint = (
+                f"type a message; {', '.join(COMMANDS)}; end with Ctrl-D. {self.desk.description}"
+            )
+            if plan.as_json:  # stdout carries only the turns' JSON
+                print(hint, file=sys.stderr)
+            else:
+                self.renderer.note(hint)
+
+    async def run(self, step: Say | Click) -> None:
+        fresh = self.conversation is None
+        conversation = await self.start()
+        if fresh and self.plan.interactive and not self.plan.as_json:
+            self.renderer.note(f"session {conversation.session.session_id} started")
+        if self.number is None:
+            session = conversation.session
+            turns = await self.runtime.store.list_session_turns(
+                session.account_id, session.session_id
+            )
+            self.number = len(turns)
+        try:
+            outcome = await _run_step(conversation, step)
+        except TurnframeError as error:
+            if not self.plan.interactive:
+                raise
+            print(one_line(error), file=sys.stderr)
+            return
+        self.number += 1
+        _emit(self.plan, self.renderer, self.number, outcome)
 
 
 async def _session_and_desk(

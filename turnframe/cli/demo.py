@@ -3,37 +3,36 @@
 It runs in an in-memory store (or ``--store PATH``, to replay its turns afterwards) with the
 desk's seed data and a fixed clock, so every run shows the same conversation. Each turn prints
 the reply blocks and, per act, its result and the rule that decided it. When a turn shows a
-confirmation card, the demo clicks its ``confirm`` option as the next turn.
+confirmation card, the demo clicks its ``confirm`` option as the next turn. With ``--json``
+each turn is one JSON object on its own line, as ``turnframe chat --json`` prints it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from typing import Any
 
-import anyio
-
-from turnframe.cli.conversation import Conversation, TurnOutcome
+from turnframe.cli.conversation import Conversation, TurnOutcome, turn_json
 from turnframe.cli.desk import (
     DEFAULT_ACCOUNT,
     MEMORY,
     build_runtime,
     open_store,
-    seed_account,
 )
 from turnframe.cli.explain import compact
+from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_style
-from turnframe.cli.render import Renderer, choose_renderer
+from turnframe.cli.render import Renderer, SessionRow, choose_renderer
 from turnframe.clock import ManualClock
-from turnframe.examples import SampleWorkflow, sample
+from turnframe.examples import DEMO_CLOCK, SampleWorkflow, sample
+from turnframe.pipeline.replay_view import ReplayView
 from turnframe.stores import Store
 from turnframe.stores.directory import StoreCaseDirectory
 
 DEMO_DESK = "travel-desk"
-#: A Wednesday: "Friday" is 2026-01-30, and the trip's discount is valid until 2026-01-31.
-DEMO_CLOCK = datetime(2026, 1, 28, 9, 30, tzinfo=UTC)
 
 
 def add_demo_command(commands: Any) -> None:
@@ -47,21 +46,43 @@ def add_demo_command(commands: Any) -> None:
         metavar="PATH",
         help="keep the demo's records in this SQLite file (default: in memory)",
     )
+    demo.add_argument(
+        "--json", action="store_true", help="one JSON object per turn on stdout, like chat --json"
+    )
     add_style(demo)
     demo.set_defaults(handler=run_demo)
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    renderer = choose_renderer(args.style)
-    anyio.run(_demo, args.store or MEMORY, renderer)
+    renderer: Renderer = _JsonLines() if args.json else choose_renderer(args.style)
+    run_interruptible(_demo, args.store or MEMORY, renderer)
     return 0
+
+
+class _JsonLines:
+    """Prints each turn as ``turnframe chat --json`` does, and nothing else."""
+
+    def heading(self, text: str) -> None:
+        pass
+
+    def note(self, text: str) -> None:
+        pass
+
+    def turn(self, number: int, outcome: TurnOutcome, *, echo: bool = True) -> None:
+        print(json.dumps(turn_json(outcome.response), ensure_ascii=False))
+
+    def replay(self, view: ReplayView) -> None:
+        pass
+
+    def sessions(self, rows: Sequence[SessionRow]) -> None:
+        pass
 
 
 async def _demo(location: str, renderer: Renderer) -> None:
     desk = sample(DEMO_DESK)
     account = DEFAULT_ACCOUNT
     async with open_store(location, must_exist=False) as store:
-        await seed_account(store, desk, account)
+        await desk.seed_account(store, account, now=DEMO_CLOCK)
         runtime = build_runtime(store, desk, clock=ManualClock(at=DEMO_CLOCK))
         async with runtime:
             session = await runtime.open_session(account_id=account, workflow=desk.name)

@@ -4,7 +4,8 @@ The runtime serves exactly the chosen desk: its workflow, the offline rule-based
 the shipped corpora (or those named by ``--pack`` / ``--chains`` / ``[corpora]``) plus the desk's
 own policy corpus, and the reference bindings of
 ``turnframe.toml`` / ``--config`` and ``--reference``. A store gets the desk's seed cases for the
-account the first time the account talks to that desk.
+account the first time the account talks to that desk (``SampleWorkflow.seed_account``), their
+dates counted from the clock in use.
 """
 
 from __future__ import annotations
@@ -88,16 +89,6 @@ def parse_clock(text: str | None) -> Clock:
     return ManualClock(at=at if at.tzinfo is not None else at.replace(tzinfo=UTC))
 
 
-async def seed_account(store: Store, desk: SampleWorkflow, account_id: str) -> int:
-    """Create the desk's seed cases this account does not have yet; how many were created."""
-    created = 0
-    for seed in desk.seed():
-        if await store.get_case(account_id, seed.case_id(account_id)) is None:
-            await store.create_case(account_id=account_id, case=seed.new_case(account_id))
-            created += 1
-    return created
-
-
 def build_runtime(
     store: Store,
     desk: SampleWorkflow,
@@ -136,5 +127,4 @@ __all__ = [
     "default_store",
     "open_store",
     "parse_clock",
-    "seed_account",
 ]

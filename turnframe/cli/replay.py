@@ -11,10 +11,9 @@ import json
 import sys
 from typing import Any
 
-import anyio
-
 from turnframe.cli.desk import default_store, open_store
 from turnframe.cli.errors import UnknownTurn
+from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.render import Renderer, choose_renderer
 from turnframe.pipeline.replay_view import load_replay_view
@@ -37,7 +36,7 @@ def add_replay_command(commands: Any) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     renderer = choose_renderer(args.style)
     location = args.store or default_store()
-    anyio.run(_replay, location, args.account, args.turn_id, args.json, renderer)
+    run_interruptible(_replay, location, args.account, args.turn_id, args.json, renderer)
     return 0
 
 

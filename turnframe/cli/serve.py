@@ -23,7 +23,6 @@ from turnframe.cli.desk import (
     default_store,
     open_store,
     parse_clock,
-    seed_account,
 )
 from turnframe.cli.errors import MissingExtra, UsageError
 from turnframe.cli.options import add_store
@@ -161,7 +160,8 @@ def build_service_runtime(
 
 async def seed_new_account(runtime: Runtime, session: SessionRecord) -> None:
     """The first session of an account on a desk gets the desk's seed records (as ``chat``)."""
-    await seed_account(runtime.store, sample(session.workflow), session.account_id)
+    desk = sample(session.workflow)
+    await desk.seed_account(runtime.store, session.account_id, now=runtime.clock.now())
 
 
 async def _serve(

@@ -7,9 +7,8 @@ import json
 import sys
 from typing import Any
 
-import anyio
-
 from turnframe.cli.desk import default_store, open_store
+from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.render import Renderer, SessionRow, choose_renderer
 from turnframe.stores import Store
@@ -35,7 +34,7 @@ def add_sessions_command(commands: Any) -> None:
 def run_sessions(args: argparse.Namespace) -> int:
     renderer = choose_renderer(args.style)
     location = args.store or default_store()
-    anyio.run(_sessions, location, args.account, args.turns, args.json, renderer)
+    run_interruptible(_sessions, location, args.account, args.turns, args.json, renderer)
     return 0
 
 

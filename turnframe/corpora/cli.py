@@ -11,13 +11,13 @@ cannot be read at all; with --strict, 1 when a line is a defect (malformed, or n
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from turnframe.cli.progress import progress
 from turnframe.config import load_config
 from turnframe.corpora.errors import CorpusError, CorpusFileError, Drop, DropKind
 from turnframe.corpora.loader import load_shipped
@@ -103,7 +103,13 @@ def add_corpus_commands(subparsers: Any) -> None:
 def run_check(args: argparse.Namespace) -> int:
     try:
         sources = _named(args, load_config(args.config).corpora)
-        with _progress(len(sources.packs) + len(sources.chains)) as advance:
+        total = len(sources.packs) + len(sources.chains)
+        with progress("checking corpora", total=total) as bar:
+
+            def advance(path: Path) -> None:
+                bar.advance()
+                bar.update(description=f"checking {path.name}")
+
             loaded = load_corpora(sources, on_file=advance)
     except CorpusError as exc:
         if args.json:
@@ -215,27 +221,6 @@ def _as_json(
         ],
         "counts": _counts(reports),
     }
-
-
-@contextlib.contextmanager
-def _progress(total: int) -> Iterator[Callable[[Path], None]]:
-    """A progress bar on stderr, at a terminal and when rich is installed; else nothing."""
-    if total < 2 or not sys.stderr.isatty():
-        yield lambda _path: None
-        return
-    try:
-        from rich.console import Console
-        from rich.progress import Progress
-    except ImportError:
-        yield lambda _path: None
-        return
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("checking corpora", total=total)
-
-        def advance(path: Path) -> None:
-            progress.update(task, advance=1, description=f"checking {path.name}")
-
-        yield advance
 
 
 def _print_help(parser: argparse.ArgumentParser) -> int:

@@ -7,13 +7,15 @@ the reference slots its interpreter reads::
 
     desk = sample("travel-desk")
     desk.workflow                      # the Workflow
-    desk.seed()                        # SeedCase(s): .new_case(account) for a store
+    desk.seed(clock.now())             # SeedCase(s), dates counted from now: .new_case(account)
+    await desk.seed_account(store, "acct-1", now=clock.now())   # only the cases it lacks
     desk.register_corpus(registry)     # its reviewed policy corpus, into a CorpusRegistry
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import date, datetime
 from typing import Any
 
 import attrs
@@ -27,7 +29,7 @@ from turnframe.examples.refund_desk import (
     REFUND_DESK_WORKFLOW,
     refund_desk_seed,
 )
-from turnframe.examples.seeds import SeedCase
+from turnframe.examples.seeds import DEMO_CLOCK, SeedCase, seed_day
 from turnframe.examples.travel_desk import (
     GLOSSARY_SLOT,
     TRAVEL_DEMO,
@@ -36,6 +38,8 @@ from turnframe.examples.travel_desk import (
     travel_desk_seed,
 )
 from turnframe.references import ReferenceSlot
+from turnframe.stores.protocol import Store
+from turnframe.stores.seeding import create_missing_cases
 from turnframe.workflow import Workflow
 
 
@@ -48,11 +52,25 @@ class SampleWorkflow:
     name: str
     description: str
     workflow: Workflow[Any]
-    seed: Callable[[], tuple[SeedCase, ...]]
+    seed_cases: Callable[[date], tuple[SeedCase, ...]]  # the seed, dates counted from a day
     corpus_id: str
     reference_slots: tuple[ReferenceSlot, ...] = ()
     glossary_slots: tuple[str, ...] = ()  # the slots the rule-based interpreter reads aliases from
     demo_turns: tuple[str, ...] = ()  # a scripted conversation the rules interpreter reads whole
+
+    def seed(self, now: datetime | date | None = None) -> tuple[SeedCase, ...]:
+        """The cases a demo account starts with, their dates counted from ``now`` (pass the
+        clock in use: ``clock.now()``); without it, from the demo day (``DEMO_CLOCK``)."""
+        return self.seed_cases(seed_day(now))
+
+    async def seed_account(
+        self, store: Store, account_id: str, *, now: datetime | date | None = None
+    ) -> int:
+        """Create the seed cases ``account_id`` does not have yet; cases it has are left as
+        they are, so running it again (a second run, a restart) changes nothing. Returns how
+        many cases were created."""
+        cases = (seed.new_case(account_id) for seed in self.seed(now))
+        return await create_missing_cases(store, account_id, cases)
 
     def register_corpus(self, registry: CorpusRegistry) -> RegistrationReport:
         return register_policy_corpus(registry, self.corpus_id)
@@ -64,7 +82,7 @@ SAMPLE_WORKFLOWS: Mapping[str, SampleWorkflow] = {
         description="A trip: dates, a note, a discount, extras, legs; rebooking and withdrawal "
         "wait for a confirmation card.",
         workflow=TRAVEL_DESK_WORKFLOW,
-        seed=travel_desk_seed,
+        seed_cases=travel_desk_seed,
         corpus_id=TRAVEL_POLICY,
         reference_slots=(GLOSSARY_SLOT,),
         glossary_slots=(GLOSSARY_SLOT.name,),
@@ -75,7 +93,7 @@ SAMPLE_WORKFLOWS: Mapping[str, SampleWorkflow] = {
         description="Orders and refunds: a refund is an external payment, confirmed by a click "
         "and refused when it exceeds what was paid.",
         workflow=REFUND_DESK_WORKFLOW,
-        seed=refund_desk_seed,
+        seed_cases=refund_desk_seed,
         corpus_id=REFUND_POLICY,
         demo_turns=REFUND_DEMO,
     ),
@@ -95,6 +113,7 @@ def sample(name: str) -> SampleWorkflow:
 
 
 __all__ = [
+    "DEMO_CLOCK",
     "SAMPLE_WORKFLOWS",
     "SampleWorkflow",
     "SeedCase",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 import attrs
@@ -178,8 +179,9 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
 )
 
 
-def refund_desk_seed() -> tuple[SeedCase, ...]:
-    """Order 1001 (120.00 EUR paid, receipt) and order 1002 (15.00 EUR, no receipt yet)."""
+def refund_desk_seed(today: date) -> tuple[SeedCase, ...]:
+    """Order 1001 (120.00 EUR paid, receipt) and order 1002 (15.00 EUR, no receipt yet); the
+    orders hold no dates, so ``today`` changes nothing."""
     return (
         SeedCase(
             key="order-1001",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import attrs
@@ -340,18 +340,28 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
 )
 
 
-def travel_desk_seed() -> tuple[SeedCase, ...]:
-    """One trip, "Lisbon": dates in March 2026, a discount valid until 2026-01-31, two legs."""
+#: The seed trip's dates, counted from the day it is seeded, so "next Friday" on any clock falls
+#: before the trip. Seeded on the demo day (2026-01-28) they are travel 2026-03-12, return
+#: 2026-03-16, and a discount valid until 2026-01-31 (tests and corpora pinned there rely on it).
+TRAVEL_AFTER = timedelta(days=43)
+RETURN_AFTER = timedelta(days=47)
+DISCOUNT_VALID_FOR = timedelta(days=3)
+
+
+def travel_desk_seed(today: date) -> tuple[SeedCase, ...]:
+    """One trip, "Lisbon": travel and return in six to seven weeks, a discount valid for three
+    more days, two legs on the travel and return dates."""
+    travel, back = today + TRAVEL_AFTER, today + RETURN_AFTER
     trip = Trip(
         name="Lisbon city break",
-        travel_date=date(2026, 3, 12),
-        return_date=date(2026, 3, 16),
+        travel_date=travel,
+        return_date=back,
         note="",
-        discount=Discount(code="LISBON10", percent=10, valid_until=date(2026, 1, 31)),
+        discount=Discount(code="LISBON10", percent=10, valid_until=today + DISCOUNT_VALID_FOR),
         extras=(Extra(item="airport transfer", quantity=1, unit_price=3500),),
         legs=(
-            Leg(leg="outbound", flight="TP1351", date=date(2026, 3, 12)),
-            Leg(leg="return", flight="TP1350", date=date(2026, 3, 16)),
+            Leg(leg="outbound", flight="TP1351", date=travel),
+            Leg(leg="return", flight="TP1350", date=back),
         ),
     )
     return (SeedCase(key="lisbon", workflow=TRAVEL_DESK, label="Lisbon", state=trip, revision=3),)

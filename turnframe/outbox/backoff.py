@@ -7,6 +7,8 @@ from typing import Any
 
 import attrs
 
+from turnframe._retry import exponential_delay
+
 
 def _positive(_: Any, attribute: attrs.Attribute[Any], value: timedelta) -> None:
     if value <= timedelta(0):
@@ -35,14 +37,15 @@ class RetryPolicy:
         return cls()
 
     def delay(self, attempt: int, *, retry_after: timedelta | None = None) -> timedelta:
-        """How long after send number ``attempt`` (1-based) to send again; a remote
-        ``retry_after`` is honoured when it is longer."""
-        seconds, cap = self.initial.total_seconds(), self.maximum.total_seconds()
-        for _ in range(max(attempt - 1, 0)):
-            if seconds >= cap or self.multiplier == 1:
-                break
-            seconds *= self.multiplier
-        backoff = timedelta(seconds=min(seconds, cap))
+        """How long after send number ``attempt`` (1-based) to send again (tenacity's
+        exponential wait); a remote ``retry_after`` is honoured when it is longer."""
+        seconds = exponential_delay(
+            attempt,
+            initial=self.initial.total_seconds(),
+            factor=self.multiplier,
+            maximum=self.maximum.total_seconds(),
+        )
+        backoff = timedelta(seconds=seconds)
         return backoff if retry_after is None else max(backoff, retry_after)
 
     def exhausted(self, attempt: int) -> bool:

@@ -25,6 +25,7 @@ import anyio
 from anyio.abc import TaskStatus
 
 from turnframe._ids import new_id
+from turnframe._retry import retrying
 from turnframe.clock import Clock
 from turnframe.errors import ConfigError
 from turnframe.outbox.backoff import RetryPolicy
@@ -319,9 +320,11 @@ class OutboxDispatcher:
     async def _record(
         self, record: OutboxRecord, token: str, result: SendResult, retry_at: datetime | None
     ) -> Settlement:
-        for _ in range(_SETTLE_TRIES):
-            try:
-                with anyio.fail_after(self._store_timeout):
+        # A store timeout wrote nothing, so recording again is safe.
+        tries = retrying(retry_on=lambda e: isinstance(e, StoreTimeout), attempts=_SETTLE_TRIES)
+        try:
+            async for attempt in tries:
+                with attempt, anyio.fail_after(self._store_timeout):
                     await self._store.settle_outbox(
                         record.account_id,
                         record.effect_id,
@@ -330,17 +333,16 @@ class OutboxDispatcher:
                         outcome=result.outcome_json(),
                         retry_at=retry_at,
                     )
-                return SETTLEMENT_FOR_RESULT[result.result]
-            except LeaseLost:
-                logger.warning("outbox: lease on %s lost before settling", record.effect_id)
-                return Settlement.LEASE_LOST
-            except StoreTimeout:  # nothing was written: recording again is safe
-                continue
-            except (StoreError, TimeoutError) as error:
-                logger.warning("outbox: could not settle %s: %s", record.effect_id, error)
-                return Settlement.UNSETTLED
-        logger.warning("outbox: could not settle %s: the store timed out", record.effect_id)
-        return Settlement.UNSETTLED
+        except LeaseLost:
+            logger.warning("outbox: lease on %s lost before settling", record.effect_id)
+            return Settlement.LEASE_LOST
+        except StoreTimeout:
+            logger.warning("outbox: could not settle %s: the store timed out", record.effect_id)
+            return Settlement.UNSETTLED
+        except (StoreError, TimeoutError) as error:
+            logger.warning("outbox: could not settle %s: %s", record.effect_id, error)
+            return Settlement.UNSETTLED
+        return SETTLEMENT_FOR_RESULT[result.result]
 
 
 __all__ = ["OutboxDispatcher"]

@@ -22,17 +22,17 @@ from typing import Any, Protocol
 import anyio
 import attrs
 
-from turnframe._hashing import canonical_json
 from turnframe.outbox.deadline import Sleep, answer_within
 from turnframe.outbox.effects import OutboundEffect
 from turnframe.outbox.errors import SEND_TIMED_OUT, SENDER_CRASHED
 from turnframe.stores.records import Json, OutboxResult
+from turnframe.stores.rows import dump_json
 
 
 def json_value(_: Any, attribute: attrs.Attribute[Any], value: Json) -> None:
     """Refuse an outcome the store could not record (it must be plain JSON)."""
     try:
-        canonical_json(value)
+        dump_json(value)
     except (TypeError, ValueError) as error:
         raise ValueError(f"{attribute.name} must be plain JSON: {error}") from error
 

@@ -206,9 +206,10 @@ def _parsed(
     text = work.value_of(pos)
     try:
         value = field.parse(text, ctx)
-    except ValueError as exc:
+        comparable = canonical_json(value_to_json(field, value))
+    except ValueError as exc:  # unreadable, or a value JSON cannot hold exactly (RFC 8785)
         return pos, None, ("unparsed", text.strip().casefold()), str(exc) or "not understood"
-    return pos, value, canonical_json(value_to_json(field, value)), None
+    return pos, value, comparable, None
 
 
 def _field_candidates(
@@ -258,11 +259,12 @@ def _operation_candidate(
         argument = declared[name]
         try:
             value = argument.parse(texts[name], ctx)
-        except ValueError as exc:
+            args[name] = converter.unstructure(value, unstructure_as=argument.type)
+            canonical_json(args[name])  # it becomes part of the command's identity
+        except ValueError as exc:  # unreadable, or a value JSON cannot hold exactly (RFC 8785)
             detail = f"argument {name!r}: {exc}"
             work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=detail)
             return None
-        args[name] = converter.unstructure(value, unstructure_as=argument.type)
     return Candidate(
         pos=pos,
         name=op.name,

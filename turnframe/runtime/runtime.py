@@ -24,9 +24,11 @@ from typing import Any, Self
 import anyio
 import anyio.abc
 import attrs
+from tenacity import RetryCallState
 
 from turnframe._converter import converter
 from turnframe._ids import new_id
+from turnframe._retry import exponential_wait, retrying
 from turnframe.actors.dead_letters import DeadLetters
 from turnframe.actors.errors import ActorCrashed, ActorStopped
 from turnframe.actors.ref import ActorRef
@@ -73,6 +75,12 @@ from turnframe.telemetry import Telemetry
 from turnframe.workflow import Workflow
 
 logger = logging.getLogger("turnframe.runtime")
+
+
+def _log_dispatcher_crash(state: RetryCallState) -> None:
+    error = state.outcome.exception() if state.outcome is not None else None
+    pause = state.upcoming_sleep
+    logger.error("outbox dispatcher crashed; restarting in %.2fs", pause, exc_info=error)
 
 
 class Runtime:
@@ -218,15 +226,14 @@ class Runtime:
         way a supervisor restarts a permanent child: an outbox row is never lost, only retried
         by key, so a crashed pass must not take the runtime down."""
         task_status.started()
-        pause = 0.05
-        while True:
-            try:
+        restarts = retrying(
+            retry_on=lambda error: True,
+            wait=exponential_wait(initial=0.05, factor=2.0, maximum=5.0),
+            before_sleep=_log_dispatcher_crash,
+        )
+        async for attempt in restarts:
+            with attempt:
                 await dispatcher.run(reconciler=self._reconciler)
-                return
-            except Exception:
-                logger.exception("outbox dispatcher crashed; restarting in %.2fs", pause)
-            await anyio.sleep(pause)
-            pause = min(pause * 2, 5.0)
 
     async def _sweep_idle_sessions(self, idle: float) -> None:
         while True:
@@ -377,13 +384,18 @@ class Runtime:
             return response
 
     async def _handle_turn(self, turn: UserTurn) -> TurnResponse:
-        attempts = self.settings.resume_attempts + 1
-        for attempt in range(attempts):
-            if self._leases is not None:
-                await self._leases.ensure(turn.account_id, turn.session_id)
-            ref = await self._session_ref(turn.account_id, turn.session_id)
-            self._last_used[(turn.account_id, turn.session_id)] = anyio.current_time()
-            try:
+        # A crashed or stopped session actor is restarted by its supervisor, and an incomplete
+        # turn resumes from the phase the store holds, so trying again does nothing twice.
+        resumes = retrying(
+            retry_on=lambda error: isinstance(error, ActorCrashed | ActorStopped | TurnIncomplete),
+            attempts=self.settings.resume_attempts + 1,
+        )
+        async for attempt in resumes:
+            with attempt:
+                if self._leases is not None:
+                    await self._leases.ensure(turn.account_id, turn.session_id)
+                ref = await self._session_ref(turn.account_id, turn.session_id)
+                self._last_used[(turn.account_id, turn.session_id)] = anyio.current_time()
                 response: TurnResponse = await ref.ask(
                     HandleTurn(turn=turn),
                     timeout=self.settings.ask_timeout,
@@ -399,12 +411,7 @@ class Runtime:
                         )
                     )
                 return response
-            except (ActorCrashed, ActorStopped, TurnIncomplete):
-                # The session actor is restarted by its supervisor; the turn resumes from the
-                # phase the store holds, so nothing finished is done twice.
-                if attempt == attempts - 1:
-                    raise
-        raise AssertionError("unreachable")
+        raise AssertionError("tenacity either returns the response or re-raises the error")
 
     async def respond(
         self,

@@ -55,6 +55,7 @@ from turnframe.stores.records import (
     SessionRecord,
     TurnRecord,
 )
+from turnframe.stores.seeding import create_missing_cases
 from turnframe.stores.sqlite import SqliteStore
 
 __all__ = [
@@ -102,4 +103,5 @@ __all__ = [
     "StoreError",
     "StoreTimeout",
     "TurnRecord",
+    "create_missing_cases",
 ]

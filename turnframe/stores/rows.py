@@ -13,7 +13,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
 
-from turnframe._hashing import canonical_json
 from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.stores.records import (
     AssistantTurnRecord,
@@ -48,8 +47,15 @@ def load_json(text: str | None) -> Json:
 
 
 def same_content(stored: str | None, new: Json) -> bool:
-    """Whether a stored payload holds the same content as ``new`` (key order ignored)."""
-    return stored is not None and canonical_json(json.loads(stored)) == canonical_json(new)
+    """Whether a stored payload holds the same content as ``new`` (key order ignored).
+
+    An equality check, not an identity: any JSON the store holds compares, including numbers
+    beyond what a digest (RFC 8785) accepts."""
+    return stored is not None and _sorted_json(json.loads(stored)) == _sorted_json(new)
+
+
+def _sorted_json(value: Json) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 SESSION_COLUMNS = "account_id, id, workflow, created_at, thread_context, last_turn_id"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import attrs
 
+from turnframe._retry import exponential_delay
 from turnframe.actors.actor import Actor
 
 
@@ -64,10 +65,9 @@ class Backoff:
 
     def delay(self, attempt: int) -> float:
         """Seconds to wait before the ``attempt``-th recent restart (1-based)."""
-        exponent = max(attempt - 1, 0)
-        if exponent > 1000:
-            return self.maximum
-        return min(self.maximum, self.initial * self.factor**exponent)
+        return exponential_delay(
+            attempt, initial=self.initial, factor=self.factor, maximum=self.maximum
+        )
 
 
 @attrs.frozen(kw_only=True)
