@@ -64,9 +64,7 @@ async def play_desk(desk_name: str, path: Path, *, every: int, progress: Any) ->
             )
         )
         for phrasing in phrasings:
-            graded.append(
-                await play_one(rt, store, phrasing, workflow=desk.name, seed=desk.seed())
-            )
+            graded.append(await play_one(rt, store, phrasing, workflow=desk.name, seed=desk.seed()))
             progress()
     return graded
 
@@ -102,11 +100,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
-        print(f"{summary['part']}: {summary['right']}/{summary['total']} right "
-              f"({summary['right_share']:.1%}), wrong commits: {summary['wrong_commits']}")
+        print(
+            f"{summary['part']}: {summary['right']}/{summary['total']} right "
+            f"({summary['right_share']:.1%}), wrong commits: {summary['wrong_commits']}"
+        )
         for category, figures in summary["by_category"].items():
-            print(f"  {category:14} {figures['right']:4}/{figures['total']:<4} "
-                  f"{figures['right_share']:.1%}")
+            print(
+                f"  {category:14} {figures['right']:4}/{figures['total']:<4} "
+                f"{figures['right_share']:.1%}"
+            )
     return 0
 
 

@@ -9,6 +9,7 @@ finished step: interpretation only before the seal, commands only by idempotency
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,10 +48,10 @@ from turnframe.results import (
     ReductionPlan,
 )
 from turnframe.stores.directory import StoreCaseDirectory
-from turnframe.stores.errors import StoreError
-from turnframe.stores.inputs import NewInteraction, PhaseMove
+from turnframe.stores.errors import StatusConflict, StoreError
+from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove
 from turnframe.stores.protocol import Store
-from turnframe.stores.records import TurnRecord
+from turnframe.stores.records import InteractionStatus, TurnRecord
 from turnframe.workflow import CaseSnapshot, Workflow
 
 
@@ -234,12 +235,14 @@ class SessionActor(Actor):
 
     async def _reduce(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
         plan = self._plan_of(record)
+        open_cards = await self._open_cards_now()
         context = await build_context(
             plan,
             turn,
             directory=self._directory,
             workflows=self._workflows,
-            open_interactions=await self._open_cards_now(),
+            open_interactions=open_cards,
+            closed_interaction_ids=await self._closed_card(turn, open_cards),
         )
         self._directory.forget()
         reduction: ReductionPlan = await self._ask(
@@ -263,6 +266,7 @@ class SessionActor(Actor):
         move = PhaseMove(expected=TurnPhase.INTERPRETED, new=TurnPhase.REDUCED)
         payload = converter.unstructure(reduction)
         try:
+            await self._expire_superseded(reduction)
             await self._store.save_reduction(
                 self._account,
                 turn.turn_id,
@@ -444,6 +448,30 @@ class SessionActor(Actor):
             return None
         card: InteractionToCreate = converter.structure(record.payload, InteractionToCreate)
         return card
+
+    # -- cards a new card replaces (issue 12) ------------------------------------------------
+    async def _expire_superseded(self, reduction: ReductionPlan) -> None:
+        """Close the open cards this turn's cards replace before the new ones are saved: a
+        case holds one open blocking card, so a new card request supersedes the old card
+        (its click then answers "stale") instead of failing the turn. Expiring a card runs
+        nothing; a crash after it re-reduces with the card closed, which gives the same cards."""
+        for interaction_id in reduction.superseded_interaction_ids:
+            expired = InteractionStatus.EXPIRED
+            closing = CardResolution(interaction_id=interaction_id, status=expired)
+            with contextlib.suppress(StatusConflict):
+                await self._store.resolve_interaction(self._account, closing)
+
+    async def _closed_card(
+        self, turn: UserTurn, open_cards: tuple[InteractionToCreate, ...]
+    ) -> tuple[str, ...]:
+        """The clicked card, if it expired (superseded by a newer card): its click is stale."""
+        response = turn.interaction_response
+        if response is None or any(c.interaction_id == response.interaction_id for c in open_cards):
+            return ()
+        record = await self._store.get_interaction(self._account, response.interaction_id)
+        if record is None or record.status is not InteractionStatus.EXPIRED:
+            return ()  # unknown, or answered already: "nothing new was done"
+        return (record.interaction_id,)
 
     async def _open_cards_now(self) -> tuple[InteractionToCreate, ...]:
         """The session's open cards. Only this actor opens or resolves them, so the list is

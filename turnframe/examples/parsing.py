@@ -210,3 +210,8 @@ def euros(cents: int | None) -> str:
     if cents is None:
         return "no price yet"
     return f"{Decimal(cents) / 100:.2f} EUR"
+
+
+def show_date(day: date) -> str:
+    """A date as a card shows it: "Fri 2026-03-20" (the weekday guards against a misread)."""
+    return f"{WEEKDAYS[day.weekday()][:3].capitalize()} {day.isoformat()}"

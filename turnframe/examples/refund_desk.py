@@ -148,7 +148,10 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
             scope=AtomicityScope.EXTERNAL_SAGA,
             effect=_payment_message,
             arguments=(
-                Argument(name="amount", type=int, parse=parse_money),
+                # Without an amount the card proposes what is left to refund.
+                Argument(
+                    name="amount", type=int, parse=parse_money, show=euros, propose=refundable
+                ),
                 Argument(name="reason", type=str, parse=parse_text, required=False),
             ),
             aliases=("send a refund", "send the refund", "pay back", "give back"),
@@ -175,6 +178,24 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
     ),
     project=_project,
     start_policy=ROUTINE,
+    # Users name an order by its number, the customer or what was bought.
+    identifying=("order_number", "customer", "item"),
+    synonyms={
+        "refund": (
+            "money back",
+            "reimburse",
+            "reimbursement",
+            "repay",
+            "credit back",
+            "return the money",
+            "get back",
+            "want back",
+            "have back",
+            "give me back",
+        ),
+        "note": ("memo",),
+        "contact_email": ("e-mail", "email address", "mail"),
+    },
 )
 
 

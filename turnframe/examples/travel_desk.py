@@ -20,13 +20,21 @@ from typing import Any
 import attrs
 
 from turnframe.examples.corpora import TRAVEL_POLICY, register_policy_corpus
-from turnframe.examples.parsing import euros, parse_count, parse_date, parse_money, parse_text
+from turnframe.examples.parsing import (
+    euros,
+    parse_count,
+    parse_date,
+    parse_money,
+    parse_text,
+    show_date,
+)
 from turnframe.examples.seeds import SeedCase
 from turnframe.policy import CommandPolicy, ConfirmationPolicy, RiskClass
 from turnframe.references import ReferenceSlot
 from turnframe.results import Rejection
 from turnframe.workflow import (
     Argument,
+    Condition,
     DomainEvent,
     Field,
     Operation,
@@ -271,7 +279,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             policy=ROUTINE,
             aliases=("notes", "remark", "comment"),
         ),
-        Field(name="budget", type=int | None, parse=parse_money, policy=ROUTINE),
+        Field(name="budget", type=int | None, parse=parse_money, policy=ROUTINE, show=euros),
     ),
     operations=(
         Operation(
@@ -281,7 +289,9 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             arguments=(
                 Argument(name="item", type=str, parse=parse_text),
                 Argument(name="quantity", type=int, parse=parse_count, required=False),
-                Argument(name="unit_price", type=int, parse=parse_money, required=False),
+                Argument(
+                    name="unit_price", type=int, parse=parse_money, required=False, show=euros
+                ),
                 Argument(name="paid_by", type=str, parse=parse_text, required=False),
             ),
             aliases=("add an extra", "add extras", "book an extra", "add"),
@@ -291,8 +301,8 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             handler=_rebook,
             policy=NEEDS_CARD,
             arguments=(
-                Argument(name="leg", type=str, parse=parse_leg),
-                Argument(name="date", type=date, parse=parse_date),
+                Argument(name="leg", type=str, parse=parse_leg, choices=LEGS),
+                Argument(name="date", type=date, parse=parse_date, show=show_date),
                 Argument(name="flight", type=str, parse=parse_text, required=False),
             ),
             aliases=("rebook", "move the flight", "change the flight"),
@@ -337,6 +347,30 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
     ),
     project=_project,
     start_policy=ROUTINE,
+    identifying=("name",),
+    conditions=(
+        Condition(
+            name="discount_valid",
+            holds=lambda s, ctx: (
+                s.discount is not None and s.discount.valid_until >= ctx.now.date()
+            ),
+            aliases=("discount is still valid", "discount is valid", "discount still applies"),
+        ),
+        Condition(
+            name="discount_expired",
+            holds=lambda s, ctx: s.discount is None or s.discount.valid_until < ctx.now.date(),
+            aliases=("discount has expired", "discount expired", "discount is no longer valid"),
+        ),
+        Condition(name="submitted", holds=lambda s, ctx: s.status == "submitted"),
+    ),
+    synonyms={
+        "withdraw": ("cancel", "cancelled", "scrap the trip", "drop the trip"),
+        "rebook": ("reschedule the flight", "move my flight", "change my flight"),
+        "submit": ("finalize", "finalise", "confirm the trip", "send in"),
+        "add_extra": ("book", "include"),
+        "travel_date": ("departure day", "leaving date", "start date"),
+        "return_date": ("coming back", "return flight date", "end date"),
+    },
 )
 
 

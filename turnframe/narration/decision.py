@@ -60,8 +60,8 @@ def render_decision(
         return [_notice(codes.NOTICE_DECLINED, f"Declined: nothing was done{on}.", data)]
     if decided.status is Status.STALE:
         text = (
-            f"Not done: that choice is out of date{on} (the case changed since you were asked); "
-            "nothing was done."
+            f"Not done: that choice is out of date{on} (a newer request replaced it, or the case "
+            "changed since you were asked); nothing was done."
         )
         return [_notice(codes.NOTICE_CARD_STALE, text, data)]
     if decided.status is Status.REJECTED and decided.reason == INTERACTION_UNKNOWN:

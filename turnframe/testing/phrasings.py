@@ -74,7 +74,8 @@ def load_corpus(path: Path) -> list[Phrasing]:
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise BadCorpusLine(f"{where}: not JSON ({exc.msg})", hint="one object per line") from None
+            message = f"{where}: not JSON ({exc.msg})"
+            raise BadCorpusLine(message, hint="one object per line") from None
         turns, expect = data.get("turns"), data.get("expect")
         if (
             not isinstance(data.get("id"), str)
@@ -188,8 +189,7 @@ def shows(last: LastTurn, expect: Mapping[str, Any], keys: Mapping[str, str]) ->
             return want["argument"] in named, shown
         if want.get("target"):
             return bool(select) or any(
-                r.reason.endswith(("ambiguous_target", "unknown_target"))
-                for r in response.results
+                r.reason.endswith(("ambiguous_target", "unknown_target")) for r in response.results
             ), shown
         return bool(clarifying or select or argument), shown
     if ending == "rejected":
