@@ -74,6 +74,12 @@ class WrongSession(TurnframeError):
     code = "turnframe.turn.wrong_session"
 
 
+class BadTurnText(TurnframeError):
+    """The turn's text is not valid Unicode text (e.g. lone surrogates from undecodable bytes)."""
+
+    code = "turnframe.turn.bad_text"
+
+
 @attrs.frozen(kw_only=True)
 class StageRefs:
     interpreter: ActorRef
@@ -87,6 +93,8 @@ class StageRefs:
 class SessionSettings:
     ask_timeout: float = 30.0
     max_step_failures: int = 3
+    #: A longer message is not interpreted (a notice says so); interpretation stays bounded.
+    max_turn_chars: int = 4_000
 
 
 def _is_boundary_failure(error: BaseException) -> bool:
@@ -97,7 +105,7 @@ def _is_boundary_failure(error: BaseException) -> bool:
 class SessionActor(Actor):
     # A store failure before the turn is recorded is an answer too (typed, retryable by the
     # caller), not a crash of the session.
-    expected_errors = (TurnIncomplete, WrongSession, StoreError)
+    expected_errors = (TurnIncomplete, WrongSession, BadTurnText, StoreError)
 
     def __init__(
         self,
@@ -148,6 +156,13 @@ class SessionActor(Actor):
         turn = message.turn
         if turn.account_id != self._account or turn.session_id != self._session:
             raise WrongSession(f"turn {turn.turn_id!r} belongs to another session")
+        try:
+            turn.text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise BadTurnText(
+                f"turn {turn.turn_id!r}: the text is not valid Unicode at position {exc.start}",
+                hint="send the user's words as UTF-8 text",
+            ) from None
         record = await self._store.record_user_turn(
             account_id=self._account,
             session_id=self._session,
@@ -211,6 +226,15 @@ class SessionActor(Actor):
     # -- the steps ------------------------------------------------------------------------
 
     async def _interpret(self, turn: UserTurn) -> TurnRecord | TurnResponse:
+        if len(turn.text) > self._settings.max_turn_chars:
+            replay = {
+                "turn_id": turn.turn_id,
+                "outcome": "input_too_long",
+                "chars": len(turn.text),
+                "max_turn_chars": self._settings.max_turn_chars,
+            }
+            failure = "input_too_long"
+            return await self._finish_failed(turn, None, None, failure=failure, replay=replay)
         if turn.interaction_response is not None and not turn.text.strip():
             interpretation = None
             plan = UserTurnPlan(acts=(), not_understood=())

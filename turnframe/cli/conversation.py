@@ -13,7 +13,7 @@ import attrs
 
 from turnframe.cli.errors import NoOpenCard, UnknownOptionLabel
 from turnframe.pipeline.replay_view import ReplayView, load_replay_view
-from turnframe.response import TurnResponse
+from turnframe.response import BlockKind, TurnResponse
 from turnframe.runtime import Runtime
 from turnframe.stores.records import InteractionRecord, SessionRecord
 
@@ -114,6 +114,31 @@ class Conversation:
         return TurnOutcome(said=said, response=response, view=view)
 
 
+def _card_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A card as ``--json`` carries it: what a click executes, and the options to click."""
+    return {
+        "interaction_id": data.get("interaction_id"),
+        "kind": data.get("interaction_kind"),
+        "case_id": data.get("case_id"),
+        "commands": [
+            {
+                "operation": c.get("operation"),
+                "record": c.get("record"),
+                "identifying": c.get("identifying", []),
+                "arguments": c.get("arguments", {}),
+                "shown": c.get("shown", {}),
+                "proposed": c.get("proposed", []),
+            }
+            for c in data.get("commands", [])
+        ],
+        "argument": data.get("argument"),
+        "options": [
+            {"option_id": o.get("option_id"), "label": o.get("label"), "action": o.get("action")}
+            for o in data.get("options", [])
+        ],
+    }
+
+
 def turn_json(response: TurnResponse) -> dict[str, Any]:
     """The documented per-turn JSON of ``turnframe chat --json`` (docs/cli.md)."""
     return {
@@ -130,6 +155,7 @@ def turn_json(response: TurnResponse) -> dict[str, Any]:
             for r in response.results
         ],
         "blocks": [{"kind": b.kind.value, "code": b.code, "text": b.text} for b in response.blocks],
+        "cards": [_card_json(b.data) for b in response.blocks if b.kind is BlockKind.CARD],
         "events": [{"type": e.name, "case_id": e.case_id} for e in response.events],
     }
 

@@ -47,6 +47,8 @@ NOTICE_ALREADY_DONE = "turnframe.notice.already_done"
 NOTICE_NOT_ANSWERED = "turnframe.notice.not_answered"
 NOTICE_PLAN_REJECTED = "turnframe.notice.plan_rejected"
 NOTICE_INTERPRETATION_FAILED = "turnframe.notice.interpretation_failed"
+#: The message is over ``RuntimeSettings.max_turn_chars``: not read, nothing done.
+NOTICE_INPUT_TOO_LONG = "turnframe.notice.input_too_long"
 
 NOTICE_CODES: frozenset[str] = frozenset(
     value for name, value in dict(globals()).items() if name.startswith("NOTICE_")

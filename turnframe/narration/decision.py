@@ -28,6 +28,11 @@ _FAILURE_TEXTS = {
         codes.NOTICE_PLAN_REJECTED,
         "I could not read your message as a whole, so nothing was done. Please rephrase it.",
     ),
+    TurnFailureKind.INPUT_TOO_LONG: (
+        codes.NOTICE_INPUT_TOO_LONG,
+        "Your message is longer than I read at once, so nothing was done. Please send it in "
+        "shorter parts.",
+    ),
 }
 
 #: Failures after which nothing of the turn was reduced: only the failure is said.

@@ -68,6 +68,21 @@ MARKER = re.compile(
     r"\s+thought|hmm+,?\s+actually|oops)(?:[\s,:;.!-]+|$)",
     ICASE,
 )
+#: The same markers, matched at a position of the whole text (``MARKER_AT.match(text, pos)``).
+MARKER_AT = re.compile(MARKER.pattern.removeprefix("^"), ICASE)
+#: A verbless follow-up that inherits the previous clause's act: "(and) the return too",
+#: "same for order 1002", "also for Rui Costa", "and 1002 as well".
+FOLLOW_UP = re.compile(
+    r"(?:(?:and|also|plus)\s+)?(?:(?:the\s+)?same\s+(?:for|on|with|goes\s+for)\s+(?P<x>[^,;]+?)"
+    r"|(?:for\s+|on\s+)?(?P<y>[^,;]+?)\s+(?:too|as\s+well|also))",
+    ICASE,
+)
+#: Where a follow-up clause opens inside a sentence ("…, and the return too").
+FOLLOW_UP_AT = re.compile(
+    r"(?:(?:the\s+)?same\s+(?:for|on|with|goes\s+for)\s"
+    r"|(?:[\w#'\u2019.-]+\s+){1,4}(?:too|as\s+well)\s*(?:[.!?,;]|$))",
+    ICASE,
+)
 #: Markers strong enough to cut a clause even without a comma ("150 euros no wait 135").
 STRONG_MARKER = re.compile(r"(?:no,?\s+wait|or\s+rather|actually)\b", ICASE)
 

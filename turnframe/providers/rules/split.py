@@ -18,7 +18,7 @@ import re
 
 import attrs
 
-from turnframe.providers.rules.shapes import MARKER, STRONG_MARKER, TRIM
+from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER, MARKER_AT, STRONG_MARKER, TRIM
 from turnframe.providers.rules.vocabulary import Vocabulary
 
 _SENTENCE_END = frozenset(".!?;\n\u2026")
@@ -26,6 +26,8 @@ _CLOSERS = frozenset(".!?;\u2026\"')\u201d\u2019")
 _WORD_START = re.compile(r"(?<![\w'])[\w€$£]")
 _CONDITIONAL = re.compile(r"(?:if|suppose|supposing|imagine|hypothetically)\b", re.IGNORECASE)
 _CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus)\s*$", re.IGNORECASE)
+_CONNECTIVE_REACH = 16  # "plus" and the spaces after it, with room to spare
+_WORD_CHAR = re.compile(r"\w")
 
 
 @attrs.frozen(kw_only=True)
@@ -65,19 +67,25 @@ def sentences(text: str) -> list[tuple[int, int, bool]]:
 
 
 def _gap_start(text: str, start: int, w: int) -> int:
-    """Where the punctuation and connectives before the word at ``w`` begin."""
+    """Where the punctuation and connectives before the word at ``w`` begin.
+
+    Each look-back reads a bounded window (a connective is one short word), so the walk over a
+    sentence stays linear in its length."""
     j = w
     while True:
         while j > start and text[j - 1] in " \t,-\u2013\u2014":
             j -= 1
-        word = _CONNECTIVE.search(text, start, j)
+        word = _CONNECTIVE.search(text, max(start, j - _CONNECTIVE_REACH), j)
         if word is None or word.end() != j:
             return j
         j = word.start()
 
 
 def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int, int]]:
-    """(gap start, next clause start) for every cut inside one sentence."""
+    """(gap start, next clause start) for every cut inside one sentence.
+
+    Patterns are matched at positions of ``text`` itself (``pattern.match(text, w, end)``),
+    never on a copied tail, so the cost is linear in the sentence, not quadratic."""
     out: list[tuple[int, int]] = []
     for word in _WORD_START.finditer(text, start, end):
         w = word.start()
@@ -85,12 +93,15 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         if gap_start <= start:
             continue
         joined = any(c in ",-\u2013\u2014" for c in text[gap_start:w]) or bool(
-            re.search(r"\w", text[gap_start:w])
+            _WORD_CHAR.search(text, gap_start, w)
         )
-        window = text[w:end]
-        opens = MARKER.match(window) or vocab.starters.match(window)
+        opens = (
+            MARKER_AT.match(text, w, end)
+            or vocab.starters.match(text, w, end)
+            or FOLLOW_UP_AT.match(text, w, end)
+        )
         before = text[max(start, w - 3) : w].casefold()
-        strong = STRONG_MARKER.match(window) and not before.endswith(("i ", "we "))
+        strong = STRONG_MARKER.match(text, w, end) and not before.endswith(("i ", "we "))
         if (joined and opens) or strong:
             out.append((gap_start, w))
     return out
