@@ -82,6 +82,8 @@ def interpret_request(
         "locale": turn.locale,
         "workflow": workflow.name,
         "case_labels": list(message.case_labels),
+        **({"case_names": {k: list(v) for k, v in message.case_names.items()}}
+           if message.case_names else {}),
     }
     if message.focus_label is not None:
         payload["focus_label"] = message.focus_label

@@ -244,6 +244,7 @@ class SessionActor(Actor):
                 turn=turn,
                 workflow=self._workflow,
                 case_labels=tuple(labels),
+                case_names=self._directory.other_names(self._workflow),
                 focus_label=self._focus,
             )
             try:

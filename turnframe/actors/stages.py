@@ -30,6 +30,9 @@ class Interpret:
     workflow: str
     case_labels: tuple[str, ...]
     focus_label: str | None = None
+    #: Other names the cases go by (identifying values such as a customer's name), each with
+    #: the labels of the cases it names.
+    case_names: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     prior_attempts: tuple[ProviderAttempt, ...] = ()
 
 

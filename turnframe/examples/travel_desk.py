@@ -367,7 +367,6 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
         "withdraw": ("cancel", "cancelled", "scrap the trip", "drop the trip"),
         "rebook": ("reschedule the flight", "move my flight", "change my flight"),
         "submit": ("finalize", "finalise", "confirm the trip", "send in"),
-        "add_extra": ("book", "include"),
         "travel_date": ("departure day", "leaving date", "start date"),
         "return_date": ("coming back", "return flight date", "end date"),
     },

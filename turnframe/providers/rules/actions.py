@@ -21,10 +21,11 @@ from collections.abc import Sequence
 import attrs
 
 from turnframe.plan import Target
+from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.shapes import DETERMINER, ICASE, TRAILING_FILLER, TRIM
 from turnframe.providers.rules.targets import Targets
-from turnframe.providers.rules.vocabulary import Vocabulary, phrase_key
+from turnframe.providers.rules.vocabulary import GAP, Vocabulary, phrase_key
 from turnframe.references import AliasMatch
 from turnframe.workflow import ParseContext
 
@@ -61,6 +62,33 @@ _START = re.compile(
 #: phrase is the same verb.
 _FIELD_VERBS = frozenset({"add", "set", "change", "put", "write", "update", "include", "enter"})
 _TRAILING_OWNER = r"\s+(?:for|on|of|in)\s+(?:the\s+)?$"
+#: Before a case's name: "on", "for my", "the", "order", "no.", "number", "#".
+_OWNER_LEAD = re.compile(
+    r"(?:(?:on|for|of|in|to|from|with|about|regarding|re:?)\s+)?"
+    r"(?:(?:the|my|our|this|that|your)\s+)?"
+    r"(?:(?:order|booking|reservation|trip|case|record|purchase|ticket)s?\s+)?"
+    r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference)\s*:?\s*)?#?\s*$",
+    ICASE,
+)
+_LEAD_REACH = 48
+#: After a case's name: the noun it names ("booking", "order", "one").
+_OWNER_NOUN = re.compile(
+    r"\s+(?:order|booking|reservation|trip|case|purchase|one|stay|ticket)s?(?!\w)", ICASE
+)
+#: Words a request opens with, before the operation's phrase.
+_REQUEST = re.compile(
+    r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
+    r"(?:(?:i|we)\s+(?:(?:would|'d|\u2019d)\s+(?:like|love)|want|need|wish|demand|expect|"
+    r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
+    r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+please)?(?:\s+(?:get|have|receive))?"
+    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
+    r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
+    r"|(?:go\s+ahead\s+and|let'?s))?"
+    r"[\s,]*(?:(?:a|an|the|my|our|me|us|full|partial|complete|some)\s+)*",
+    ICASE,
+)
+_NEGATED = re.compile(r"(?<!\w)(?:not|no|never|don'?t|didn'?t|won'?t|without)(?!\w)", ICASE)
+_WORDS = re.compile(r"[\w']+")
 
 
 @attrs.frozen(kw_only=True)
@@ -97,11 +125,6 @@ def field_forms(field_pattern: str) -> tuple[re.Pattern[str], ...]:
         )
         for form in _FIELD_FORMS
     )
-
-
-@functools.cache
-def _operation_opening(operation_pattern: str) -> re.Pattern[str]:
-    return re.compile(rf"(?:{operation_pattern})(?!\w)", ICASE)
 
 
 def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[str, Span]:
@@ -163,19 +186,59 @@ def read_field(
     return None
 
 
-def _owner_span(text: str, start: int, end: int, targets: Targets) -> Span | None:
-    """The label named, with its preposition and a trailing noun ("for Anna's case")."""
+def _owner_span(
+    text: str, start: int, end: int, targets: Targets, vocab: Vocabulary | None = None
+) -> Span | None:
+    """The case named, with its preposition, the record noun and number sign before it and a
+    trailing noun after it ("for Anna's case", "on order no. 1001", "#1001", "the Almirante
+    booking")."""
     said = targets.mentions(start, end)
     if not said:
         return None
     first = said[0]
-    lead = re.search(
-        r"(?:(?:on|for|of|in|to|from)\s+)?(?:the\s+)?$", text[start : first.start], ICASE
-    )
-    s = start + lead.start() if lead is not None else first.start
+    window = text[max(start, first.start - _LEAD_REACH) : first.start]
+    lead = _OWNER_LEAD.search(window)
+    s = first.start - (len(window) - lead.start()) if lead is not None else first.start
     tail = re.match(r"\s+[\w-]+\s*(?=$|[,;])", text[first.end : end])
-    e = first.end + (tail.end() if tail is not None else 0)
-    return s, e
+    if tail is None:
+        tail = _OWNER_NOUN.match(text, first.end, end)
+        e = tail.end() if tail is not None else first.end
+    else:
+        e = first.end + tail.end()
+    return max(s, start), e
+
+
+def _phrase(text: str, start: int, end: int, vocab: Vocabulary) -> re.Match[str] | None:
+    """The operation's phrase: opening the clause, or after a request ("I want a refund",
+    "could I get my money back", "please have it refunded"). Only an operation that always
+    waits for a confirmation card may be found deeper in the clause ("… I deserve a full
+    refund of the 120 euros"): its card shows the exact arguments before anything runs."""
+    at_start = vocab.operation_regex.match(text, start, end)
+    if at_start is not None:
+        return at_start
+    for m in vocab.operation_regex.finditer(text, start, end):
+        before = text[start : m.start()]
+        if _REQUEST.fullmatch(before) or (
+            _confirmed(vocab, vocab.operation_named(m.group(0)))
+            and not _NEGATED.search(before)
+        ):
+            return m
+    return None
+
+
+def _confirmed(vocab: Vocabulary, name: str) -> bool:
+    op = vocab.operation(name)
+    return needs_confirmation(op.policy, is_destructive=op.is_destructive)
+
+
+def _phrase_words(text: str, m: re.Match[str], vocab: Vocabulary) -> list[Span]:
+    """The spans of the phrase's own words (a gap phrase holds arguments in between)."""
+    phrase = vocab.operation_phrases.get(m.lastgroup or "", "")
+    if GAP not in phrase:
+        return [m.span()]
+    own = {w.casefold() for w in phrase.split() if w != GAP}
+    words = _WORDS.finditer(text, m.start(), m.end())
+    return [w.span() for w in words if w.group(0).casefold() in own]
 
 
 def read_operation(
@@ -188,21 +251,23 @@ def read_operation(
     aliases: Sequence[AliasMatch],
 ) -> OperationReading | None:
     start, end = span
-    m = _operation_opening(vocab.operation_pattern).match(text, start, end)
+    m = _phrase(text, start, end, vocab)
     if m is None:
         return None
     name = vocab.operation_named(m.group(0))
-    owner = _owner_span(text, m.end(), end, targets)
+    owner = _owner_span(text, start, end, targets, vocab)
     generic = phrase_key(m.group(0)) in _FIELD_VERBS
+    skip = [*_phrase_words(text, m, vocab), *([owner] if owner else [])]
     reading = read_arguments(
         vocab.operation(name),
         text,
-        m.end(),
+        start,
         end,
         ctx=ctx,
         aliases=aliases,
         field_keys=frozenset(vocab.field_names) if generic else frozenset(),
-        skip=[owner] if owner else [],
+        skip=skip,
+        object_start=m.end(),
     )
     if reading.names_field:
         return None  # "add a note" with no value: a field without its value, not an object

@@ -44,6 +44,13 @@ _COUNTED = re.compile(
     r"^(?P<noun>[a-z-]+)\s+(?:at|in|of|for)\s+(?:(?:the|a|an)\s+)?(?P<rest>.+)$", ICASE
 )
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
+#: A request's preamble that means nothing for the plan ("I want a", "could I get my").
+_FILLER = re.compile(
+    r"(?:(?:i|we|you|me|us|my|our|a|an|the|to|please|kindly|want|need|would|like|'d|could|can"
+    r"|may|get|have|is|it|be|possible|full|partial|some|just|so|and|also|hi|hello|hey|think"
+    r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's)[\s,']*)+",
+    ICASE,
+)
 
 
 @attrs.frozen(kw_only=True)
@@ -178,7 +185,10 @@ def read_arguments(
     aliases: Sequence[AliasMatch] = (),
     field_keys: frozenset[str] = frozenset(),
     skip: Sequence[Span] = (),
+    object_start: int | None = None,
 ) -> ArgumentReading:
+    """Arguments from ``text[start:end]``; words before ``object_start`` (a request's
+    preamble, "I want a …") are never the operation's object."""
     carver = _Carver(text=text, op=op, ctx=ctx, consumed=list(skip))
     object_arg = next((a for a in op.arguments if a.required and _is_text(a)), None)
     object_name = object_arg.name if object_arg is not None else None
@@ -190,8 +200,12 @@ def read_arguments(
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
     pieces = carver.leftover(start, end)
-    words = " ".join(_with_aliases(text, p, aliases) for p in pieces)
     unread: list[Span] = []
+    if object_start is not None:
+        before = [p for p in pieces if p[1] <= object_start]
+        unread += [p for p in before if not _FILLER.fullmatch(text, *p)]
+        pieces = [p for p in pieces if p[1] > object_start]
+    words = " ".join(_with_aliases(text, p, aliases) for p in pieces)
     names_field = False
     said = " ".join(words.split()).strip(TRIM)
     refers = PRONOUN.match(said) if object_name is not None else DEICTIC.match(said)
@@ -199,10 +213,10 @@ def read_arguments(
         value = _object_text(words, counted)
         key = phrase_key(value)
         names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
-        if object_name is not None and value and not names_field:
+        if object_name is not None and value and not names_field and ":" not in value:
             carver.args[object_name] = value
         elif value:
-            unread = pieces
+            unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
     return ArgumentReading(
         args=carver.args, numbers=numbers, unread=tuple(unread), names_field=names_field

@@ -8,6 +8,7 @@ InterpreterActor's turn payload)::
      "clock": "2026-01-07T09:30:00+00:00",          required: the turn's clock (ISO, with offset)
      "workflow": "repair",                           required: one of the provider's workflows
      "case_labels": ["Anna", "Bob"],                 the case labels the user may name
+     "case_names": {"Ana Reis": ["Order 1001"]},     other names, with their cases' labels
      "locale": "en",                                 optional, default "en"
      "focus_label": "Anna",                          optional: the case the session talks about
      "glossary": "the office = Rua Augusta 12"}      optional: glossary text (references' format)
@@ -48,9 +49,10 @@ def read_turn(
     case_labels: Sequence[str] = (),
     focus_label: str | None = None,
     glossary: Glossary | None = None,
+    case_names: Mapping[str, Sequence[str]] | None = None,
 ) -> UserTurnPlan:
     """The plan for ``turn`` (pure: the same inputs always give the same plan)."""
-    return _read(turn, _vocabulary(workflow), case_labels, focus_label, glossary)
+    return _read(turn, _vocabulary(workflow), case_labels, focus_label, glossary, case_names)
 
 
 @functools.lru_cache(maxsize=64)
@@ -64,6 +66,7 @@ def _read(
     case_labels: Sequence[str],
     focus_label: str | None,
     glossary: Glossary | None,
+    case_names: Mapping[str, Sequence[str]] | None = None,
 ) -> UserTurnPlan:
     text = turn.text
     plan = PlanBuilder(text=text)
@@ -72,7 +75,14 @@ def _read(
         plan.not_understood(start, len(text.rstrip()))
         return plan.plan()
     aliases = find_aliases(glossary, text) if glossary is not None else ()
-    targets = Targets(text=text, labels=tuple(case_labels), focus=focus_label, aliases=aliases)
+    targets = Targets(
+        text=text,
+        labels=tuple(case_labels),
+        focus=focus_label,
+        aliases=aliases,
+        names={k: tuple(v) for k, v in (case_names or {}).items()},
+        ordinary=vocab.words,
+    )
     reader = Reader(
         text=text,
         vocab=vocab,
@@ -119,6 +129,7 @@ class RulesProvider:
         case_labels: Sequence[str] = (),
         focus_label: str | None = None,
         glossary: Glossary | None = None,
+        case_names: Mapping[str, Sequence[str]] | None = None,
     ) -> str:
         """Plan JSON for ``turn`` (``glossary`` defaults to the provider's own)."""
         name = workflow if isinstance(workflow, str) else workflow.name
@@ -130,7 +141,7 @@ class RulesProvider:
                 hint="build RulesProvider(workflows=[...]) with every workflow it interprets",
             )
         chosen = glossary if glossary is not None else self._glossary
-        plan = _read(turn, vocab, case_labels, focus_label, chosen)
+        plan = _read(turn, vocab, case_labels, focus_label, chosen, case_names)
         return plan_to_json(plan)
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
@@ -162,6 +173,7 @@ class RulesProvider:
             case_labels=payload["case_labels"],
             focus_label=payload["focus_label"],
             glossary=glossary,
+            case_names=payload["case_names"],
         )
         return ProviderAnswer(text=text, model=RULES_MODEL)
 
@@ -195,6 +207,11 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
     labels = data.get("case_labels", [])
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
         raise _bad("'case_labels' must be a list of strings")
+    names = data.get("case_names", {})
+    if not isinstance(names, dict) or not all(
+        isinstance(v, list) and all(isinstance(x, str) for x in v) for v in names.values()
+    ):
+        raise _bad("'case_names' must map each name to a list of case labels")
     optional = {key: data.get(key) for key in ("locale", "focus_label", "glossary")}
     for key, value in optional.items():
         if value is not None and not isinstance(value, str):
@@ -204,6 +221,7 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
         "clock": clock,
         "workflow": data["workflow"],
         "case_labels": tuple(labels),
+        "case_names": {str(k): tuple(v) for k, v in names.items()},
         "locale": optional["locale"] or "en",
         "focus_label": optional["focus_label"],
         "glossary": optional["glossary"],
