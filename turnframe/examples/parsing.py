@@ -25,8 +25,10 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from turnframe.reading import NUMBER_WORDS as NUMBER_WORD_RUN
+from turnframe.reading import number_in_words, read_amount
 from turnframe.workflow import ParseContext
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -77,7 +79,7 @@ def _count_word(word: str) -> int | None:
         return int(word)
     if word in ("a", "an"):
         return 1
-    return NUMBER_WORDS.index(word) if word in NUMBER_WORDS else None
+    return number_in_words(word) if NUMBER_WORD_RUN.fullmatch(word) else None
 
 
 def _end_of_month(year: int, month: int) -> date:
@@ -170,31 +172,18 @@ def parse_date(text: str, ctx: ParseContext) -> date:
         raise ValueError(f"{text.strip()!r} is not a date I can read") from None
 
 
-_MONEY = re.compile(
-    r"(?:(?:at|for|of|by)\s+)?"
-    r"(?:[€$£]\s?(?P<a>\d+(?:[.,]\d{1,2})?)|(?P<b>\d+(?:[.,]\d{1,2})?)\s?(?:[€$£]|euros?|eur)?)"
-    r"(?:\s+(?:each|apiece|in\s+total|total|per\s+\w+|a\s+\w+))?"
-)
-
-
 def parse_money(text: str, ctx: ParseContext) -> int:
-    """An amount in euro cents: "80 euros", "€80", "80.50 EUR", "12,5 €", or a bare "80"."""
-    words = " ".join(text.strip().casefold().rstrip(".!?,").split())
-    match = _MONEY.fullmatch(words)
-    if match is None:
-        raise ValueError(f"{text.strip()!r} is not an amount of money")
-    number = (match.group("a") or match.group("b")).replace(",", ".")
-    try:
-        cents = Decimal(number) * 100
-    except InvalidOperation:
-        raise ValueError(f"{text.strip()!r} is not an amount of money") from None
-    return int(cents)
+    """An amount in euro cents: "80 euros", "€80", "EUR 80", "80.50 EUR", "12,5 €", "twenty
+    euros", or a bare "80"; an amount in another currency is refused, never converted."""
+    return read_amount(text, currency="EUR")
 
 
 def parse_count(text: str, ctx: ParseContext) -> int:
-    """A small whole number: "3" or "three" (up to twelve in words)."""
+    """A whole number: "3", "three", "twenty-five"."""
     word = text.strip().casefold()
-    count = _count_word(word) if word not in ("a", "an") else None
+    if word.isdigit():
+        return int(word)
+    count = number_in_words(word) if NUMBER_WORD_RUN.fullmatch(word) else None
     if count is None:
         raise ValueError(f"{text.strip()!r} is not a number")
     return count

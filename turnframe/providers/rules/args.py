@@ -36,6 +36,7 @@ from turnframe.providers.rules.shapes import (
     TRIM,
 )
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
+from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
 from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
@@ -104,6 +105,12 @@ class _Carver:
             if not self.free(m.span()):
                 continue
             argument = self.accepting(m.group(group))
+            if argument is None and group == "money":
+                # "20 dollars" on a desk in euros: the argument a bare number would fill gets
+                # the words as said, so its parser refuses them and the desk asks; the number
+                # is never read again as a bare amount in the desk's currency.
+                number = NUMBER.search(m.group(group)) or COUNT_WORDS.search(m.group(group))
+                argument = None if number is None else self.accepting(number.group(0))
             if argument is not None:
                 self.args[argument.name] = m.group(group)
                 self.consumed.append(m.span())

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from turnframe.reading.numbers import NUMBER_WORDS
+
 ICASE = re.IGNORECASE
 
 WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -34,17 +36,22 @@ DATE = re.compile(
     ICASE,
 )
 
-_NUMBER = r"\d+(?:[.,]\d{1,2})?"
-_CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks)"
-#: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it.
+_DIGITS = r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
+_CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
+#: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it:
+#: the currency before or after the number, as a symbol, a code or a word.
 MONEY = re.compile(
     r"(?<!\w)(?:(?:at|for|of|by)\s+)?"
-    rf"(?P<money>[€$£]\s?{_NUMBER}|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w)))"
+    rf"(?P<money>(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
+    rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w)))"
     r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+))?",
     ICASE,
 )
-#: A number followed by a word ("3 boxes"): group ``count`` is the number.
-COUNT = re.compile(rf"(?<![\w.,])(?P<count>\d+|{SMALL_NUMBER})(?=\s+[a-z])", ICASE)
+#: A number followed by a word ("3 boxes", "two tickets"): group ``count`` is the number.
+COUNT = re.compile(
+    rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
+)
 #: A bare number ("135", "12.50"): group ``number``.
 NUMBER = re.compile(r"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?)(?![\w])", ICASE)
 
@@ -64,8 +71,10 @@ TRAILING_FILLER = re.compile(
 
 #: Words that mark the rest of the clause as a same-breath correction of what came before.
 MARKER = re.compile(
-    r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|or\s+rather|rather|on\s+second"
-    r"\s+thought|hmm+,?\s+actually|oops)(?:[\s,:;.!-]+|$)",
+    r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
+    r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
+    r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
+    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that)))(?:[\s,:;.!-]+|$)",
     ICASE,
 )
 #: The same markers, matched at a position of the whole text (``MARKER_AT.match(text, pos)``).
@@ -84,7 +93,11 @@ FOLLOW_UP_AT = re.compile(
     ICASE,
 )
 #: Markers strong enough to cut a clause even without a comma ("150 euros no wait 135").
-STRONG_MARKER = re.compile(r"(?:no,?\s+wait|or\s+rather|actually)\b", ICASE)
+STRONG_MARKER = re.compile(
+    r"(?:no,?\s+wait|or\s+rather|actually|on\s+second\s+thoughts?|i\s+meant"
+    r"|wait,?\s+make\s+(?:it|that))\b",
+    ICASE,
+)
 
 #: A clause that is only small talk.
 CHITCHAT = re.compile(

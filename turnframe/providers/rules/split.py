@@ -27,6 +27,9 @@ _WORD_START = re.compile(r"(?<![\w'])[\w€$£]")
 _CONDITIONAL = re.compile(r"(?:if|suppose|supposing|imagine|hypothetically)\b", re.IGNORECASE)
 _CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus)\s*$", re.IGNORECASE)
 _CONNECTIVE_REACH = 16  # "plus" and the spaces after it, with room to spare
+_ABBREVIATION = re.compile(
+    r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
+)
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -45,14 +48,18 @@ class Clause:
 
 
 def sentences(text: str) -> list[tuple[int, int, bool]]:
-    """(start, end, ends with '?') for each sentence."""
+    """(start, end, ends with '?') for each sentence. A full stop after an abbreviation ("no.
+    1001", "approx. 20") does not end one."""
     out: list[tuple[int, int, bool]] = []
     start = 0
     i = 0
     while i < len(text):
         c = text[i]
         after = text[i + 1] if i + 1 < len(text) else " "
-        inside_word = c == "." and not (after.isspace() or after in _CLOSERS)
+        inside_word = c == "." and (
+            not (after.isspace() or after in _CLOSERS)
+            or _ABBREVIATION.search(text, max(0, i - 8), i + 1) is not None
+        )
         if c in _SENTENCE_END and not inside_word:
             j = i
             while j < len(text) and text[j] in _SENTENCE_END | {" ", "\t", "\r"}:
