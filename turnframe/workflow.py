@@ -222,6 +222,8 @@ class Workflow(Generic[S]):
     glossary_slots: tuple[str, ...] = ()
     #: What one case is called in replies ("Trip", "Order"); default: the workflow's name.
     case_noun: str | None = None
+    #: Other words users call one case by ("booking", "reservation"): "the Acme booking".
+    nouns: tuple[str, ...] = ()
     #: How its committed events read in receipts (e.g. money in cents as euros); receipts are
     #: still made only from committed events.
     describe_event: EventDescriber | None = None

@@ -28,7 +28,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from turnframe.reading import NUMBER_WORDS as NUMBER_WORD_RUN
-from turnframe.reading import number_in_words, read_amount
+from turnframe.reading import number_in_words, read_amount, with_digits
+from turnframe.reading.dates import ordinals_in_digits, read_calendar_date
 from turnframe.workflow import ParseContext
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -117,9 +118,9 @@ def _calendar_day(words: str, today: date) -> date | None:
         if match.group(year_group) is None and found < today:
             found = _valid(year + 1, month, day, words)
         return found
-    match = re.fullmatch(rf"the\s+{_ORDINAL}", words)
+    match = re.fullmatch(rf"the\s+{_ORDINAL}|(\d{{1,2}})(?:st|nd|rd|th)", words)
     if match is not None:
-        day = int(match.group(1))
+        day = int(match.group(1) or match.group(2))
         year, month = today.year, today.month
         if day < today.day:
             year, month = _next_month(today)
@@ -161,11 +162,16 @@ def _relative(words: str, today: date) -> date | None:
 def parse_date(text: str, ctx: ParseContext) -> date:
     """A date from the user's words, relative to the turn's clock (see the module table)."""
     words = " ".join(_PREPOSITION.sub("", text.strip().casefold().rstrip(".!?,")).split())
+    words = ordinals_in_digits(with_digits(words))
     today = ctx.now.date()
     for reader in (_relative, _weekday, _calendar_day):
         found = reader(words, today)
         if found is not None:
             return found
+    order = "MDY" if ctx.locale.casefold() in ("en-us", "en_us") else "DMY"
+    written = read_calendar_date(words, ctx.now, order=order)
+    if written is not None:
+        return written
     try:
         return date.fromisoformat(words)
     except ValueError:

@@ -180,6 +180,7 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
     start_policy=ROUTINE,
     # Users name an order by its number, the customer or what was bought.
     identifying=("order_number", "customer", "item"),
+    nouns=("booking", "reservation", "purchase", "stay", "ticket"),
     synonyms={
         "refund": (
             "money back",

@@ -348,6 +348,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
     project=_project,
     start_policy=ROUTINE,
     identifying=("name",),
+    nouns=("booking", "journey", "holiday", "vacation", "reservation"),
     conditions=(
         Condition(
             name="discount_valid",

@@ -62,31 +62,40 @@ _START = re.compile(
 #: phrase is the same verb.
 _FIELD_VERBS = frozenset({"add", "set", "change", "put", "write", "update", "include", "enter"})
 _TRAILING_OWNER = r"\s+(?:for|on|of|in)\s+(?:the\s+)?$"
-#: Before a case's name: "on", "for my", "the", "order", "no.", "number", "#".
-_OWNER_LEAD = re.compile(
-    r"(?:(?:on|for|of|in|to|from|with|about|regarding|re:?)\s+)?"
-    r"(?:(?:the|my|our|this|that|your)\s+)?"
-    r"(?:(?:order|booking|reservation|trip|case|record|purchase|ticket)s?\s+)?"
-    r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference)\s*:?\s*)?#?\s*$",
-    ICASE,
-)
 _LEAD_REACH = 48
-#: After a case's name: the noun it names ("booking", "order", "one").
-_OWNER_NOUN = re.compile(
-    r"\s+(?:order|booking|reservation|trip|case|purchase|one|stay|ticket)s?(?!\w)", ICASE
-)
+
+
+@functools.cache
+def _owner_lead(nouns: str) -> re.Pattern[str]:
+    """Before a case's name: "on", "for my", "the", the record noun, "no.", "number", "#"."""
+    return re.compile(
+        r"(?:(?:on|for|of|in|to|from|with|about|regarding|re:?)\s+)?"
+        r"(?:(?:the|my|our|this|that|your)\s+)?"
+        rf"(?:(?:{nouns})s?\s+)?"
+        r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference)\s*:?\s*)?#?\s*$",
+        ICASE,
+    )
+
+
+@functools.cache
+def _owner_noun(nouns: str) -> re.Pattern[str]:
+    """After a case's name: the noun it names (the record noun, "one")."""
+    return re.compile(rf"\s+(?:{nouns}|one)s?(?!\w)", ICASE)
 #: Words a request opens with, before the operation's phrase.
-_REQUEST = re.compile(
-    r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
+_REQUEST_LEAD = r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
+_REQUEST_FRAME = (
     r"(?:(?:i|we)\s+(?:(?:would|'d|\u2019d)\s+(?:like|love)|want|need|wish|demand|expect|"
     r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
     r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+please)?(?:\s+(?:get|have|receive))?"
     r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
     r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
-    r"|(?:go\s+ahead\s+and|let'?s))?"
-    r"[\s,]*(?:(?:a|an|the|my|our|me|us|full|partial|complete|some)\s+)*",
-    ICASE,
+    r"|(?:go\s+ahead\s+and|let'?s))"
 )
+_REQUEST_TAIL = r"[\s,]*(?:(?:a|an|the|my|our|me|us|full|partial|complete|some)\s+)*"
+#: Words a request opens with, before the operation's phrase (possibly none).
+_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}?{_REQUEST_TAIL}", ICASE)
+#: A request that is shaped like a question ("could I get a copy …?"): the frame is needed.
+_ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", ICASE)
 _NEGATED = re.compile(r"(?<!\w)(?:not|no|never|don'?t|didn'?t|won'?t|without)(?!\w)", ICASE)
 _WORDS = re.compile(r"[\w']+")
 
@@ -190,35 +199,43 @@ def _owner_span(
     text: str, start: int, end: int, targets: Targets, vocab: Vocabulary | None = None
 ) -> Span | None:
     """The case named, with its preposition, the record noun and number sign before it and a
-    trailing noun after it ("for Anna's case", "on order no. 1001", "#1001", "the Almirante
-    booking")."""
+    trailing noun after it ("for Anna's case", "on ticket no. 4711", "#4711", "the Acme
+    one")."""
     said = targets.mentions(start, end)
     if not said:
         return None
     first = said[0]
+    nouns = vocab.record_nouns if vocab is not None else "case|record"
     window = text[max(start, first.start - _LEAD_REACH) : first.start]
-    lead = _OWNER_LEAD.search(window)
+    lead = _owner_lead(nouns).search(window)
     s = first.start - (len(window) - lead.start()) if lead is not None else first.start
     tail = re.match(r"\s+[\w-]+\s*(?=$|[,;])", text[first.end : end])
     if tail is None:
-        tail = _OWNER_NOUN.match(text, first.end, end)
+        tail = _owner_noun(nouns).match(text, first.end, end)
         e = tail.end() if tail is not None else first.end
     else:
         e = first.end + tail.end()
     return max(s, start), e
 
 
-def _phrase(text: str, start: int, end: int, vocab: Vocabulary) -> re.Match[str] | None:
-    """The operation's phrase: opening the clause, or after a request ("I want a refund",
-    "could I get my money back", "please have it refunded"). Only an operation that always
-    waits for a confirmation card may be found deeper in the clause ("… I deserve a full
-    refund of the 120 euros"): its card shows the exact arguments before anything runs."""
-    at_start = vocab.operation_regex.match(text, start, end)
-    if at_start is not None:
-        return at_start
+def _phrase(
+    text: str, start: int, end: int, vocab: Vocabulary, *, asked: bool
+) -> re.Match[str] | None:
+    """The operation's phrase: opening the clause, or after a request ("I want a repair",
+    "could I get my money back", "please have it repaired"). Only an operation that always
+    waits for a confirmation card may be found deeper in the clause ("… so I expect a full
+    repair of the boiler"): its card shows the exact arguments before anything runs. In a
+    clause shaped like a question (``asked``) only an explicit request frame counts."""
+    if not asked:
+        at_start = vocab.operation_regex.match(text, start, end)
+        if at_start is not None:
+            return at_start
     for m in vocab.operation_regex.finditer(text, start, end):
         before = text[start : m.start()]
-        if _REQUEST.fullmatch(before) or (
+        if asked:
+            if _ASKED_REQUEST.fullmatch(before):
+                return m
+        elif _REQUEST.fullmatch(before) or (
             _confirmed(vocab, vocab.operation_named(m.group(0)))
             and not _NEGATED.search(before)
         ):
@@ -249,9 +266,10 @@ def read_operation(
     *,
     ctx: ParseContext,
     aliases: Sequence[AliasMatch],
+    asked: bool = False,
 ) -> OperationReading | None:
     start, end = span
-    m = _phrase(text, start, end, vocab)
+    m = _phrase(text, start, end, vocab, asked=asked)
     if m is None:
         return None
     name = vocab.operation_named(m.group(0))

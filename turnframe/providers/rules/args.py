@@ -106,9 +106,9 @@ class _Carver:
                 continue
             argument = self.accepting(m.group(group))
             if argument is None and group == "money":
-                # "20 dollars" on a desk in euros: the argument a bare number would fill gets
-                # the words as said, so its parser refuses them and the desk asks; the number
-                # is never read again as a bare amount in the desk's currency.
+                # "20 dollars" to a workflow in euros: the argument a bare number would fill
+                # gets the words as said, so its parser refuses them and the user is asked;
+                # the number is never read again as a bare amount in the workflow's currency.
                 number = NUMBER.search(m.group(group)) or COUNT_WORDS.search(m.group(group))
                 argument = None if number is None else self.accepting(number.group(0))
             if argument is not None:

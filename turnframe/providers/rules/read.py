@@ -60,6 +60,7 @@ from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 _NO = re.compile(r"no|nope|not\s+that|no\s+thanks", ICASE)
+_IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
 
@@ -84,7 +85,8 @@ class Reader:
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
             return
-        if not QUESTION_OPENING.match(body) and self._action(clause, s, e):
+        asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
+        if self._action(clause, s, e, asked=asked):
             return
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
@@ -196,11 +198,23 @@ class Reader:
         return bool(rules)
 
     # -- actions ----------------------------------------------------------------------------
-    def _action(self, clause: Clause, s: int, e: int) -> bool:
-        field = read_field(self.text, (s, e), self.vocab, self.targets, self.aliases)
+    def _action(self, clause: Clause, s: int, e: int, *, asked: bool = False) -> bool:
+        """An action read from the clause; a question-shaped clause is one only when it asks
+        for an operation with a request ("could I get a copy …?")."""
+        field = None
+        if not asked:
+            field = read_field(self.text, (s, e), self.vocab, self.targets, self.aliases)
         op = read_operation(
-            self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
+            self.text,
+            (s, e),
+            self.vocab,
+            self.targets,
+            ctx=self.ctx,
+            aliases=self.aliases,
+            asked=asked,
         )
+        if asked and op is None:
+            return False
         if field is not None and (op is None or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:

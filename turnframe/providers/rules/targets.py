@@ -39,8 +39,8 @@ def _stand_for(said: str, labels: tuple[str, ...]) -> str:
 
 def partial_names(names: Sequence[str], ordinary: frozenset[str]) -> dict[str, str]:
     """Shorter ways to say a name, each with the name: its comma-separated parts of two words
-    or more ("Hotel Almirante" of "Hotel Almirante, 1 night") and its capitalized words
-    ("Ana", "Almirante") that no other name shares and that are not the workflow's words."""
+    or more ("Casa Verde" of "Casa Verde, 2 rooms") and its capitalized words ("Ana",
+    "Verde") that no other name shares and that are not the workflow's own words."""
     counts: dict[str, int] = {}
     found: dict[str, set[str]] = {}
     for name in names:

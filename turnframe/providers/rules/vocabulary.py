@@ -50,8 +50,8 @@ def phrase_pattern(phrase: str, *, flexible: bool) -> str:
 
 
 def inflections(phrase: str) -> set[str]:
-    """The phrase with its first word (a verb) inflected: "refund" → "refunds", "refunded",
-    "refunding"; "submit" → "submitted"; "cancel" → "cancelled", "canceled"."""
+    """The phrase with its first word (a verb) inflected: "close" → "closes", "closed",
+    "closing"; "submit" → "submitted"; "cancel" → "cancelled", "canceled"."""
     first, _, rest = phrase.partition(" ")
     word = first.casefold()
     if not word.isalpha() or len(word) < 3:
@@ -102,6 +102,7 @@ class Vocabulary:
     questions: tuple[tuple[str, frozenset[str]], ...]  # (question name, tokens), longest first
     starters: re.Pattern[str]
     words: frozenset[str] = frozenset()  # every word of its phrases, lower case
+    record_nouns: str = "case|record"  # what one case is called, as a regex alternation
     #: Every operation phrase in one pattern, longest first, each in its own group ``pN``.
     operation_regex: re.Pattern[str] = re.compile(_NEVER)
     operation_groups: Mapping[str, str] = attrs.field(factory=dict)  # group -> operation
@@ -160,8 +161,12 @@ def vocabulary_of(workflow: Workflow[Any]) -> Vocabulary:
     grouped = "|".join(
         f"(?P<p{n}>{phrase_pattern(p, flexible=True)})" for n, p in enumerate(ordered)
     )
+    nouns = {"case", "record", *(n.casefold() for n in workflow.nouns)}
+    if workflow.case_noun:
+        nouns.add(workflow.case_noun.casefold())
     return Vocabulary(
         words=words,
+        record_nouns="|".join(re.escape(n) for n in sorted(nouns, key=lambda n: (-len(n), n))),
         operation_regex=re.compile(rf"(?:{grouped or _NEVER})(?!\w)", ICASE),
         operation_groups=groups,
         operation_phrases={f"p{n}": p for n, p in enumerate(ordered)},
