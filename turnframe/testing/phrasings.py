@@ -25,7 +25,7 @@ from turnframe._converter import converter
 from turnframe.errors import TurnframeError
 from turnframe.plan import QuestionAct, UserTurnPlan
 from turnframe.response import BlockKind, TurnResponse
-from turnframe.results import ActStatus
+from turnframe.results import NOTICE_NOT_UNDERSTOOD, ActStatus
 from turnframe.runtime import Runtime
 from turnframe.stores.protocol import Store
 
@@ -163,6 +163,11 @@ def shows(last: LastTurn, expect: Mapping[str, Any], keys: Mapping[str, str]) ->
     answers = [b for b in response.blocks if b.kind is BlockKind.ANSWER]
     rejected = [r for r in response.results if r.status is ActStatus.REJECTED]
     shown = ", ".join(f"{b.kind.value}:{b.code.rsplit('.', 1)[-1]}" for b in response.blocks)
+    names = expect.get("answers")
+    if names and last.plan is not None:  # answers may accompany any ending
+        asked = {a.question for a in last.plan.acts if isinstance(a, QuestionAct)}
+        if not answers or not set(names) <= asked:
+            return False, shown
     ending = expect["ends_with"]
     if ending == "committed":
         return bool(response.events), shown
@@ -197,15 +202,13 @@ def shows(last: LastTurn, expect: Mapping[str, Any], keys: Mapping[str, str]) ->
         if response.events or confirm:
             return False, shown
         codes = {r.rejection.code for r in rejected if r.rejection is not None}
-        return (bool(rejected) if code is None else code in codes), shown
+        if code is not None:
+            return code in codes, shown
+        # Without a code (an unsupported request), "not understood" says it cannot, too.
+        unread = any(b.code == NOTICE_NOT_UNDERSTOOD for b in response.blocks)
+        return bool(rejected) or unread, shown
     if ending == "answer":
-        if not answers:
-            return False, shown
-        names = expect.get("answers")
-        if not names or last.plan is None:
-            return True, shown
-        asked = {a.question for a in last.plan.acts if isinstance(a, QuestionAct)}
-        return set(names) <= asked, shown
+        return bool(answers), shown
     # nothing: no commit, no card, no question back
     quiet = not (response.events or confirm or select or argument or clarifying)
     return quiet and statuses[ActStatus.AWAITING_CONFIRMATION] == 0, shown

@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
+
+import attrs
 
 from turnframe.messages import UserTurn
 from turnframe.plan import UserTurnPlan
@@ -33,6 +36,7 @@ from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.read import Reader
+from turnframe.providers.rules.spelling import correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary, vocabulary_of
@@ -68,12 +72,32 @@ def _read(
     glossary: Glossary | None,
     case_names: Mapping[str, Sequence[str]] | None = None,
 ) -> UserTurnPlan:
-    text = turn.text
-    plan = PlanBuilder(text=text)
     if not turn.locale.casefold().startswith("en"):
+        text = turn.text
+        plan = PlanBuilder(text=text)
         start = len(text) - len(text.lstrip())
         plan.not_understood(start, len(text.rstrip()))
         return plan.plan()
+    names = {*case_labels, *(case_names or {})}
+    name_words = frozenset(w.casefold() for n in names for w in re.findall(r"[A-Za-z]+", n))
+    corrected = correct(turn.text, vocab.words, name_words)
+    if corrected is None:
+        return _read_english(turn, vocab, case_labels, focus_label, glossary, case_names)
+    seen = attrs.evolve(turn, text=corrected.text)
+    read = _read_english(seen, vocab, case_labels, focus_label, glossary, case_names)
+    return remap(read, corrected)
+
+
+def _read_english(
+    turn: UserTurn,
+    vocab: Vocabulary,
+    case_labels: Sequence[str],
+    focus_label: str | None,
+    glossary: Glossary | None,
+    case_names: Mapping[str, Sequence[str]] | None,
+) -> UserTurnPlan:
+    text = turn.text
+    plan = PlanBuilder(text=text)
     aliases = find_aliases(glossary, text) if glossary is not None else ()
     targets = Targets(
         text=text,
