@@ -5,7 +5,7 @@ frequency list), not a number, not part of a case's name and not capitalized ins
 (names are never corrected); and exactly one word of the workflow's vocabulary or of the
 interpreter's own command words is closest to it within a bounded edit distance (rapidfuzz, with
 transpositions counting once): one edit for words of up to seven letters, two for longer ones.
-"refnd" becomes "refund", "tarvel" "travel", "stauts" "status"; "summit" stays "summit".
+"chnage" becomes "change", "adress" "address", "stauts" "status"; "summit" stays "summit".
 
 The turn is then read in the corrected text and every piece of evidence is mapped back to the
 user's own text, so evidence still cites exactly what was typed.
@@ -30,7 +30,7 @@ _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
     "please thanks thank want would like need could should what when where which how much many "
     "status about still valid left paid does instead actually sorry mean wait because reason "
-    "order number note amount date name extra extras euro euros first second third next week "
+    "order number note amount date name euro euros first second third next week "
     "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
     "february march april june july august september october november december"
 )
