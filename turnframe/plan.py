@@ -108,6 +108,8 @@ class OperationAct:
     args: dict[str, str] = attrs.field(factory=dict)  # argument name -> text
     evidence: tuple[Evidence, ...]
     condition: ActCondition | None = None
+    #: The interpreter is unsure of its reading: a card shows the exact arguments first.
+    confirm: bool = False
 
 
 @attrs.frozen(kw_only=True)

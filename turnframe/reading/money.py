@@ -26,7 +26,8 @@ _CUR = "|".join(re.escape(w) for w in _SYMBOLS)
 _NUM = r"\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _AMOUNT = re.compile(
     rf"(?:(?P<c1>{_CUR})\s*(?P<n1>{_NUM})(?:\s*(?P<c3>{_CUR}))?"
-    rf"|(?P<n2>{_NUM})\s*(?P<c2>{_CUR})?(?:\s+(?:(?:and\s+)?(?P<cents>\d{{1,2}})\s+cents?))?)",
+    rf"|(?P<n2>{_NUM})\s*(?P<c2>{_CUR})?"
+    rf"(?:\s+(?:and\s+)?(?P<cents>\d{{1,2}})(?:\s+(?:cents?|c))?)?)",
     re.IGNORECASE,
 )
 
@@ -75,7 +76,7 @@ def read_amount(text: str, *, currency: str = "EUR") -> int:
         raise MoneyError(f"{text.strip()!r} is not an amount of money") from None
     cents = int(value * 100)
     if m.group("cents"):
-        if value != value.to_integral_value():
+        if value != value.to_integral_value() or not (m.group("c2") or "cent" in said):
             raise MoneyError(f"{text.strip()!r} is not an amount of money")
         cents += int(m.group("cents"))
     return cents

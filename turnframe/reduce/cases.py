@@ -88,10 +88,11 @@ class Candidate:
     value: Any = None
     proposed: tuple[str, ...] = ()  # arguments the workflow proposed: a card must show them
     unit: int | None = None  # the plan's atomic unit the act belongs to, if any
+    unsure: bool = False  # the interpreter asked for a card: it was unsure of its reading
 
     @property
     def confirm(self) -> bool:
-        if self.proposed:
+        if self.proposed or self.unsure:
             return True
         return needs_confirmation(self.policy, is_destructive=self.is_destructive)
 
@@ -195,6 +196,7 @@ def _candidates(
             candidate = _operation_candidate(work, pos, op, act.args, ctx, case_id, state)
             if candidate is None:
                 continue
+            candidate.unsure = act.confirm
             key = (op.name, canonical_json(candidate.args))
             if key in seen_ops:
                 work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, seen_ops[key])

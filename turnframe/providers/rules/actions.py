@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from turnframe.plan import Target
+from turnframe.plan import LabelTarget, Target
 from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.shapes import DETERMINER, ICASE, TRAILING_FILLER, TRIM
@@ -45,8 +45,9 @@ _FIELD_FORMS = (
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|must\s+be|reads|says)\s+"
     r"|\s*[:=]\s*)",
-    rf"{DETERMINER}?{_POSSESSOR}(?P<f>F)\s+(?:to|as)\s+",
+    rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
 )
+_QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
     r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
@@ -176,6 +177,11 @@ def read_field(
         if m is None:
             continue
         value_start, value_end = m.start("v"), end
+        closing = _QUOTES.get(text[value_start]) if value_start < end else None
+        if closing is not None:  # a quoted value ends at its closing quote
+            close = text.find(closing, value_start + 1, end)
+            if close > value_start + 1:
+                value_end = close + 1
         said = targets.mentions(value_start, value_end)
         if said and said[-1].end == value_end:
             owner = re.search(_TRAILING_OWNER, text[value_start : said[-1].start], ICASE)
@@ -185,10 +191,14 @@ def read_field(
         if not value:
             continue
         outside = [(value_span[0], end)] if value_end == end else [value_span]
+        unnamed = unnamed_owner(text, start, value_start, vocab)
+        target = targets.find(start, end, outside)
+        if unnamed is not None and not targets.mentions(start, value_start):
+            target = unnamed[1] or target
         return FieldReading(
             field=fixed or vocab.field_named(m.group("f")),
             value=value,
-            target=targets.find(start, end, outside),
+            target=target,
             opening=value_start - start,
             value_span=value_span,
         )
@@ -258,6 +268,32 @@ def _phrase_words(text: str, m: re.Match[str], vocab: Vocabulary) -> list[Span]:
     return [w.span() for w in words if w.group(0).casefold() in own]
 
 
+@functools.cache
+def _unnamed(nouns: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
+        rf"(?:(?P<name>[A-Z][\w-]*|\d{{3,}})\s+)?(?:{nouns})s?(?!\w)"
+        rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|my|our)\s+)?(?:{nouns})\s*"
+        rf"(?:no\.?|nr\.?|number|#)?\s*#?(?P<number>\d{{3,}})(?!\w)"
+        rf"|(?:(?:to|for|on|of|in)\s+)?#(?P<hash>\d{{3,}})(?!\w)",
+        ICASE,
+    )
+
+
+def unnamed_owner(
+    text: str, start: int, end: int, vocab: Vocabulary
+) -> tuple[Span, Target | None] | None:
+    """A case the clause names that is not one the user may name: "to the Berlin trip",
+    "order 1003" (an unknown target: the reducer asks, never guesses), or the case itself
+    ("to the trip", "for this booking": the current case). The span is kept out of arguments."""
+    for m in _unnamed(vocab.record_nouns).finditer(text, start, end):
+        said = m.group("name") or m.group("number") or m.group("hash")
+        if said is not None and said[0].isalpha() and said.casefold() in vocab.words:
+            continue
+        return m.span(), None if said is None else LabelTarget(label=said)
+    return None
+
+
 def read_operation(
     text: str,
     span: Span,
@@ -274,6 +310,11 @@ def read_operation(
         return None
     name = vocab.operation_named(m.group(0))
     owner = _owner_span(text, start, end, targets, vocab)
+    named: Target | None = None
+    if owner is None:
+        unnamed = unnamed_owner(text, start, end, vocab)
+        if unnamed is not None:
+            owner, named = unnamed
     generic = phrase_key(m.group(0)) in _FIELD_VERBS
     skip = [*_phrase_words(text, m, vocab), *([owner] if owner else [])]
     reading = read_arguments(
@@ -289,7 +330,7 @@ def read_operation(
     )
     if reading.names_field:
         return None  # "add a note" with no value: a field without its value, not an object
-    target = targets.find(owner[0], owner[1]) if owner else targets.default()
+    target = named or (targets.find(owner[0], owner[1]) if owner else targets.default())
     return OperationReading(
         operation=name,
         args=reading.args,
@@ -306,4 +347,6 @@ def read_start(text: str, span: Span) -> StartReading | None:
     if m is None:
         return None
     label = m.group("label")
+    if label and re.search(r"[:;,]|\d", label):
+        return None  # "a new one for X: item, 15 euros" is more than a name: not read
     return StartReading(label=label.strip(TRIM) if label else None)

@@ -41,9 +41,7 @@ from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
 Span = tuple[int, int]
-_COUNTED = re.compile(
-    r"^(?P<noun>[a-z-]+)\s+(?:at|in|of|for)\s+(?:(?:the|a|an)\s+)?(?P<rest>.+)$", ICASE
-)
+_AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
 _FILLER = re.compile(
@@ -62,17 +60,6 @@ class ArgumentReading:
     names_field: bool = False  # the object named one of the workflow's fields: not an argument
 
 
-def singular(word: str) -> str:
-    lowered = word.casefold()
-    if lowered.endswith("sses") or lowered.endswith("xes") or lowered.endswith("ches"):
-        return word[:-2]
-    if lowered.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if lowered.endswith("s") and not lowered.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
 def _is_text(argument: Argument) -> bool:
     return argument.type is str
 
@@ -85,9 +72,11 @@ class _Carver:
     consumed: list[Span]
     args: dict[str, str] = attrs.field(factory=dict)
     numbers: list[tuple[int, str]] = attrs.field(factory=list)
+    dates: list[Span] = attrs.field(factory=list)  # dates no argument takes
 
     def free(self, span: Span) -> bool:
-        return not any(span[0] < e and s < span[1] for s, e in self.consumed)
+        taken = (*self.consumed, *self.dates)
+        return not any(span[0] < e and s < span[1] for s, e in taken)
 
     def accepting(self, value: str) -> Argument | None:
         for argument in self.op.arguments:
@@ -115,6 +104,8 @@ class _Carver:
                 self.args[argument.name] = m.group(group)
                 self.consumed.append(m.span())
                 self.numbers.append((m.start(), argument.name))
+            elif group == "date":
+                self.dates.append(m.span())  # a date is never read again as a number
 
     def cues(self, start: int, end: int, object_name: str | None) -> None:
         for argument in self.op.arguments:
@@ -140,7 +131,7 @@ class _Carver:
     def leftover(self, start: int, end: int) -> list[Span]:
         pieces: list[Span] = []
         at = start
-        for s, e in sorted(self.consumed):
+        for s, e in sorted((*self.consumed, *self.dates)):
             if e <= at or s >= end:
                 continue
             if s > at:
@@ -169,16 +160,15 @@ def _with_aliases(text: str, span: Span, aliases: Sequence[AliasMatch]) -> str:
     return "".join(out)
 
 
-def _object_text(words: str, counted: bool) -> str:
+def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = frozenset()) -> str:
+    """The object as the user said it, without article, quantity or price: "3 nights at the
+    place" gives "nights at the place" (never singularised or reordered: the user's words);
+    a trailing "as an <operation's noun>" ("… as an item") is the operation's, not the object's."""
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
-    if counted:
-        m = _COUNTED.match(words)
-        if m is not None:
-            words = f"{LEADING_ARTICLE.sub('', m.group('rest'))} {singular(m.group('noun'))}"
-        else:
-            head, _, last = words.rpartition(" ")
-            words = f"{head} {singular(last)}".strip()
+    tail = _AS_NOUN.search(words)
+    if tail is not None and tail.group("noun").casefold().rstrip("s") in phrase_words:
+        words = words[: tail.start()].strip(TRIM)
     return LEADING_ARTICLE.sub("", words).strip(TRIM)
 
 
@@ -207,7 +197,7 @@ def read_arguments(
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
     pieces = carver.leftover(start, end)
-    unread: list[Span] = []
+    unread: list[Span] = list(carver.dates)  # a date no argument takes: not read
     if object_start is not None:
         before = [p for p in pieces if p[1] <= object_start]
         unread += [p for p in before if not _FILLER.fullmatch(text, *p)]
@@ -217,7 +207,10 @@ def read_arguments(
     said = " ".join(words.split()).strip(TRIM)
     refers = PRONOUN.match(said) if object_name is not None else DEICTIC.match(said)
     if said and not refers:
-        value = _object_text(words, counted)
+        own = frozenset(
+            w.casefold() for p in (op.name, *op.aliases) for w in re.findall(r"[a-z]+", p)
+        )
+        value = _object_text(words, counted, own)
         key = phrase_key(value)
         names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
         if object_name is not None and value and not names_field and ":" not in value:

@@ -269,6 +269,8 @@ class Reader:
             operation=reading.operation,
             args=reading.args,
             evidence=self.plan.evidence(span),
+            # Words of the clause left unread: the reading may be wrong, so a card shows it.
+            confirm=bool(reading.unread),
         )
         note = Note(operation=reading.operation, args=reading.args, numbers=reading.numbers)
         self._emit(act, note)

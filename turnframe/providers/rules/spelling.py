@@ -24,7 +24,7 @@ from spellchecker import SpellChecker
 
 from turnframe.plan import Evidence, UserTurnPlan
 
-_WORD = re.compile(r"(?<![\w@.])[A-Za-z]{3,}(?![\w@])")
+_WORD = re.compile(r"(?<![\w@.'])[A-Za-z]{2,}(?![\w@'])")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
@@ -36,7 +36,9 @@ _COMMANDS = (
 )
 COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
-SHORTHANDS = {"pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks"}
+SHORTHANDS = {
+    "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
+}
 _COMMON = 1e-7  # a word more frequent than this in English is never a typo
 
 
@@ -101,7 +103,7 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
         lowered = word.casefold()
         fixed = SHORTHANDS.get(lowered)
         if fixed is None:
-            if lowered in known or lowered in names:
+            if len(lowered) < 3 or lowered in known or lowered in names:
                 continue
             inside = m.start() > 0 and not re.search(r"[.!?]\s*$", text[: m.start()])
             if word[0].isupper() and inside:

@@ -31,6 +31,7 @@ _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
 )
 _WORD_CHAR = re.compile(r"\w")
+_QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
 
 
 @attrs.frozen(kw_only=True)
@@ -109,9 +110,19 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         )
         before = text[max(start, w - 3) : w].casefold()
         strong = STRONG_MARKER.match(text, w, end) and not before.endswith(("i ", "we "))
-        if (joined and opens) or strong:
+        # A quoted value is over at its closing quote: what follows a comma or "and" after
+        # it is a clause of its own ("set the note to "x", and no changes to the date").
+        closes = text[gap_start - 1] in "\"\u201d"
+        quoted = joined and closes and _open_quote(text, start, gap_start)
+        if (joined and opens) or strong or quoted:
             out.append((gap_start, w))
     return out
+
+
+def _open_quote(text: str, start: int, at: int) -> bool:
+    """Whether the quote just before ``at`` closes one opened inside the sentence."""
+    window = text[max(start, at - _QUOTE_REACH) : at - 1]
+    return window.count('"') % 2 == 1 or "\u201c" in window
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
