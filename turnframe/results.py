@@ -56,6 +56,7 @@ INTERACTION_CONFIRMED = "turnframe.interaction.confirmed"
 INTERACTION_DECLINED = "turnframe.interaction.declined"
 INTERACTION_TARGET_SELECTED = "turnframe.interaction.target_selected"
 INTERACTION_ARGUMENT_PROVIDED = "turnframe.interaction.argument_provided"
+INTERACTION_AMENDED = "turnframe.interaction.amended"  # a new value for an open card's command
 INTERACTION_STALE = "turnframe.interaction.stale"
 INTERACTION_UNKNOWN = "turnframe.interaction.unknown"
 INTERACTION_UNKNOWN_OPTION = "turnframe.interaction.unknown_option"
@@ -247,6 +248,7 @@ class InteractionOutcomeStatus(enum.StrEnum):
     DECLINED = "declined"
     TARGET_SELECTED = "target_selected"
     ARGUMENT_PROVIDED = "argument_provided"
+    AMENDED = "amended"
     STALE = "stale"
     REJECTED = "rejected"
 

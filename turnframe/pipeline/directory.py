@@ -90,8 +90,8 @@ async def build_context(
             token_case = (case_tokens or {}).get(target.token)
             found = [] if token_case is None else [token_case]
         resolutions.append(classify(target, await load(found)))
-    # An open question for an argument may be answered by this turn's text: load its case.
-    asked = [c.case_id for c in open_interactions if c.kind is InteractionKind.PROVIDE_ARGUMENT]
+    # An open card may be answered or amended by this turn's words: load its case.
+    asked = [c.case_id for c in open_interactions if c.kind is not InteractionKind.SELECT_TARGET]
     await load([c for c in asked if c is not None])
     response = turn.interaction_response
     if response is not None:

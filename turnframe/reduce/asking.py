@@ -12,13 +12,14 @@ open and nothing is guessed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
 from turnframe._identity import interaction_id
-from turnframe.plan import Evidence, OperationAct, UserTurnPlan
+from turnframe.plan import Act, Evidence, OperationAct, UserTurnPlan
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.work import Work
 from turnframe.results import (
@@ -35,6 +36,12 @@ _ASKING_KINDS = frozenset(
     {"set_field", "operation", "correct", "cancel", "keep_unchanged", "constraint", "start_case"}
 )
 _TRIM = " \t\r\n.,;:!?\"'\u201c\u201d"
+#: Words around a new value for a card's command: "make it 30 instead", "sorry, I meant 25".
+_AMENDING = re.compile(
+    r"(?<!\w)(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to|it\s+should\s+be|no|sorry"
+    r"|actually|instead|rather|i\s+mean[t]?|wait|please|oops|correction|not\s+\S+\s+but)(?!\w)",
+    re.IGNORECASE,
+)
 
 
 def ask_for_argument(
@@ -120,6 +127,45 @@ def text_answer(
         except ValueError:
             continue
         return card, words
+    return None
+
+
+def text_amendment(
+    plan: UserTurnPlan, ctx: ReductionContext
+) -> tuple[InteractionToCreate, Act] | None:
+    """ "make it 30 instead" after a confirmation card: the card's one pending operation with
+    that argument changed, when the turn asks nothing else and the words parse as one of its
+    (non-text) arguments. A new card then shows it; the old one is superseded."""
+    if ctx.turn.interaction_response is not None:
+        return None
+    if any(act.kind in _ASKING_KINDS or act.kind == "question" for act in plan.acts):
+        return None
+    cards = [
+        c
+        for c in ctx.open_interactions
+        if c.kind is InteractionKind.CONFIRM_COMMAND and len(c.pending_acts) == 1
+    ]
+    if not cards:
+        return None
+    card = cards[-1]
+    act = card.pending_acts[0]
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
+    op = None
+    if isinstance(act, OperationAct) and workflow is not None:
+        op = workflow.operation(act.operation)
+    if op is None or not isinstance(act, OperationAct):
+        return None
+    for words in _candidate_words(ctx.turn.text, plan.not_understood):
+        said = _AMENDING.sub("", words).strip(_TRIM)
+        for argument in op.arguments:
+            if argument.type is str or not said:
+                continue
+            try:
+                argument.parse(said, ParseContext.of(ctx.turn))
+            except ValueError:
+                continue
+            return card, attrs.evolve(act, args={**act.args, argument.name: said})
     return None
 
 

@@ -29,6 +29,7 @@ from turnframe.plan import OperationAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
 from turnframe.reduce.asking import ask_for_argument
 from turnframe.reduce.conditions import conditions_hold
+from turnframe.reduce.targets import effective_act
 from turnframe.reduce.work import ACTION_KINDS, EXACT, NEW, Cursor, Work
 from turnframe.results import (
     ACT_AWAITING_CONFIRMATION,
@@ -479,6 +480,8 @@ def _await_confirmation(
         expected_revision=batches[0].expected_revision,
         awaiting_batches=tuple(batches),
         commands=shown,
+        # What the user asked for, so a later "make it 30 instead" can amend it.
+        pending_acts=tuple(effective_act(work, pos) for pos in positions),
     )
     work.interactions.append(card)
     commands = [c for b in batches for c in b.commands]

@@ -19,6 +19,7 @@ from turnframe.reduce.asking import answered_act
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.work import Cursor, Work
 from turnframe.results import (
+    INTERACTION_AMENDED,
     INTERACTION_ARGUMENT_PROVIDED,
     INTERACTION_CONFIRMED,
     INTERACTION_DECLINED,
@@ -109,6 +110,19 @@ def provided(card: InteractionToCreate, option_id: str, completed: Act) -> Respo
         case_id=card.case_id,
         card=card,
         pending=(completed,),
+    )
+
+
+def amended(card: InteractionToCreate, act: Act) -> ResponseDecision:
+    """The card's command with a new value joins this turn; a new card replaces this one."""
+    return ResponseDecision(
+        interaction_id=card.interaction_id,
+        option_id="text",
+        status=Status.AMENDED,
+        reason=INTERACTION_AMENDED,
+        case_id=card.case_id,
+        card=card,
+        pending=(act,),
     )
 
 

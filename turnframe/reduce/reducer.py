@@ -8,9 +8,15 @@ from __future__ import annotations
 
 from turnframe._identity import plan_hash
 from turnframe.plan import ChitchatAct, QuestionAct, RecallAct, UserTurnPlan, check_plan
-from turnframe.reduce.asking import answered_act, text_answer
+from turnframe.reduce.asking import answered_act, text_amendment, text_answer
 from turnframe.reduce.context import ReductionContext
-from turnframe.reduce.interactions import bind_decision, decide_response, outcome_of, provided
+from turnframe.reduce.interactions import (
+    amended,
+    bind_decision,
+    decide_response,
+    outcome_of,
+    provided,
+)
 from turnframe.reduce.precedence import apply_precedence, link_chains
 from turnframe.reduce.refine import apply_refinements
 from turnframe.reduce.targets import clarify_targets, place_entries
@@ -33,7 +39,11 @@ from turnframe.results import (
 
 #: Decisions whose card's pending acts join this turn, on the card's (or the chosen) case.
 _JOINING = frozenset(
-    {InteractionOutcomeStatus.TARGET_SELECTED, InteractionOutcomeStatus.ARGUMENT_PROVIDED}
+    {
+        InteractionOutcomeStatus.TARGET_SELECTED,
+        InteractionOutcomeStatus.ARGUMENT_PROVIDED,
+        InteractionOutcomeStatus.AMENDED,
+    }
 )
 
 
@@ -53,6 +63,10 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
         card, said = answer
         completed = answered_act(card, said)
         decision = None if completed is None else provided(card, "text", completed)
+    amendment = text_amendment(plan, context) if decision is None else None
+    if amendment is not None:
+        decision = amended(*amendment)
+    answered_in_words = answer is not None or amendment is not None
     selected = decision is not None and decision.status in _JOINING
     pending = decision.pending if decision is not None and selected else ()
     entries = [
@@ -94,10 +108,15 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
         notices=tuple(
             Notice(code=NOTICE_NOT_UNDERSTOOD, evidence=(ev,))
             for ev in plan.not_understood
-            if answer is None  # the words were the answer to the open question
+            if not answered_in_words  # the words answered the open card
         ),
         interaction_outcome=outcome_of(decision, results[:offset]),
-        superseded_interaction_ids=_superseded(work, decision.interaction_id if decision else None),
+        superseded_interaction_ids=_superseded(
+            work,
+            None
+            if decision is None or decision.status is InteractionOutcomeStatus.AMENDED
+            else decision.interaction_id,
+        ),
     )
 
 

@@ -283,9 +283,9 @@ def _unnamed(nouns: str) -> re.Pattern[str]:
 def unnamed_owner(
     text: str, start: int, end: int, vocab: Vocabulary
 ) -> tuple[Span, Target | None] | None:
-    """A case the clause names that is not one the user may name: "to the Berlin trip",
+    """A case the clause names that is not one the user may name: "to the Berlin case",
     "order 1003" (an unknown target: the reducer asks, never guesses), or the case itself
-    ("to the trip", "for this booking": the current case). The span is kept out of arguments."""
+    ("to the case", "for this record": the current case). The span is kept out of arguments."""
     for m in _unnamed(vocab.record_nouns).finditer(text, start, end):
         said = m.group("name") or m.group("number") or m.group("hash")
         if said is not None and said[0].isalpha() and said.casefold() in vocab.words:

@@ -161,8 +161,8 @@ def _with_aliases(text: str, span: Span, aliases: Sequence[AliasMatch]) -> str:
 
 
 def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = frozenset()) -> str:
-    """The object as the user said it, without article, quantity or price: "3 nights at the
-    place" gives "nights at the place" (never singularised or reordered: the user's words);
+    """The object as the user said it, without article, quantity or price: "3 boxes of
+    screws" gives "boxes of screws" (never singularised or reordered: the user's words);
     a trailing "as an <operation's noun>" ("… as an item") is the operation's, not the object's."""
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)

@@ -42,6 +42,7 @@ from turnframe.providers.rules.actions import (
     read_start,
 )
 from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.follow import follow_up
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
@@ -60,6 +61,11 @@ from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 _NO = re.compile(r"no|nope|not\s+that|no\s+thanks", ICASE)
+#: A value at the start of a correction: a number, an amount, a count or a date.
+_LEADING_VALUE = re.compile(
+    r"(?:[€$£]\s?)?\d+(?:[.,]\d+)?(?:\s?(?:[€$£]|euros?|eur)(?!\w))?(?=\s*(?:[-,;]|$|\s))",
+    ICASE,
+)
 _IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
@@ -90,8 +96,37 @@ class Reader:
             return
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
-        elif not self._correction(clause, s, e):
+        elif not (
+            self._correction(clause, s, e)
+            or (clause.marker is None and self._follow_up(s, e))
+        ):
             self.plan.not_understood(s, e)
+            if clause.marker is not None:
+                self._doubt_last_change()
+
+    def _follow_up(self, s: int, e: int) -> bool:
+        found = follow_up(
+            self.text, (s, e), plan=self.plan, vocab=self.vocab, targets=self.targets, ctx=self.ctx
+        )
+        if found is None:
+            return False
+        if found.continues is not None:
+            self._add_cancel(found.continues, (s, e))
+        self._emit(found.act, found.note)
+        return True
+
+    def _doubt_last_change(self) -> None:
+        """A correction the rules could not read: the change it corrects must not run as
+        read. An operation waits for a card that shows it; a field change is taken back."""
+        index = self.plan.last_change()
+        if index is None:
+            return
+        act = self.plan.acts[index]
+        if isinstance(act, OperationAct):
+            self.plan.acts[index] = attrs.evolve(act, confirm=True)
+        else:
+            span = (act.evidence[-1].start, act.evidence[-1].end)
+            self._add_cancel(index, span)
 
     def _emit(self, act: Act, note: Note | None = None) -> int:
         """Add the act to the plan; a case it names is what "it" means from now on."""
@@ -317,7 +352,19 @@ class Reader:
             return False
         act = self.plan.acts[index]
         if isinstance(act, OperationAct):
-            return self._corrected_operation(index, act, value, clause, (s, e))
+            if self._corrected_operation(index, act, value, clause, (s, e)):
+                return True
+            # "no, 4 - at 12 euros each": the value first, then the rest of the operation.
+            head = _LEADING_VALUE.match(self.text, make_it.end() if make_it else s, e)
+            if head is None or head.end() >= e:
+                return False
+            value = head.group(0).strip(TRIM)
+            if not self._corrected_operation(index, act, value, clause, (s, head.end())):
+                return False
+            rest = self._without_fillers(head.end(), e)
+            if rest[0] < rest[1] and not self._follow_up(*rest):
+                self.plan.not_understood(*rest)
+            return True
         note = self.plan.notes[self.plan.root(index)]
         evidence = self.plan.evidence((clause.lead, e))
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)

@@ -81,7 +81,8 @@ MARKER = re.compile(
     r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
     r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
     r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
-    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that)))(?:[\s,:;.!-]+|$)",
+    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that))"
+    rf"|no(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}|(?:the|on|to)\s)))(?:[\s,:;.!-]+|$)",
     ICASE,
 )
 #: The same markers, matched at a position of the whole text (``MARKER_AT.match(text, pos)``).
