@@ -41,6 +41,7 @@ from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
 Span = tuple[int, int]
+_PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
@@ -78,22 +79,34 @@ class _Carver:
         taken = (*self.consumed, *self.dates)
         return not any(span[0] < e and s < span[1] for s, e in taken)
 
-    def accepting(self, value: str) -> Argument | None:
-        for argument in self.op.arguments:
+    def accepting(self, value: str, *, priced: bool = False) -> Argument | None:
+        """The first empty argument whose parser takes ``value``; a bare number said as a
+        price ("for 15", "at 12") goes first to an argument that takes fractions (an amount,
+        not a count)."""
+        order = list(self.op.arguments)
+        if priced:
+            order.sort(key=lambda a: not self._takes("1.50", a))
+        for argument in order:
             if argument.name in self.args or _is_text(argument):
                 continue
-            try:
-                argument.parse(value, self.ctx)
-            except ValueError:
-                continue
-            return argument
+            if self._takes(value, argument):
+                return argument
         return None
+
+    def _takes(self, value: str, argument: Argument) -> bool:
+        try:
+            argument.parse(value, self.ctx)
+        except (ValueError, TypeError):
+            return False
+        return True
 
     def shapes(self, pattern: re.Pattern[str], group: str, start: int, end: int) -> None:
         for m in pattern.finditer(self.text, start, end):
             if not self.free(m.span()):
                 continue
-            argument = self.accepting(m.group(group))
+            before = max(0, m.start() - 5)
+            priced = group == "number" and _PRICED.search(self.text, before, m.start())
+            argument = self.accepting(m.group(group), priced=bool(priced))
             if argument is None and group == "money":
                 # "20 dollars" to a workflow in euros: the argument a bare number would fill
                 # gets the words as said, so its parser refuses them and the user is asked;

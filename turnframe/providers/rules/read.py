@@ -66,6 +66,12 @@ _LEADING_VALUE = re.compile(
     r"(?:[€$£]\s?)?\d+(?:[.,]\d+)?(?:\s?(?:[€$£]|euros?|eur)(?!\w))?(?=\s*(?:[-,;]|$|\s))",
     ICASE,
 )
+#: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
+_SECOND_OBJECT = re.compile(
+    r",?\s+and\s+(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+    r"\s+[a-z])",
+    ICASE,
+)
 _IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
@@ -253,6 +259,18 @@ class Reader:
         if field is not None and (op is None or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
+            second = self._second_object(op, s, e)
+            if second is not None:
+                # "add a city pass and a museum ticket": two objects, one operation each.
+                first = read_operation(
+                    self.text, (s, second[0]), self.vocab, self.targets,
+                    ctx=self.ctx, aliases=self.aliases,
+                )
+                if first is not None:
+                    self._operation(clause, first, (s, second[0]))
+                    if not self._follow_up(second[1], e):
+                        self.plan.not_understood(second[1], e)
+                    return True
             self._operation(clause, op, (s, e))
         else:
             start = read_start(self.text, (s, e))
@@ -260,6 +278,14 @@ class Reader:
                 return False
             self._start_case(start, (s, e))
         return True
+
+    def _second_object(self, op: OperationReading, s: int, e: int) -> Span | None:
+        """Where "and a/an/2 …" starts a second object of an operation that takes one."""
+        declared = self.vocab.operation(op.operation).arguments
+        if not any(a.required and a.type is str and a.name in op.args for a in declared):
+            return None
+        m = _SECOND_OBJECT.search(self.text, op.phrase_span[1], e)
+        return None if m is None else (m.start(), m.start() + m.group(0).casefold().index("and"))
 
     def _set_field(self, clause: Clause, reading: FieldReading, span: Span) -> None:
         earlier = None
