@@ -18,6 +18,7 @@ import attrs
 
 from turnframe.plan import (
     Act,
+    ActCondition,
     CancelAct,
     ChitchatAct,
     ConstraintAct,
@@ -42,6 +43,7 @@ from turnframe.providers.rules.actions import (
     read_start,
 )
 from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.conditions import OTHERWISE, does_nothing, read_condition
 from turnframe.providers.rules.follow import follow_up
 from turnframe.providers.rules.negations import (
     CANCEL,
@@ -72,6 +74,12 @@ _SECOND_OBJECT = re.compile(
     r"\s+[a-z])",
     ICASE,
 )
+_IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise)(?!\w)", ICASE)
+_OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.*)", ICASE)
+_IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
+HYPOTHETICAL_IF = re.compile(
+    r"(?:what|how|would|could|will|can)\b.*\bif\b|suppose|imagine|hypothetically", ICASE
+)
 _IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
@@ -84,6 +92,7 @@ class Reader:
     aliases: tuple[AliasMatch, ...]
     ctx: ParseContext
     plan: PlanBuilder
+    _last_condition: ActCondition | None = None
 
     def read(self, clause: Clause) -> None:
         s, e = clause.start, clause.end
@@ -94,6 +103,8 @@ class Reader:
         if s >= e:
             return
         body = self.text[s:e]
+        if self._conditional(clause, s, e):
+            return
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
             return
@@ -109,6 +120,50 @@ class Reader:
             self.plan.not_understood(s, e)
             if clause.marker is not None:
                 self._doubt_last_change()
+
+    def _conditional(self, clause: Clause, s: int, e: int) -> bool:
+        """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
+        "otherwise", its negation). An "if" clause whose condition the workflow does not
+        declare is left unread rather than run unconditionally."""
+        otherwise = OTHERWISE.fullmatch(self.text, s, e)
+        if otherwise is not None and self._last_condition is not None:
+            flipped = attrs.evolve(self._last_condition, holds=not self._last_condition.holds)
+            a_start, a_end = otherwise.span("act")
+            if not does_nothing(self.text, a_start, a_end):  # "otherwise leave it": no act
+                self._conditioned(clause, (a_start, a_end), flipped)
+            return True
+        if _IF_CLAUSE.search(self.text, s, e) is None:
+            return False
+        if HYPOTHETICAL_IF.match(self.text, s, e):
+            return False  # "what would happen if …": a question
+        reading = read_condition(self.text, s, e, self.vocab)
+        if reading is None:
+            if _IF_FIRST_WORD.match(self.text, s, e) and not clause.question:
+                self.plan.not_understood(s, e)
+                return True
+            return False
+        self._last_condition = reading.condition
+        a_start, a_end = reading.act_span
+        rest = _OTHERWISE_INSIDE.search(self.text, a_start, a_end)
+        self._conditioned(clause, (a_start, rest.start() if rest else a_end), reading.condition)
+        if rest is not None:
+            self._conditional(clause, rest.start("tail"), a_end)
+        elif reading.otherwise is not None:
+            tail = _OTHERWISE_INSIDE.match(self.text, *reading.otherwise)
+            if tail is not None:
+                self._conditional(clause, tail.start("tail"), reading.otherwise[1])
+        return True
+
+    def _conditioned(self, clause: Clause, span: Span, condition: ActCondition) -> None:
+        before = len(self.plan.acts)
+        s, e = self._without_fillers(*span)
+        if s >= e or not self._action(clause, s, e):
+            self.plan.not_understood(*span)
+            return
+        for index in range(before, len(self.plan.acts)):
+            act = self.plan.acts[index]
+            if isinstance(act, OperationAct | SetFieldAct):
+                self.plan.acts[index] = attrs.evolve(act, condition=condition)
 
     def _follow_up(self, s: int, e: int) -> bool:
         found = follow_up(

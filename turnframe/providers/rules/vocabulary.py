@@ -100,6 +100,8 @@ class Vocabulary:
     operation_names: Mapping[str, str]  # phrase key -> operation name
     operation_verbs: Mapping[str, tuple[str, ...]]  # first word -> operation names
     questions: tuple[tuple[str, frozenset[str]], ...]  # (question name, tokens), longest first
+    #: (condition name, tokens), most specific first: what "if …" clauses may name.
+    conditions: tuple[tuple[str, frozenset[str], str], ...] = ()  # (name, tokens, phrase)
     starters: re.Pattern[str]
     words: frozenset[str] = frozenset()  # every word of its phrases, lower case
     record_nouns: str = "case|record"  # what one case is called, as a regex alternation
@@ -164,7 +166,12 @@ def vocabulary_of(workflow: Workflow[Any]) -> Vocabulary:
     nouns = {"case", "record", *(n.casefold() for n in workflow.nouns)}
     if workflow.case_noun:
         nouns.add(workflow.case_noun.casefold())
+    conditions = [(c.name, tokens(spoken(c.name)), spoken(c.name)) for c in workflow.conditions]
+    conditions += [(c.name, tokens(a), a) for c in workflow.conditions for a in c.aliases]
+    conditions = [(name, toks, phrase) for name, toks, phrase in conditions if toks]
+    conditions.sort(key=lambda item: -len(item[1]))
     return Vocabulary(
+        conditions=tuple(conditions),
         words=words,
         record_nouns="|".join(re.escape(n) for n in sorted(nouns, key=lambda n: (-len(n), n))),
         operation_regex=re.compile(rf"(?:{grouped or _NEVER})(?!\w)", ICASE),
