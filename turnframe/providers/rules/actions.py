@@ -32,7 +32,10 @@ from turnframe.workflow import ParseContext
 Span = tuple[int, int]
 
 _POSSESSOR = r"(?:[\w-]+(?:'s|\u2019s)\s+)?"
-_OWNER = r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+_OWNER = (
+    r"(?:\s+(?:of|for|on|in)\s+(?:the\s+|my\s+|our\s+)?[\w#°'\u2019.-]+"
+    r"(?:\s+[\w#°'\u2019-]+){0,3})?"
+)
 _SET = (
     r"(?:change|set|update|modify|move|put|switch|make|correct|fix|push|postpone|reschedule"
     r"|bring\s+forward)"
@@ -41,13 +44,23 @@ _FIELD_FORMS = (
     rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
     r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
-    r"(?P<f>F)(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+)",
+    r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+|\s+(?=[\"\u201c]))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|must\s+be|reads|says)\s+"
     r"|\s*[:=]\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
+    # "F [case] V" with a separator or a quoted value: "note 1002: "VIP"", "budget 1500".
+    rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*[:=]\s*",
+)
+#: "put "customer angry" as the note on 1001": the value first, then the field.
+_VALUE_FIRST = re.compile(
+    r"(?:put|set|make|write|add|use)\s+(?P<v>[\"\u201c][^\"\u201d]+[\"\u201d])\s+(?:as|in|for|to)\s+"
+    r"(?:(?:the|my|a|its)\s+)?(?P<f>F)\b.*",
+    ICASE | re.DOTALL,
 )
 _QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
     r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
@@ -72,8 +85,8 @@ def _owner_lead(nouns: str) -> re.Pattern[str]:
     return re.compile(
         r"(?:(?:on|for|of|in|to|from|with|about|regarding|re:?)\s+)?"
         r"(?:(?:the|my|our|this|that|your)\s+)?"
-        rf"(?:(?:{nouns})s?\s+)?"
-        r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference)\s*:?\s*)?#?\s*$",
+        rf"(?:(?:{nouns})s?\s+(?:(?:called|named)\s+)?)?"
+        r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference|n°|nº)\s*:?\s*)?#?\s*$",
         ICASE,
     )
 
@@ -168,10 +181,75 @@ def _forms(vocab: Vocabulary) -> list[tuple[re.Pattern[str], str | None]]:
     return forms
 
 
+@functools.cache
+def _value_first(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(_VALUE_FIRST.pattern.replace("(?P<f>F)", f"(?P<f>{field_pattern})"), ICASE)
+
+
+@functools.cache
+def _bare(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
+        r"(?:(?P<o>#?\d{3,}|[A-Z][\w-]*)\s+)?(?P<v>\S.*)",
+        ICASE | re.DOTALL,
+    )
+
+
+def _bare_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
+    """ "budget 1500", "email 1001 ana@example.com": a field and a value with no verb between
+    are read only when the value is quoted, typed (a date, an amount) or accepted by a
+    validator that refuses ordinary words, so plain words are never taken for a value."""
+    if value[:1] in _QUOTES:
+        return True
+    field = vocab.workflow.field(name)
+    if field is None or ctx is None:
+        return False
+    try:
+        parsed = field.parse(value, ctx)
+    except ValueError:
+        return False
+    if field.type is not str:
+        return True
+    if field.validate is None or field.validate(parsed) is not None:
+        return False
+    try:
+        junk = field.parse("some words", ctx)
+    except ValueError:
+        return True
+    return field.validate(junk) is not None
+
+
 def read_field(
-    text: str, span: Span, vocab: Vocabulary, targets: Targets, aliases: Sequence[AliasMatch]
+    text: str,
+    span: Span,
+    vocab: Vocabulary,
+    targets: Targets,
+    aliases: Sequence[AliasMatch],
+    ctx: ParseContext | None = None,
 ) -> FieldReading | None:
     start, end = span
+    first = _value_first(vocab.field_pattern).fullmatch(text, start, end)
+    if first is not None:
+        value, value_span = clean_value(text, first.span("v"), aliases)
+        return FieldReading(
+            field=vocab.field_named(first.group("f")),
+            value=value,
+            target=targets.find(start, end, [value_span]),
+            opening=end - start,
+            value_span=value_span,
+        )
+    bare = _bare(vocab.field_pattern).fullmatch(text, start, end)
+    if bare is not None:
+        name = vocab.field_named(bare.group("f"))
+        value, value_span = clean_value(text, (bare.start("v"), end), aliases)
+        if value and _bare_value_ok(vocab, name, text[value_span[0] : value_span[1]], ctx):
+            return FieldReading(
+                field=name,
+                value=value,
+                target=targets.find(start, end, [value_span]),
+                opening=bare.start("v") - start,
+                value_span=value_span,
+            )
     for form, fixed in _forms(vocab):
         m = form.fullmatch(text, start, end)
         if m is None:
@@ -182,7 +260,7 @@ def read_field(
             close = text.find(closing, value_start + 1, end)
             if close > value_start + 1:
                 value_end = close + 1
-        said = targets.mentions(value_start, value_end)
+        said = [] if closing is not None else targets.mentions(value_start, value_end)
         if said and said[-1].end == value_end:
             owner = re.search(_TRAILING_OWNER, text[value_start : said[-1].start], ICASE)
             if owner is not None:
@@ -240,7 +318,10 @@ def _phrase(
         at_start = vocab.operation_regex.match(text, start, end)
         if at_start is not None:
             return at_start
+    quoted = [q.span() for q in _QUOTED.finditer(text, start, end)]
     for m in vocab.operation_regex.finditer(text, start, end):
+        if any(s <= m.start() < e for s, e in quoted):
+            continue  # words inside a quoted value are the value, never an operation
         before = text[start : m.start()]
         if asked:
             if _ASKED_REQUEST.fullmatch(before):

@@ -1,4 +1,4 @@
-"""Conditional clauses: "if the discount is still valid, submit it; otherwise leave it".
+"""Conditional clauses: "if the warranty is still valid, repair it; otherwise leave it".
 
 The condition must name one of the workflow's declared conditions (every content word of its
 name or of an alias is in the clause, the most specific wins); a negation in it ("is not",

@@ -299,7 +299,9 @@ class Reader:
         for an operation with a request ("could I get a copy …?")."""
         field = None
         if not asked:
-            field = read_field(self.text, (s, e), self.vocab, self.targets, self.aliases)
+            field = read_field(
+                self.text, (s, e), self.vocab, self.targets, self.aliases, self.ctx
+            )
         op = read_operation(
             self.text,
             (s, e),
@@ -311,7 +313,8 @@ class Reader:
         )
         if asked and op is None:
             return False
-        if field is not None and (op is None or field.opening >= op.opening):
+        deep = op is not None and op.phrase_span[0] > s
+        if field is not None and (op is None or deep or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
             second = self._second_object(op, s, e)

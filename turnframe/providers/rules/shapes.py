@@ -66,7 +66,12 @@ NUMBER = re.compile(r"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?)(?![\w])", ICASE)
 LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
-    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
+    r"|would\s+you\s+(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
+    r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
+    r"|if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother)[\s,]+"
+    r"|when\s+you\s+get\s+a\s+chance[\s,]+|please\s+could\s+you\s+"
     r"|i(?:'d|\s+would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+"
     r"|we\s+(?:want|need)\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)+",
     ICASE,
@@ -114,7 +119,9 @@ CHITCHAT = re.compile(
     r"|excellent|fine|alright|all\s+right|got\s+it|sounds\s+good|hello|hi|hey|good\s+"
     r"(?:morning|afternoon|evening)|bye|goodbye|see\s+you(?:\s+(?:later|soon|tomorrow))?"
     r"|have\s+a\s+(?:nice|good|great)\s+(?:day|one|evening|weekend)|that'?s\s+all"
-    r"|that\s+is\s+all|no\s+problem|sure|yes|yeah|yep)(?:[\s,.!]+|$))+",
+    r"|that\s+is\s+all|no\s+problem|sure|yes|yeah|yep|many\s+thanks(?:\s+in\s+advance)?"
+    r"|thanks\s+in\s+advance|much\s+appreciated|(?:kind|best)\s+regards|cheers)"
+    r"(?:[\s,.!]+|$))+",
     ICASE,
 )
 

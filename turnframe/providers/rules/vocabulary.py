@@ -151,7 +151,8 @@ def vocabulary_of(workflow: Workflow[Any]) -> Vocabulary:
     field_alt = alternation(fields, flexible=False)
     op_alt = alternation(operations, flexible=True)
     starters = re.compile(
-        rf"(?:{GENERIC_STARTERS}|{op_alt}|(?:the\s+)?(?:{field_alt})\s+(?:is|to|should|will|:))"
+        rf"(?:{GENERIC_STARTERS}|{op_alt}|(?:the\s+)?(?:{field_alt})"
+        r"(?:\s+(?:of|for|on|in)\s+[\w#.-]+(?:\s+[\w#.-]+)?)?\s+(?:is|to|should|will|:))"
         r"(?!\w)",
         ICASE,
     )
