@@ -23,6 +23,7 @@ from turnframe.policy import AtomicityScope, CommandPolicy
 from turnframe.results import Rejection
 from turnframe.workflow import (
     Argument,
+    Condition,
     DomainEvent,
     ExternalEffect,
     Field,
@@ -162,24 +163,50 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
         Question(
             name="refundable",
             answer=lambda s: f"{euros(refundable(s))} can be refunded.",
-            aliases=("how much can be refunded", "how much can I refund", "left to refund"),
+            aliases=(
+                "how much can be refunded",
+                "how much can I refund",
+                "left to refund",
+                "left",
+                "remaining",
+                "still be refunded",
+            ),
         ),
         Question(
             name="amount_paid",
             answer=lambda s: f"{euros(s.amount_paid)} was paid.",
-            aliases=("how much was paid", "how much did they pay", "paid"),
+            aliases=(
+                "how much was paid",
+                "how much did they pay",
+                "paid",
+                "pay",
+                "charged",
+                "cost",
+            ),
         ),
-        Question(name="status", answer=_status, aliases=("where does it stand",)),
+        Question(name="status", answer=_status, aliases=("where does it stand", "stand", "status")),
         Question(
             name="receipt",
             answer=lambda s: "There is a receipt." if s.receipt else "There is no receipt yet.",
-            aliases=("is there a receipt",),
+            aliases=("is there a receipt", "receipt"),
         ),
     ),
     project=_project,
     start_policy=ROUTINE,
     # Users name an order by its number, the customer or what was bought.
     identifying=("order_number", "customer", "item"),
+    conditions=(
+        Condition(
+            name="has_receipt",
+            holds=lambda s, ctx: s.receipt,
+            aliases=("there is a receipt", "receipt is on file", "receipt"),
+        ),
+        Condition(
+            name="nothing_refunded",
+            holds=lambda s, ctx: s.refunded == 0,
+            aliases=("nothing was refunded", "nothing refunded yet", "not refunded yet"),
+        ),
+    ),
     nouns=("booking", "reservation", "purchase", "stay", "ticket"),
     synonyms={
         "refund": (

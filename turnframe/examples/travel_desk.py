@@ -94,11 +94,11 @@ class Trip:
 def parse_leg(text: str, ctx: ParseContext) -> str:
     """ "the return flight", "outbound leg", "the way back" -> ``return`` / ``outbound``."""
     words = text.strip().casefold().split()
-    words = [w for w in words if w not in ("the", "my", "our", "flight", "leg", "trip")]
+    words = [w for w in words if w not in ("the", "my", "our", "flight", "leg", "trip", "one")]
     phrase = " ".join(words)
-    if phrase in ("return", "way back", "inbound", "back"):
+    if phrase in ("return", "way back", "inbound", "back", "home", "second", "last"):
         return "return"
-    if phrase in ("outbound", "outward", "way out", "departure", "first"):
+    if phrase in ("outbound", "outward", "way out", "departure", "first", "way there"):
         return "outbound"
     raise ValueError(f"{text.strip()!r} is not a leg of the trip (outbound or return)")
 
@@ -327,22 +327,37 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
         Question(
             name="discount_valid",
             answer=discount_answer,
-            aliases=("is the discount still valid", "discount still valid", "discount"),
+            aliases=(
+                "is the discount still valid",
+                "discount still valid",
+                "discount",
+                "valid",
+                "expire",
+                "expires",
+            ),
         ),
         Question(
             name="status",
             answer=lambda s: f"The trip is {s.status}.",
-            aliases=("is it submitted", "where does it stand"),
+            aliases=("is it submitted", "where does it stand", "submitted", "sent", "stand"),
         ),
         Question(
             name="extras_total",
             answer=extras_total,
-            aliases=("how much are the extras", "extras cost"),
+            aliases=("how much are the extras", "extras cost", "extras", "add up"),
         ),
         Question(
             name="travel_date",
             answer=_travel_date_answer,
-            aliases=("when do I travel", "when do I leave"),
+            aliases=(
+                "when do I travel",
+                "when do I leave",
+                "leave",
+                "start",
+                "depart",
+                "departure",
+                "travel date",
+            ),
         ),
     ),
     project=_project,
@@ -362,11 +377,15 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             holds=lambda s, ctx: s.discount is None or s.discount.valid_until < ctx.now.date(),
             aliases=("discount has expired", "discount expired", "discount is no longer valid"),
         ),
-        Condition(name="submitted", holds=lambda s, ctx: s.status == "submitted"),
+        Condition(
+            name="submitted",
+            holds=lambda s, ctx: s.status == "submitted",
+            aliases=("trip is submitted", "it is submitted", "submitted", "sent"),
+        ),
     ),
     synonyms={
         "withdraw": ("cancel", "cancelled", "scrap the trip", "drop the trip"),
-        "rebook": ("reschedule the flight", "move my flight", "change my flight"),
+        "rebook": ("move", "reschedule", "move my flight", "change my flight", "put ... on"),
         "submit": ("finalize", "finalise", "confirm the trip", "send in"),
         "travel_date": ("departure day", "leaving date", "start date"),
         "return_date": ("coming back", "return flight date", "end date"),
