@@ -23,7 +23,7 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
 }
 _SYMBOLS = sorted((w for ws in CURRENCIES.values() for w in ws), key=len, reverse=True)
 _CUR = "|".join(re.escape(w) for w in _SYMBOLS)
-_NUM = r"\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_NUM = r"\d+(?:[.,]\d)?k|\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _AMOUNT = re.compile(
     rf"(?:(?P<c1>{_CUR})\s*(?P<n1>{_NUM})(?:\s*(?P<c3>{_CUR}))?"
     rf"|(?P<n2>{_NUM})\s*(?P<c2>{_CUR})?"
@@ -46,6 +46,8 @@ def _currency(word: str | None) -> str | None:
 def _decimal(number: str) -> Decimal:
     """"1.200,50" / "1,200.50" / "12,50" / "1.200" / "1 200" → a Decimal."""
     digits = number.replace(" ", "")
+    if digits.casefold().endswith("k"):  # "2k" is two thousand
+        return Decimal(digits[:-1].replace(",", ".")) * 1000
     last = max(digits.rfind("."), digits.rfind(","))
     if last == -1:
         return Decimal(digits)

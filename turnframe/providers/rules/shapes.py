@@ -28,6 +28,7 @@ DATE = re.compile(
     rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}"
     r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+month|next\s+(?:week|month)"
     rf"|in\s+(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)"
+    rf"|(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)\s+from\s+(?:now|today)"
     r"|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}[.-]\d{1,2}[.-]\d{2,4}"
     rf"|(?:{WEEKDAY}\s+)?(?:the\s+)?{ORDINAL}\s+{MONTH}(?:,?\s+\d{{4}})?"
     r"|\d{1,2}(?:st|nd|rd|th)"
@@ -42,7 +43,7 @@ DATE = re.compile(
     ICASE,
 )
 
-_DIGITS = r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_DIGITS = r"\d+(?:[.,]\d)?k|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
 _CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
 #: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it:
@@ -67,6 +68,7 @@ LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
+    r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
     r"|would\s+you\s+(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
@@ -86,7 +88,8 @@ MARKER = re.compile(
     r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
     r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
     r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
-    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that))"
+    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that))|hm+,?\s+no"
+    rf"|(?:scrap|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"
     rf"|no(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}|(?:the|on|to)\s)))(?:[\s,:;.!-]+|$)",
     ICASE,
 )

@@ -29,6 +29,9 @@ class Mention:
     label: str
 
 
+_NEXT_NAME = re.compile(r"\s+[A-Z][a-z]")
+
+
 def _key(name: str) -> str:
     return " ".join(name.casefold().split())
 
@@ -83,6 +86,7 @@ class Targets:
     ordinary: frozenset[str] = frozenset()
     _pattern: re.Pattern[str] | None = attrs.field(init=False, default=None)
     _names: dict[str, str] = attrs.field(init=False, factory=dict)  # said key -> label to use
+    _partial: set[str] = attrs.field(init=False, factory=set)  # single words of longer names
 
     def __attrs_post_init__(self) -> None:
         # What a name stands for: its case's label when it names one case, else itself (the
@@ -90,6 +94,7 @@ class Targets:
         owners: dict[str, tuple[str, ...]] = {lb: (lb,) for lb in self.labels if lb.strip()}
         owners |= {n: tuple(lbs) for n, lbs in self.names.items() if n.strip()}
         parts = partial_names(list(owners), self.ordinary)
+        self._partial = {_key(p) for p in parts if " " not in p}
         table: dict[str, str] = {}
         for part, whole in parts.items():
             table[_key(part)] = _stand_for(part, owners[whole])
@@ -112,6 +117,8 @@ class Targets:
         found: list[Mention] = []
         if self._pattern is not None:
             for m in self._pattern.finditer(self.text, start, end):
+                if self._inside_other_name(m):
+                    continue  # "Hotel Sol": a word of a name, but part of another name
                 if not _overlaps(m.span(), outside):
                     found.append(
                         Mention(start=m.start(), end=m.end(), label=self._canonical(m.group(0)))
@@ -124,9 +131,18 @@ class Targets:
                 found.append(Mention(start=alias.start, end=alias.end, label=label))
         return sorted(found, key=lambda m: m.start)
 
+    def _inside_other_name(self, m: re.Match[str]) -> bool:
+        said = _key(m.group(0).removesuffix("'s").removesuffix("\u2019s"))
+        if said not in self._partial:
+            return False
+        return _NEXT_NAME.match(self.text, m.end()) is not None
+
     def default(self) -> Target:
         if self.current is not None:
             return self.current
+        anywhere = {m.label for m in self.mentions(0, len(self.text))}
+        if len(anywhere) == 1:  # the one case the message names, wherever it names it
+            return LabelTarget(label=anywhere.pop())
         if self.focus:
             return LabelTarget(label=self.focus)
         distinct = {lb.casefold() for lb in self.labels}
