@@ -278,8 +278,16 @@ def _operation_candidate(
         work.decide(pos, ActStatus.REJECTED, ACT_UNKNOWN_ARGUMENT, pos, detail=detail)
         return None
     args: dict[str, Any] = {}
+    proposed: list[str] = []
     for name in sorted(texts):
         argument = declared[name]
+        share = _share(texts[name]) if argument.propose is not None else None
+        if share is not None:  # "half", "the whole thing": that share of the proposal
+            value = argument.propose(state) * share if argument.propose is not None else None
+            value = int(value) if isinstance(value, int | float) else value
+            args[name] = converter.unstructure(value, unstructure_as=argument.type)
+            proposed.append(name)
+            continue
         try:
             value = argument.parse(texts[name], ctx)
         except ValueError as exc:
@@ -295,7 +303,6 @@ def _operation_candidate(
             )
             return None
         args[name] = converter.unstructure(value, unstructure_as=argument.type)
-    proposed: list[str] = []
     for argument in op.arguments:
         if not argument.required or argument.name in texts:
             continue
@@ -325,6 +332,28 @@ def _operation_candidate(
         is_submission=op.is_submission,
         is_destructive=op.is_destructive,
     )
+
+
+_SHARES = {
+    "half": 0.5,
+    "a third": 1 / 3,
+    "a quarter": 0.25,
+    "whole": 1.0,
+    "full": 1.0,
+    "entire": 1.0,
+    "everything": 1.0,
+    "all of it": 1.0,
+    "in full": 1.0,
+}
+
+
+def _share(text: str) -> float | None:
+    """The share of a proposal the words ask for ("half", "the whole thing"), if any."""
+    words = " ".join(text.casefold().split()).removeprefix("the ")
+    for key, share in _SHARES.items():
+        if words == key or words.startswith(key + " "):
+            return share
+    return None
 
 
 def _simulate(

@@ -353,6 +353,7 @@ def _phrase_words(text: str, m: re.Match[str], vocab: Vocabulary) -> list[Span]:
 def _unnamed(nouns: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
+        rf"(?:(?:same|whole|entire|very)\s+)?"
         rf"(?:(?P<name>[A-Z][\w-]*|\d{{3,}})\s+)?(?:{nouns})s?(?!\w)"
         rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|my|our)\s+)?(?:{nouns})\s*"
         rf"(?:no\.?|nr\.?|number|#)?\s*#?(?P<number>\d{{3,}})(?!\w)"

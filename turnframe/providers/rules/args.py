@@ -32,6 +32,7 @@ from turnframe.providers.rules.shapes import (
     MONEY,
     NUMBER,
     PRONOUN,
+    SHARE,
     TRAILING_PREPOSITION,
     TRIM,
 )
@@ -120,6 +121,26 @@ class _Carver:
             elif group == "date":
                 self.dates.append(m.span())  # a date is never read again as a number
 
+    def shares(self, start: int, end: int) -> None:
+        """ "half", "the whole thing", "some money" go to the argument the workflow proposes a
+        value for; the reducer takes that share of the proposal, or asks for a vague one."""
+        target = next(
+            (
+                a
+                for a in self.op.arguments
+                if a.propose is not None and not _is_text(a) and a.name not in self.args
+            ),
+            None,
+        )
+        if target is None:
+            return
+        for m in SHARE.finditer(self.text, start, end):
+            if self.free(m.span()):
+                self.args[target.name] = m.group("share")
+                self.consumed.append(m.span())
+                self.numbers.append((m.start(), target.name))
+                return
+
     def cues(self, start: int, end: int, object_name: str | None) -> None:
         for argument in self.op.arguments:
             if not _is_text(argument) or argument.name in (object_name, *self.args):
@@ -204,6 +225,7 @@ def read_arguments(
     object_name = object_arg.name if object_arg is not None else None
     carver.shapes(DATE, "date", start, end)
     carver.shapes(MONEY, "money", start, end)
+    carver.shares(start, end)
     carver.cues(start, end, object_name)
     counted_before = len(carver.numbers)
     carver.shapes(COUNT, "count", start, end)

@@ -43,7 +43,12 @@ from turnframe.providers.rules.actions import (
     read_start,
 )
 from turnframe.providers.rules.builder import Note, PlanBuilder
-from turnframe.providers.rules.conditions import OTHERWISE, does_nothing, read_condition
+from turnframe.providers.rules.conditions import (
+    OTHERWISE,
+    condition_named,
+    does_nothing,
+    read_condition,
+)
 from turnframe.providers.rules.follow import follow_up
 from turnframe.providers.rules.negations import (
     CANCEL,
@@ -74,6 +79,12 @@ _SECOND_OBJECT = re.compile(
     r"\s+[a-z])",
     ICASE,
 )
+_HEADING = re.compile(r"[^:;,.]{1,40}?\s*(?::|\s-)\s+(?=\w)")
+_IF_SO = re.compile(
+    r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
+    r"[\s,]+(?:then\s+)?",
+    ICASE,
+)
 _IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise)(?!\w)", ICASE)
 _OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.*)", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
@@ -102,6 +113,9 @@ class Reader:
         s, e = self._without_fillers(s, e)
         if s >= e:
             return
+        headed = self._case_heading(s, e)
+        if headed is not None:
+            s = headed
         body = self.text[s:e]
         if self._conditional(clause, s, e):
             return
@@ -132,6 +146,16 @@ class Reader:
             if not does_nothing(self.text, a_start, a_end):  # "otherwise leave it": no act
                 self._conditioned(clause, (a_start, a_end), flipped)
             return True
+        so = _IF_SO.match(self.text, s, e)
+        if so is not None:
+            asked = self._asked_condition()
+            if asked is None:
+                return False
+            holds = so.group("neg") is None
+            flipped = asked if holds else attrs.evolve(asked, holds=not asked.holds)
+            self._last_condition = flipped
+            self._conditioned(clause, (so.end(), e), flipped)
+            return True
         if _IF_CLAUSE.search(self.text, s, e) is None:
             return False
         if HYPOTHETICAL_IF.match(self.text, s, e):
@@ -153,6 +177,30 @@ class Reader:
             if tail is not None:
                 self._conditional(clause, tail.start("tail"), reading.otherwise[1])
         return True
+
+    def _case_heading(self, s: int, e: int) -> int | None:
+        """ "Trip Lisbon: submit", "Order 1002 - note: VIP": a case named first, then what to
+        do with it; the case becomes the current one and the rest is read."""
+        m = _HEADING.match(self.text, s, e)
+        if m is None:
+            return None
+        said = self.targets.mentions(s, m.end())
+        if len(said) != 1:
+            return None
+        rest = (self.text[s : said[0].start] + self.text[said[0].end : m.end()]).split()
+        words = [w.strip(":-").casefold() for w in rest if w.strip(":-")]
+        if len(words) > 1 or any(w in self.vocab.field_names for w in words):
+            return None  # "note 1002: …" is a field with its case, not a heading
+        self.targets.remember(LabelTarget(label=said[0].label))
+        return m.end()
+
+    def _asked_condition(self) -> ActCondition | None:
+        """The condition the turn's latest question asks about ("Is there a receipt? If so …")."""
+        for act in reversed(self.plan.acts):
+            if isinstance(act, QuestionAct):
+                words = " ".join(ev.text for ev in act.evidence)
+                return condition_named(words, self.vocab)
+        return None
 
     def _conditioned(self, clause: Clause, span: Span, condition: ActCondition) -> None:
         before = len(self.plan.acts)

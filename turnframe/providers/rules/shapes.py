@@ -56,6 +56,14 @@ MONEY = re.compile(
     r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+))?",
     ICASE,
 )
+#: A share of what the workflow would propose ("half", "the whole thing"), or a vague amount
+#: ("some money", "part of it") that must be asked about: group ``share``.
+SHARE = re.compile(
+    r"(?<!\w)(?P<share>half|a\s+third|a\s+quarter|(?:the\s+)?(?:whole|full|entire)"
+    r"(?:\s+(?:thing|amount|sum|price|lot))?|everything|all\s+of\s+it|in\s+full"
+    r"|some\s+money|some|part(?:\s+of\s+it)?|a\s+bit|partially|a\s+partial\s+amount)(?!\w)",
+    ICASE,
+)
 #: A number followed by a word ("3 boxes", "two tickets"): group ``count`` is the number.
 COUNT = re.compile(
     rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
