@@ -151,7 +151,7 @@ def _relative(words: str, today: date) -> date | None:
     if match is not None:
         year, month = (today.year, today.month) if match.group(1) != "next" else _next_month(today)
         return _end_of_month(year, month)
-    match = re.fullmatch(r"(\w+)\s+(day|week)s?\s+from\s+(?:now|today)", words)
+    match = re.fullmatch(r"(\w+)\s+(day|week)s?\s+from(?:\s+(?:now|today))?", words)
     if match is not None:
         words = f"in {match.group(1)} {match.group(2)}s"
     match = re.fullmatch(r"in\s+(\w+)\s+(day|week)s?", words)

@@ -217,6 +217,8 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
             "return the money",
             "refund request",
             "get ... back",
+            "like ... back",
+            "need ... back",
             "want ... back",
             "have ... back",
             "give ... back",

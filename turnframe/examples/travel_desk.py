@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
@@ -101,6 +102,14 @@ def parse_leg(text: str, ctx: ParseContext) -> str:
     if phrase in ("outbound", "outward", "way out", "departure", "first", "way there"):
         return "outbound"
     raise ValueError(f"{text.strip()!r} is not a leg of the trip (outbound or return)")
+
+
+def parse_flight(text: str, ctx: ParseContext) -> str:
+    """A flight number: two letters and three or four digits ("TP1350", "tp 1351")."""
+    match = re.fullmatch(r"([a-z]{2})\s?(\d{3,4})", text.strip().casefold())
+    if match is None:
+        raise ValueError(f"{text.strip()!r} is not a flight number")
+    return (match.group(1) + match.group(2)).upper()
 
 
 def _note_ok(value: str) -> Rejection | None:
@@ -303,7 +312,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             arguments=(
                 Argument(name="leg", type=str, parse=parse_leg, choices=LEGS),
                 Argument(name="date", type=date, parse=parse_date, show=show_date),
-                Argument(name="flight", type=str, parse=parse_text, required=False),
+                Argument(name="flight", type=str, parse=parse_flight, required=False),
             ),
             aliases=("rebook", "move the flight", "change the flight"),
         ),

@@ -151,7 +151,7 @@ class _Carver:
             for m in pattern.finditer(self.text, start, end):
                 value_end = self._value_end(m.end(), end)
                 value = self.text[m.end() : value_end].strip(TRIM)
-                if value and self.free((m.start(), value_end)):
+                if value and self.free((m.start(), value_end)) and self._takes(value, argument):
                     self.args[argument.name] = value
                     self.consumed.append((m.start(), value_end))
                     break

@@ -63,6 +63,7 @@ from turnframe.providers.rules.shapes import CHITCHAT, ICASE, LEADING_FILLER, TR
 from turnframe.providers.rules.split import Clause
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.reading.numbers import NUMBER_WORDS
 from turnframe.references import AliasMatch
 from turnframe.workflow import ParseContext
 
@@ -70,7 +71,8 @@ Span = tuple[int, int]
 _NO = re.compile(r"no|nope|not\s+that|no\s+thanks", ICASE)
 #: A value at the start of a correction: a number, an amount, a count or a date.
 _LEADING_VALUE = re.compile(
-    r"(?:[€$£]\s?)?\d+(?:[.,]\d+)?(?:\s?(?:[€$£]|euros?|eur)(?!\w))?(?=\s*(?:[-,;]|$|\s))",
+    rf"(?:[€$£]\s?)?(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS.pattern})"
+    r"(?:\s?(?:[€$£]|euros?|eur)(?!\w))?(?=\s*(?:[-,;]|$|\s))",
     ICASE,
 )
 #: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
@@ -223,6 +225,14 @@ class Reader:
             self._add_cancel(found.continues, (s, e))
         self._emit(found.act, found.note)
         return True
+
+    def _names_same_case(self, span: Span, target: Any) -> bool:
+        """ "… on 1001" after a corrected value, when the act is already on that case."""
+        said = self.targets.mentions(*span)
+        if len(said) != 1 or target != LabelTarget(label=said[0].label):
+            return False
+        rest = self.text[span[0] : said[0].start] + self.text[said[0].end : span[1]]
+        return len(rest.split()) <= 2
 
     def _doubt_last_change(self) -> None:
         """A correction the rules could not read: the change it corrects must not run as
@@ -494,7 +504,8 @@ class Reader:
             if not self._corrected_operation(index, act, value, clause, (s, head.end())):
                 return False
             rest = self._without_fillers(head.end(), e)
-            if rest[0] < rest[1] and not self._follow_up(*rest):
+            unread = rest[0] < rest[1] and not self._names_same_case(rest, act.target)
+            if unread and not self._follow_up(*rest):
                 self.plan.not_understood(*rest)
             return True
         note = self.plan.notes[self.plan.root(index)]
@@ -510,8 +521,8 @@ class Reader:
         order = [*reversed(note.numbers), *(a.name for a in op.arguments)]
         for name in order:
             argument = next(a for a in op.arguments if a.name == name)
-            if argument.type is str:
-                continue
+            if argument.type is str and not argument.choices:
+                continue  # free text is never a corrected value; a value of a finite set is
             try:
                 argument.parse(value, self.ctx)
             except ValueError:

@@ -68,8 +68,10 @@ SHARE = re.compile(
 COUNT = re.compile(
     rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
 )
-#: A bare number ("135", "12.50"): group ``number``.
-NUMBER = re.compile(r"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?)(?![\w])", ICASE)
+#: A bare number ("135", "12.50", "twenty"; never a lone "one"): group ``number``.
+NUMBER = re.compile(
+    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?|(?!one\b){NUMBER_WORDS.pattern})(?![\w])", ICASE
+)
 
 #: Words that lead a clause without meaning anything for the plan.
 LEADING_FILLER = re.compile(
@@ -77,8 +79,8 @@ LEADING_FILLER = re.compile(
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
     r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
-    r"|would\s+you\s+(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
     r"|if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother)[\s,]+"
     r"|when\s+you\s+get\s+a\s+chance[\s,]+|please\s+could\s+you\s+"
@@ -88,7 +90,9 @@ LEADING_FILLER = re.compile(
 )
 #: Politeness at the end of a clause ("…, please", "… thanks").
 TRAILING_FILLER = re.compile(
-    r"(?:[\s,]+(?:please|thanks|thank\s+you|now|right\s+away|asap|for\s+me))+$", ICASE
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|(?<!from)\s*now|right\s+away|asap|for\s+me"
+    r"|instead))+$",
+    ICASE,
 )
 
 #: Words that mark the rest of the clause as a same-breath correction of what came before.

@@ -25,7 +25,7 @@ _SENTENCE_END = frozenset(".!?;\n\u2026")
 _CLOSERS = frozenset(".!?;\u2026\"')\u201d\u2019")
 _WORD_START = re.compile(r"(?<![\w'])[\w€$£]")
 _CONDITIONAL = re.compile(r"(?:if|suppose|supposing|imagine|hypothetically)\b", re.IGNORECASE)
-_CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus)\s*$", re.IGNORECASE)
+_CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus|first)\s*$", re.IGNORECASE)
 _CONNECTIVE_REACH = 16  # "plus" and the spaces after it, with room to spare
 _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
