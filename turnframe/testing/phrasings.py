@@ -214,12 +214,20 @@ def shows(last: LastTurn, expect: Mapping[str, Any], keys: Mapping[str, str]) ->
     return quiet and statuses[ActStatus.AWAITING_CONFIRMATION] == 0, shown
 
 
-async def _click(rt: Runtime, store: Store, session: Any, label: str) -> TurnResponse | None:
+async def _click(
+    rt: Runtime, store: Store, session: Any, label: str, shown: dict[str, Any] | None = None
+) -> TurnResponse | None:
+    """Click ``label`` on the session's latest open card; with none open, on the last card the
+    conversation showed (a click on a closed card: the desk must say nothing new happened)."""
     cards = await store.list_open_interactions(session.account_id, session_id=session.session_id)
-    if not cards:
+    if cards:
+        latest = max(cards, key=lambda c: c.created_at)
+        interaction_id, payload = latest.interaction_id, latest.payload
+    elif shown is not None:
+        interaction_id, payload = shown["interaction_id"], shown
+    else:
         return None
-    card = max(cards, key=lambda c: c.created_at)
-    options = card.payload.get("options", [])
+    options = payload.get("options", [])
     wanted = label.strip().casefold()
     option = next(
         (
@@ -235,9 +243,9 @@ async def _click(rt: Runtime, store: Store, session: Any, label: str) -> TurnRes
         return None
     return await rt.respond(
         session=session,
-        interaction_id=card.interaction_id,
+        interaction_id=interaction_id,
         option_id=str(option["option_id"]),
-        expected_revision=int(card.payload.get("expected_revision") or 0),
+        expected_revision=int(payload.get("expected_revision") or 0),
         at=CORPUS_CLOCK,
     )
 
@@ -254,13 +262,15 @@ async def play_one(
     by_id = {v: k for k, v in keys.items()}
     session = await rt.open_session(account_id=account, workflow=workflow)
     last: TurnResponse | None = None
+    card: dict[str, Any] | None = None
     for said in phrasing.turns:
         if said.startswith("/click"):
-            last = await _click(rt, store, session, said.removeprefix("/click"))
+            last = await _click(rt, store, session, said.removeprefix("/click"), card)
             if last is None:
                 return Graded(phrasing=phrasing, right=False, wrong_commits=(), why="no card")
         else:
             last = await rt.handle_turn(rt.new_turn(session, said, at=CORPUS_CLOCK))
+        card = next((b.data for b in reversed(last.blocks) if b.kind is BlockKind.CARD), card)
     assert last is not None
     events = [
         {"case": by_id.get(e.case_id, e.case_id), "type": e.type, "data": e.payload}
