@@ -38,7 +38,7 @@ from turnframe.execution import ExecutionReport
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
 from turnframe.pipeline.directory import build_context
-from turnframe.plan import UserTurnPlan
+from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.response import Block, TurnResponse
 from turnframe.results import (
@@ -136,6 +136,8 @@ class SessionActor(Actor):
         self._reductions: dict[str, ReductionPlan] = {}
         self._contexts: dict[str, Mapping[str, CaseSnapshot]] = {}
         self._open_cards: tuple[InteractionToCreate, ...] | None = None
+        # The last delivered turn's acts (kept in memory only: a fresh actor starts without).
+        self._previous_acts: tuple[Act, ...] = ()
 
     async def on_start(self) -> None:
         record = await self._store.get_session(self._account, self._session)
@@ -245,6 +247,7 @@ class SessionActor(Actor):
                 workflow=self._workflow,
                 case_labels=tuple(labels),
                 case_names=self._directory.other_names(self._workflow),
+                previous_acts=self._previous_acts,
                 focus_label=self._focus,
             )
             try:
@@ -362,6 +365,8 @@ class SessionActor(Actor):
             phase=PhaseMove(expected=record.phase, new=TurnPhase.DELIVERED),
         )
         self._thread = thread
+        if plan.acts:
+            self._previous_acts = plan.acts
         self._forget(turn.turn_id)
         return TurnResponse(
             session_id=self._session,

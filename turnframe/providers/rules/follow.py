@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.plan import Act, CorrectAct, LabelTarget, OperationAct, SetFieldAct
+from turnframe.plan import Act, CorrectAct, LabelTarget, OperationAct, QuestionAct, SetFieldAct
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.shapes import ICASE, TRIM
@@ -31,6 +31,13 @@ _FRAME = re.compile(
     r"(?:(?:and|also|plus|then)\s+)*(?:(?:the\s+)?same\s+(?:thing\s+)?(?:for|on|with|goes\s+for)"
     r"\s+(?P<a>.+)|(?:for\s+|on\s+|with\s+)?(?P<b>.+?)(?:\s+(?:too|as\s+well|also))"
     r"|(?:and|also|plus)\s+(?:for\s+|on\s+)?(?P<c>.+))",
+    ICASE,
+)
+
+
+_AGAIN = re.compile(
+    r"(?:(?:and|also|plus)\s+)?(?:(?:the\s+)?same(?:\s+thing)?\s+again|again|once\s+more"
+    r"|another\s+one|one\s+more(?:\s+time)?|do\s+it\s+again)(?:\s+please)?",
     ICASE,
 )
 
@@ -50,13 +57,22 @@ def follow_up(
     vocab: Vocabulary,
     targets: Targets,
     ctx: ParseContext,
+    context: tuple[Act, ...] = (),
 ) -> FollowUp | None:
-    """The act a verbless clause means, from the latest change of the turn."""
+    """The act a verbless clause means, from the latest change of the turn (or, in a turn
+    with none, from the previous turn's acts: "same for 1002", "and another one")."""
     index = plan.last_change()
     if index is None:
-        return None
+        earlier = [a for a in context if isinstance(a, SetFieldAct | OperationAct | QuestionAct)]
+        if not earlier:
+            return None
+        return _from_context(text, span, earlier[-1], plan=plan, vocab=vocab, targets=targets,
+                             ctx=ctx)
     previous = plan.acts[index]
     root = plan.acts[plan.root(index)]
+    if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
+        repeat = attrs.evolve(previous, evidence=plan.evidence(span))
+        return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
     m = _FRAME.fullmatch(text, *span)
     framed = m is not None
     start, end = span
@@ -106,10 +122,68 @@ def follow_up(
         numeric = {a.name for a in op.arguments if a.type in (int, float)}
         args = {k: v for k, v in args.items() if k not in numeric}
     args.update(reading.args)
-    again: Act = OperationAct(
+    other: Act = OperationAct(
         target=previous.target, operation=previous.operation, args=args, evidence=evidence
     )
-    return FollowUp(act=again, note=Note(operation=previous.operation, args=args))
+    return FollowUp(act=other, note=Note(operation=previous.operation, args=args))
+
+
+def _from_context(
+    text: str,
+    span: Span,
+    previous: Act,
+    *,
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+) -> FollowUp | None:
+    """A follow-up of the previous turn's act: the same on another case, the same again, or
+    (for an operation) with other arguments."""
+    evidence = plan.evidence(span)
+    if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
+        repeated = attrs.evolve(previous, evidence=evidence)
+        return FollowUp(act=repeated, note=Note(operation=previous.operation, args=previous.args))
+    m = _FRAME.fullmatch(text, *span)
+    start, end = span
+    if m is not None:
+        group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
+        start, end = m.span(group)
+    start, end = _trim(text, start, end)
+    if start >= end:
+        return None
+    said = targets.mentions(start, end)
+    if said and said[0].start == _skip_lead(text, start, end):
+        target = LabelTarget(label=said[0].label)
+        rest = (said[0].end, end)
+        if isinstance(previous, QuestionAct) and _rest_empty(text, *rest):
+            asked = attrs.evolve(previous, target=target, evidence=evidence)
+            return FollowUp(act=asked, note=Note())
+        if _rest_empty(text, *rest):
+            return _same_on(previous, previous, plan, 0, target, evidence)
+    if isinstance(previous, OperationAct) and m is not None:
+        op = vocab.operation(previous.operation)
+        reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start)
+        if reading.unread or not reading.args:
+            return None
+        args = dict(previous.args)
+        if _has_object(op, reading.args):
+            numeric = {a.name for a in op.arguments if a.type in (int, float)}
+            args = {k: v for k, v in args.items() if k not in numeric}
+        args.update(reading.args)
+        act = OperationAct(
+            target=previous.target, operation=previous.operation, args=args, evidence=evidence
+        )
+        return FollowUp(act=act, note=Note(operation=previous.operation, args=args))
+    return None
+
+
+def _trim(text: str, start: int, end: int) -> Span:
+    while start < end and text[start] in TRIM:
+        start += 1
+    while end > start and text[end - 1] in TRIM:
+        end -= 1
+    return start, end
 
 
 def _same_on(
@@ -132,7 +206,8 @@ def _has_object(op: Any, args: dict[str, str]) -> bool:
 
 
 def _skip_lead(text: str, start: int, end: int) -> int:
-    m = re.compile(r"(?:(?:the|my|our|order|no\.?|number|#)\s*)*", ICASE).match(text, start, end)
+    lead = r"(?:(?:the|my|our|order|no\.?|number|#|on|for|to|of|with)\s*)*"
+    m = re.compile(lead, ICASE).match(text, start, end)
     return m.end() if m is not None else start
 
 

@@ -81,6 +81,11 @@ _SECOND_OBJECT = re.compile(
     r"\s+[a-z])",
     ICASE,
 )
+_ONLY_CASE = re.compile(
+    r"(?:(?:wrong\s+(?:order|one|case|booking)|i\s+meant?|it'?s|it\s+is|on|for|the|order|no\.?"
+    r"|number|#|sorry|,)\s*)*",
+    ICASE,
+)
 _HEADING = re.compile(r"[^:;,.]{1,40}?\s*(?::|\s-)\s+(?=\w)")
 _IF_SO = re.compile(
     r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
@@ -105,6 +110,7 @@ class Reader:
     aliases: tuple[AliasMatch, ...]
     ctx: ParseContext
     plan: PlanBuilder
+    previous: tuple[Act, ...] = ()  # the previous turn's acts (context, never evidence)
     _last_condition: ActCondition | None = None
 
     def read(self, clause: Clause) -> None:
@@ -217,7 +223,13 @@ class Reader:
 
     def _follow_up(self, s: int, e: int) -> bool:
         found = follow_up(
-            self.text, (s, e), plan=self.plan, vocab=self.vocab, targets=self.targets, ctx=self.ctx
+            self.text,
+            (s, e),
+            plan=self.plan,
+            vocab=self.vocab,
+            targets=self.targets,
+            ctx=self.ctx,
+            context=self.previous,
         )
         if found is None:
             return False
@@ -490,8 +502,27 @@ class Reader:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
         index = self.plan.last_change()
+        if index is None and value:
+            return self._corrected_earlier(clause, value, (s, e))
         if index is None or not value:
             return False
+        said = self.targets.mentions(s, e)
+        if said and len(value.split()) <= 5 and _ONLY_CASE.fullmatch(
+            self.text[s : said[-1].start]
+        ):  # "sorry, wrong order, I meant 1001": the same change on another case
+            root = self.plan.root(index)
+            act = self.plan.acts[index]
+            root_act = self.plan.acts[root]
+            target = LabelTarget(label=said[-1].label)
+            self._add_cancel(root, (clause.lead, e))
+            evidence = self.plan.evidence((clause.lead, e))
+            if not isinstance(root_act, SetFieldAct | OperationAct):
+                return False
+            moved: Any = attrs.evolve(root_act, target=target, evidence=evidence)
+            if isinstance(act, CorrectAct) and isinstance(moved, SetFieldAct):
+                moved = attrs.evolve(moved, value=act.value)
+            self._emit(moved, self.plan.notes[root])
+            return True
         act = self.plan.acts[index]
         if isinstance(act, OperationAct):
             if self._corrected_operation(index, act, value, clause, (s, e)):
@@ -512,6 +543,31 @@ class Reader:
         evidence = self.plan.evidence((clause.lead, e))
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
+
+    def _corrected_earlier(self, clause: Clause, value: str, span: Span) -> bool:
+        """ "sorry, 1500" in the turn after "set the budget to 1400": the previous turn's
+        last change again, with the new value (a field) or on the named case."""
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not earlier:
+            return False
+        last = earlier[-1]
+        evidence = self.plan.evidence((clause.lead, span[1]))
+        said = self.targets.mentions(*span)
+        if said and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
+            target = LabelTarget(label=said[-1].label)
+            self._emit(attrs.evolve(last, target=target, evidence=evidence))
+            return True
+        if isinstance(last, SetFieldAct):
+            field = self.vocab.workflow.field(last.field)
+            try:
+                if field is not None:
+                    field.parse(value, self.ctx)
+            except ValueError:
+                return False
+            act = SetFieldAct(target=last.target, field=last.field, value=value, evidence=evidence)
+            self._emit(act, Note(field=last.field))
+            return True
+        return False
 
     def _corrected_operation(
         self, index: int, act: OperationAct, value: str, clause: Clause, span: Span
