@@ -50,7 +50,7 @@ _FIELD_FORMS = (
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|must\s+be|reads|says)\s+"
     r"|\s*[:=]\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
-    # "F [case] V" with a separator or a quoted value: "note 1002: "VIP"", "budget 1500".
+    # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
     rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*[:=]\s*",
 )
 #: "put "customer angry" as the note on 1001": the value first, then the field.
@@ -196,7 +196,7 @@ def _bare(field_pattern: str) -> re.Pattern[str]:
 
 
 def _bare_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
-    """ "budget 1500", "email 1001 ana@example.com": a field and a value with no verb between
+    """ "limit 1500", "email 4711 ana@example.com": a field and a value with no verb between
     are read only when the value is quoted, typed (a date, an amount) or accepted by a
     validator that refuses ordinary words, so plain words are never taken for a value."""
     if value[:1] in _QUOTES:

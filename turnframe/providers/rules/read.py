@@ -187,7 +187,7 @@ class Reader:
         return True
 
     def _case_heading(self, s: int, e: int) -> int | None:
-        """ "Trip Lisbon: submit", "Order 1002 - note: VIP": a case named first, then what to
+        """ "Ticket 4711: close", "Anna - note: VIP": a case named first, then what to
         do with it; the case becomes the current one and the rest is read."""
         m = _HEADING.match(self.text, s, e)
         if m is None:
@@ -203,7 +203,7 @@ class Reader:
         return m.end()
 
     def _asked_condition(self) -> ActCondition | None:
-        """The condition the turn's latest question asks about ("Is there a receipt? If so …")."""
+        """The condition the turn's latest question asks about ("Is there a warranty? If so …")."""
         for act in reversed(self.plan.acts):
             if isinstance(act, QuestionAct):
                 words = " ".join(ev.text for ev in act.evidence)
@@ -545,7 +545,7 @@ class Reader:
         return True
 
     def _corrected_earlier(self, clause: Clause, value: str, span: Span) -> bool:
-        """ "sorry, 1500" in the turn after "set the budget to 1400": the previous turn's
+        """ "sorry, 1500" in the turn after "set the limit to 1400": the previous turn's
         last change again, with the new value (a field) or on the named case."""
         earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
         if not earlier:

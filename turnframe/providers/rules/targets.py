@@ -118,7 +118,7 @@ class Targets:
         if self._pattern is not None:
             for m in self._pattern.finditer(self.text, start, end):
                 if self._inside_other_name(m):
-                    continue  # "Hotel Sol": a word of a name, but part of another name
+                    continue  # "Casa Sol": a word of a name, but part of another name
                 if not _overlaps(m.span(), outside):
                     found.append(
                         Mention(start=m.start(), end=m.end(), label=self._canonical(m.group(0)))
