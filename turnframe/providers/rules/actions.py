@@ -31,7 +31,7 @@ from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 
-_POSSESSOR = r"(?:[\w-]+(?:'s|\u2019s)\s+)?"
+_POSSESSOR = r"(?:(?:[\w-]+\s+){0,2}[\w-]+(?:'s|\u2019s)\s+)?"
 _OWNER = (
     r"(?:\s+(?:of|for|on|in)\s+(?:the\s+|my\s+|our\s+)?[\w#°'\u2019.-]+"
     r"(?:\s+[\w#°'\u2019-]+){0,3})?"
@@ -63,7 +63,7 @@ _QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
-    r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
+    r"(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
     r"(?:\s+[\w-]+)?\s+(?:to|as)\s+(?P<v>.+)",
     ICASE | re.DOTALL,
 )
@@ -219,6 +219,28 @@ def _bare_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext |
     return field.validate(junk) is not None
 
 
+def _typed_prefix(
+    vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None
+) -> str | None:
+    """The part of a value before a comma, when the whole is not a valid value of a typed or
+    validated field and that part is."""
+    if "," not in value or ctx is None or value[:1] in _QUOTES:
+        return None
+    field = vocab.workflow.field(name)
+    if field is None or (field.type is str and field.validate is None):
+        return None
+
+    def valid(words: str) -> bool:
+        try:
+            parsed = field.parse(words, ctx)
+        except ValueError:
+            return False
+        return field.validate is None or field.validate(parsed) is None
+
+    head = value.split(",", 1)[0].strip()
+    return head if head and not valid(value) and valid(head) else None
+
+
 def read_field(
     text: str,
     span: Span,
@@ -268,6 +290,10 @@ def read_field(
         value, value_span = clean_value(text, (value_start, value_end), aliases)
         if not value:
             continue
+        cut = _typed_prefix(vocab, fixed or vocab.field_named(m.group("f")), value, ctx)
+        if cut is not None:  # "the budget is 1000 euros, not whatever …": the value, then words
+            value = cut
+            value_span = (value_span[0], value_span[0] + len(cut))
         outside = [(value_span[0], end)] if value_end == end else [value_span]
         unnamed = unnamed_owner(text, start, value_start, vocab)
         target = targets.find(start, end, outside)

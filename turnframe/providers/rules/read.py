@@ -81,6 +81,11 @@ _SECOND_OBJECT = re.compile(
     r"\s+[a-z])",
     ICASE,
 )
+_SHORT_FOLLOW_UP = re.compile(
+    r"(?:(?:and|also|plus)\s+(?:for\s+|on\s+)?|what\s+about\s+|how\s+about\s+|same\s+for\s+)"
+    r"[^,;.?!]{1,40}",
+    ICASE,
+)
 _ONLY_CASE = re.compile(
     r"(?:(?:wrong\s+(?:order|one|case|booking)|i\s+meant?|it'?s|it\s+is|on|for|the|order|no\.?"
     r"|number|#|sorry|,)\s*)*",
@@ -131,7 +136,11 @@ class Reader:
         if any(reader(clause, s, e) for reader in readers):
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
-        if self._action(clause, s, e, asked=asked):
+        if self._action(clause, s, e, asked=asked, question_mark=clause.question):
+            return
+        if _SHORT_FOLLOW_UP.fullmatch(body) and self._follow_up(s, e):
+            return  # "and 1002?", "what about Rui?": the previous act on another case
+        if self._it_is_the_field_asked(clause, s, e):
             return
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
@@ -364,7 +373,29 @@ class Reader:
         return bool(rules)
 
     # -- actions ----------------------------------------------------------------------------
-    def _action(self, clause: Clause, s: int, e: int, *, asked: bool = False) -> bool:
+    def _it_is_the_field_asked(self, clause: Clause, s: int, e: int) -> bool:
+        """ "What's the travel date? Change it to March 13.": "it" is the field the previous
+        question asked about, when a question and a field share a name."""
+        m = _MAKE_IT.match(self.text, s, e)
+        if m is None or self.plan.last_change() is not None:
+            return False
+        asked = next((a for a in reversed(self.plan.acts) if isinstance(a, QuestionAct)), None)
+        field = None if asked is None or asked.question is None else asked.question
+        if asked is None or field is None or self.vocab.workflow.field(field) is None:
+            return False
+        value, _ = clean_value(self.text, (m.end(), e), self.aliases)
+        if not value:
+            return False
+        target = asked.target if asked.target is not None else self.targets.default()
+        act = SetFieldAct(
+            target=target, field=asked.question, value=value, evidence=self.plan.evidence((s, e))
+        )
+        self._emit(act, Note(field=asked.question, span=(s, e)))
+        return True
+
+    def _action(
+        self, clause: Clause, s: int, e: int, *, asked: bool = False, question_mark: bool = False
+    ) -> bool:
         """An action read from the clause; a question-shaped clause is one only when it asks
         for an operation with a request ("could I get a copy …?")."""
         field = None
@@ -381,6 +412,8 @@ class Reader:
             aliases=self.aliases,
             asked=asked,
         )
+        if op is not None and question_mark and not asked and op.phrase_span[0] > s:
+            op = None  # "left to … on 1001?": a question naming an operation, not a request
         if asked and op is None:
             return False
         deep = op is not None and op.phrase_span[0] > s

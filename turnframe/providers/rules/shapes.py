@@ -35,7 +35,7 @@ DATE = re.compile(
     r"|(?:the\s+)?(?:(?:twenty|thirty)[\s-]+)?(?:first|second|third|fourth|fifth|sixth"
     r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
     r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
-    rf"(?:\s+of\s+{MONTH})?"
+    rf"(?:\s+of\s+{MONTH}|(?!\s+\w))"
     rf"|(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
     rf"|{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
     rf"|the\s+{ORDINAL}"

@@ -28,7 +28,7 @@ _WORD = re.compile(r"(?<![\w@.'])[A-Za-z]{2,}(?![\w@'])")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
-    "please thanks thank want would like need could should what when where which how much many "
+    "rename please thanks thank want would like need could should what when where which how much many "
     "status about still valid left paid does instead actually sorry mean wait because reason "
     "order number note amount date name euro euros first second third next week "
     "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
@@ -84,8 +84,9 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
             best.append((distance, candidate))
     if not best:
         return None
-    best.sort()
-    if len(best) > 1 and best[0][0] == best[1][0] and best[0][1] != best[1][1]:
+    best.sort(key=lambda item: (item[0], len(item[1]) != len(lowered), item[1]))
+    tied = [c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])]
+    if len(set(tied)) > 1:
         return None  # two words are as close: never guess between them
     return best[0][1]
 
