@@ -28,7 +28,8 @@ _WORD = re.compile(r"(?<![\w@.'])[A-Za-z]{2,}(?![\w@'])")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
-    "rename please thanks thank want would like need could should what when where which how much many "
+    "rename please thanks thank want would like need could should what when where which how "
+    "much many "
     "status about still valid left paid does instead actually sorry mean wait because reason "
     "order number note amount date name euro euros first second third next week "
     "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
