@@ -388,9 +388,9 @@ class Reader:
             return False
         target = asked.target if asked.target is not None else self.targets.default()
         act = SetFieldAct(
-            target=target, field=asked.question, value=value, evidence=self.plan.evidence((s, e))
+            target=target, field=field, value=value, evidence=self.plan.evidence((s, e))
         )
-        self._emit(act, Note(field=asked.question, span=(s, e)))
+        self._emit(act, Note(field=field, span=(s, e)))
         return True
 
     def _action(
