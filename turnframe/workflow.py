@@ -62,14 +62,17 @@ BUILTIN_COMMANDS = frozenset({SET_FIELD_COMMAND, START_CASE_COMMAND})
 
 @attrs.frozen(kw_only=True)
 class ParseContext:
-    """What a parser may know besides the text: the turn's instant and locale."""
+    """What a parser may know besides the text: the turn's instant and locale, and (when the
+    reducer parses a command's arguments) the state of the case it runs on, so a parser can
+    resolve a name of something inside the case ("TP1350" is the return leg)."""
 
     now: datetime
     locale: str
+    state: Any = None
 
     @classmethod
-    def of(cls, turn: UserTurn) -> ParseContext:
-        return cls(now=turn.clock, locale=turn.locale)
+    def of(cls, turn: UserTurn, state: Any = None) -> ParseContext:
+        return cls(now=turn.clock, locale=turn.locale, state=state)
 
 
 @attrs.frozen(kw_only=True)

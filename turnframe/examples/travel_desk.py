@@ -93,7 +93,16 @@ class Trip:
 
 
 def parse_leg(text: str, ctx: ParseContext) -> str:
-    """ "the return flight", "outbound leg", "the way back" -> ``return`` / ``outbound``."""
+    """ "the return flight", "outbound leg", "the way back" -> ``return`` / ``outbound``; a
+    flight number of the trip ("TP1350", "the TP 1350 flight") names its leg."""
+    flight = re.search(r"\b([a-z]{2})\s?(\d{3,4})\b", text.casefold())
+    legs = getattr(ctx.state, "legs", ()) if ctx.state is not None else ()
+    if flight is not None and legs:
+        number = (flight.group(1) + flight.group(2)).upper()
+        for leg in legs:
+            if leg.flight.upper() == number:
+                return str(leg.leg)
+        raise ValueError(f"{number} is not a flight of this trip")
     words = text.strip().casefold().split()
     words = [w for w in words if w not in ("the", "my", "our", "flight", "leg", "trip", "one")]
     phrase = " ".join(words)

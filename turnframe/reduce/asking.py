@@ -123,7 +123,7 @@ def text_answer(
         return None
     for words in _candidate_words(ctx.turn.text, plan.not_understood):
         try:
-            parser(words, ParseContext.of(ctx.turn))
+            parser(words, ParseContext.of(ctx.turn, _state_of(card, ctx)))
         except ValueError:
             continue
         return card, words
@@ -162,11 +162,16 @@ def text_amendment(
             if argument.type is str or not said:
                 continue
             try:
-                argument.parse(said, ParseContext.of(ctx.turn))
+                argument.parse(said, ParseContext.of(ctx.turn, _state_of(card, ctx)))
             except ValueError:
                 continue
             return card, attrs.evolve(act, args={**act.args, argument.name: said})
     return None
+
+
+def _state_of(card: InteractionToCreate, ctx: ReductionContext) -> Any:
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    return None if snapshot is None else snapshot.state
 
 
 def _candidate_words(text: str, unread: Sequence[Evidence]) -> list[str]:

@@ -174,7 +174,7 @@ def _reject_all(work: Work, positions: list[int], reason: str, by: int | None) -
 def _candidates(
     work: Work, workflow: Workflow[Any], positions: list[int], case_id: str, state: Any
 ) -> list[Candidate]:
-    ctx = ParseContext.of(work.ctx.turn)
+    ctx = ParseContext.of(work.ctx.turn, state)
     out: list[Candidate] = []
     values: dict[str, list[tuple[int, Any, Hashable, str | None]]] = {}
     seen_ops: dict[tuple[str, bytes], int] = {}

@@ -41,13 +41,14 @@ _SET = (
     r"|bring\s+forward)"
 )
 _FIELD_FORMS = (
-    rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
-    r"(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
+    rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
+    r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
     r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
     r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+|\s+(?=[\"\u201c]))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
-    r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|must\s+be|reads|says)\s+"
+    r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
+    r"|reads|says|needs\s+to\s+be)\s+"
     r"|\s*[:=]\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
     # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
@@ -60,6 +61,10 @@ _VALUE_FIRST = re.compile(
     ICASE | re.DOTALL,
 )
 _QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+#: Where a typed value may end before more words: "1,800 euros so we keep track".
+_VALUE_STOP = re.compile(
+    r",\s+(?=[a-z])|\s+(?:so|because|since|as|which|that|and|but|not)\s+", ICASE
+)
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
@@ -140,11 +145,14 @@ class StartReading:
 
 
 @functools.cache
-def field_forms(field_pattern: str) -> tuple[re.Pattern[str], ...]:
-    """The field phrasings above for one workflow's field phrases (compiled once)."""
+def field_forms(field_pattern: str, nouns: str = "case") -> tuple[re.Pattern[str], ...]:
+    """The field phrasings above for one workflow's field phrases and record nouns ("set the
+    trip budget to …"), compiled once."""
     return tuple(
         re.compile(
-            form.replace("(?P<f>F)", f"(?P<f>{field_pattern})") + r"(?P<v>.+)", ICASE | re.DOTALL
+            form.replace("(?P<f>F)", f"(?P<f>{field_pattern})").replace("(?:N)", f"(?:{nouns})")
+            + r"(?P<v>.+)",
+            ICASE | re.DOTALL,
         )
         for form in _FIELD_FORMS
     )
@@ -173,7 +181,7 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
 def _forms(vocab: Vocabulary) -> list[tuple[re.Pattern[str], str | None]]:
     """Each phrasing, with the field it always sets (None: the field is named in the clause)."""
     forms: list[tuple[re.Pattern[str], str | None]] = [
-        (form, None) for form in field_forms(vocab.field_pattern)
+        (form, None) for form in field_forms(vocab.field_pattern, vocab.record_nouns)
     ]
     named = next((vocab.field_names[k] for k in ("name", "title") if k in vocab.field_names), None)
     if named is not None:
@@ -224,7 +232,7 @@ def _typed_prefix(
 ) -> str | None:
     """The part of a value before a comma, when the whole is not a valid value of a typed or
     validated field and that part is."""
-    if "," not in value or ctx is None or value[:1] in _QUOTES:
+    if not _VALUE_STOP.search(value) or ctx is None or value[:1] in _QUOTES:
         return None
     field = vocab.workflow.field(name)
     if field is None or (field.type is str and field.validate is None):
@@ -237,7 +245,7 @@ def _typed_prefix(
             return False
         return field.validate is None or field.validate(parsed) is None
 
-    head = value.split(",", 1)[0].strip()
+    head = _VALUE_STOP.split(value, maxsplit=1)[0].strip()
     return head if head and not valid(value) and valid(head) else None
 
 

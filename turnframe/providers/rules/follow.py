@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from turnframe.plan import Act, CorrectAct, LabelTarget, OperationAct, QuestionAct, SetFieldAct
+from turnframe.providers.rules.actions import unnamed_owner
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.shapes import ICASE, TRIM
@@ -103,7 +104,9 @@ def follow_up(
     if not isinstance(previous, OperationAct):
         return None
     op = vocab.operation(previous.operation)
-    reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start)
+    owner = unnamed_owner(text, start, end, vocab)
+    skip = [owner[0]] if owner is not None and owner[1] is None else []
+    reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start, skip=skip)
     if reading.unread or not reading.args:
         return None
     new_args = {k: v for k, v in reading.args.items() if k not in previous.args}
@@ -163,7 +166,9 @@ def _from_context(
             return _same_on(previous, previous, plan, 0, target, evidence)
     if isinstance(previous, OperationAct) and m is not None:
         op = vocab.operation(previous.operation)
-        reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start)
+        owner = unnamed_owner(text, start, end, vocab)
+        skip = [owner[0]] if owner is not None and owner[1] is None else []
+        reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start, skip=skip)
         if reading.unread or not reading.args:
             return None
         args = dict(previous.args)

@@ -79,6 +79,7 @@ LEADING_FILLER = re.compile(
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
     r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|(?:first(?:ly)?|in\s+the\s+meantime|meanwhile|also|secondly|finally)[\s,]+"
     r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
     r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
@@ -147,7 +148,7 @@ GENERIC_STARTERS = (
     r"|i'?d\s+like|i\s+would\s+like|let'?s|is|are|was|were|does|did|do\s+you|what|what'?s"
     r"|when|where|which|who|how|why|tell\s+me|describe|explain|define|give\s+me|show\s+me"
     r"|forget|scratch|never\s*mind|cancel\s+that|start|open|create|rename|reschedule"
-    r"|postpone|push|just"
+    r"|postpone|push|just|stop"
 )
 
 #: "don't", "dont", the same with a typographic apostrophe, "do not".
