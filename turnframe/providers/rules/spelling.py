@@ -31,7 +31,7 @@ _COMMANDS = (
     "rename please thanks thank want would like need could should what when where which how "
     "much many "
     "status about still valid left paid does instead actually sorry mean wait because reason "
-    "order number note amount date name euro euros first second third next week "
+    "order number note amount date name euro euros eur usd gbp first second third next week "
     "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
     "february march april june july august september october november december"
 )
