@@ -147,7 +147,7 @@ class StartReading:
 @functools.cache
 def field_forms(field_pattern: str, nouns: str = "case") -> tuple[re.Pattern[str], ...]:
     """The field phrasings above for one workflow's field phrases and record nouns ("set the
-    trip budget to …"), compiled once."""
+    case limit to …"), compiled once."""
     return tuple(
         re.compile(
             form.replace("(?P<f>F)", f"(?P<f>{field_pattern})").replace("(?:N)", f"(?:{nouns})")
@@ -299,7 +299,7 @@ def read_field(
         if not value:
             continue
         cut = _typed_prefix(vocab, fixed or vocab.field_named(m.group("f")), value, ctx)
-        if cut is not None:  # "the budget is 1000 euros, not whatever …": the value, then words
+        if cut is not None:  # "the limit is 1000 euros, not whatever …": the value, then words
             value = cut
             value_span = (value_span[0], value_span[0] + len(cut))
         outside = [(value_span[0], end)] if value_end == end else [value_span]

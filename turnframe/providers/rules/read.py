@@ -374,7 +374,7 @@ class Reader:
 
     # -- actions ----------------------------------------------------------------------------
     def _it_is_the_field_asked(self, clause: Clause, s: int, e: int) -> bool:
-        """ "What's the travel date? Change it to March 13.": "it" is the field the previous
+        """ "What's the due date? Change it to March 13.": "it" is the field the previous
         question asked about, when a question and a field share a name."""
         m = _MAKE_IT.match(self.text, s, e)
         if m is None or self.plan.last_change() is not None:
