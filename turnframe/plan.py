@@ -82,12 +82,22 @@ class ConstraintKind(enum.StrEnum):
 
 
 @attrs.frozen(kw_only=True)
+class ActCondition:
+    """ "If the discount is still valid, …": the act runs only when the workflow's condition
+    ``name`` is ``holds`` on its case at reduction time (``holds`` False: "otherwise …")."""
+
+    name: str
+    holds: bool = True
+
+
+@attrs.frozen(kw_only=True)
 class SetFieldAct:
     kind: ClassVar[str] = "set_field"
     target: Target
     field: str
     value: str  # as the user said it; the workflow's field parser turns it into a value
     evidence: tuple[Evidence, ...]
+    condition: ActCondition | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -97,6 +107,9 @@ class OperationAct:
     operation: str
     args: dict[str, str] = attrs.field(factory=dict)  # argument name -> text
     evidence: tuple[Evidence, ...]
+    condition: ActCondition | None = None
+    #: The interpreter is unsure of its reading: a card shows the exact arguments first.
+    confirm: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -201,15 +214,25 @@ CANCELLABLE_KINDS = frozenset({"set_field", "operation", "start_case"})
 
 
 @attrs.frozen(kw_only=True)
+class AtomicUnit:
+    """Acts the user meant together (ADR-016): on each case they commit in one batch or not at
+    all; if one of them is refused or must be asked about, none of them runs."""
+
+    acts: tuple[int, ...]
+
+
+@attrs.frozen(kw_only=True)
 class UserTurnPlan:
     """Every act of the turn, in the user's order, and the parts the interpreter could not read.
 
     ``not_understood`` lets an interpreter say explicitly "this part of the text I could not
     read"; each such span gets a ``turnframe.notice.not_understood`` notice in the reduction.
+    ``units`` groups acts that commit together or not at all (each act in at most one unit).
     """
 
     acts: tuple[Act, ...]
     not_understood: tuple[Evidence, ...] = ()
+    units: tuple[AtomicUnit, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -257,11 +280,29 @@ def parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
     ):
         for i, ev in enumerate(structure(data["not_understood"], tuple[Evidence, ...])):
             _check_span(ev, turn.text, None, f"not_understood[{i}]", problems)
+    if not problems:
+        _check_units(structure(data, UserTurnPlan), problems)
     if problems:
         problems.sort(key=lambda p: (-1 if p.act_index is None else p.act_index, p.field))
         raise PlanRejected(problems)
     plan: UserTurnPlan = structure(data, UserTurnPlan)
     return plan
+
+
+def _check_units(plan: UserTurnPlan, out: list[PlanProblem]) -> None:
+    seen: set[int] = set()
+    for n, unit in enumerate(plan.units):
+        where = f"units[{n}]"
+        if len(set(unit.acts)) < 2:
+            out.append(PlanProblem(act_index=None, field=where, message="a unit joins 2+ acts"))
+        for index in unit.acts:
+            if not 0 <= index < len(plan.acts):
+                message = f"names act {index}, but the plan has {len(plan.acts)} acts"
+                out.append(PlanProblem(act_index=None, field=where, message=message))
+            elif index in seen:
+                message = f"act {index} is in two units"
+                out.append(PlanProblem(act_index=None, field=where, message=message))
+            seen.add(index)
 
 
 def _decode(raw_json: str | bytes) -> Any:
@@ -311,6 +352,7 @@ def check_plan(plan: UserTurnPlan, turn: UserTurn) -> None:
         _act_problems(act, index, kinds, turn.text, problems)
     for i, ev in enumerate(plan.not_understood):
         _check_span(ev, turn.text, None, f"not_understood[{i}]", problems)
+    _check_units(plan, problems)
     if problems:
         raise PlanRejected(problems)
 

@@ -36,7 +36,11 @@ ACT_UNKNOWN_WORKFLOW = "turnframe.act.unknown_workflow"
 ACT_UNKNOWN_FIELD = "turnframe.act.unknown_field"
 ACT_UNKNOWN_OPERATION = "turnframe.act.unknown_operation"
 ACT_UNKNOWN_ARGUMENT = "turnframe.act.unknown_argument"
-ACT_MISSING_ARGUMENT = "turnframe.act.missing_argument"
+ACT_MISSING_ARGUMENT = "turnframe.act.missing_argument"  # asked for, in a clarification
+ACT_UNREADABLE_ARGUMENT = "turnframe.act.unreadable_argument"  # asked for again
+ACT_CONDITION_NOT_MET = "turnframe.act.condition_not_met"  # the branch not taken
+ACT_UNKNOWN_CONDITION = "turnframe.act.unknown_condition"
+ACT_REJECTED_WITH_UNIT = "turnframe.act.rejected_with_unit"  # another act of its unit failed
 ACT_INVALID_VALUE = "turnframe.act.invalid_value"
 ACT_REJECTED_BY_WORKFLOW = "turnframe.act.rejected_by_workflow"
 ACT_REJECTED_WITH_BATCH = "turnframe.act.rejected_with_batch"
@@ -51,6 +55,8 @@ ACT_OVERRIDDEN_BY_INTERACTION = "turnframe.act.overridden_by_interaction"
 INTERACTION_CONFIRMED = "turnframe.interaction.confirmed"
 INTERACTION_DECLINED = "turnframe.interaction.declined"
 INTERACTION_TARGET_SELECTED = "turnframe.interaction.target_selected"
+INTERACTION_ARGUMENT_PROVIDED = "turnframe.interaction.argument_provided"
+INTERACTION_AMENDED = "turnframe.interaction.amended"  # a new value for an open card's command
 INTERACTION_STALE = "turnframe.interaction.stale"
 INTERACTION_UNKNOWN = "turnframe.interaction.unknown"
 INTERACTION_UNKNOWN_OPTION = "turnframe.interaction.unknown_option"
@@ -150,12 +156,14 @@ class CommandBatch:
 class InteractionKind(enum.StrEnum):
     CONFIRM_COMMAND = "confirm_command"
     SELECT_TARGET = "select_target"
+    PROVIDE_ARGUMENT = "provide_argument"  # a clarification: the value of one argument
 
 
 class OptionAction(enum.StrEnum):
     CONFIRM = "confirm"
     DECLINE = "decline"
     SELECT_CASE = "select_case"
+    PROVIDE_VALUE = "provide_value"
 
 
 @attrs.frozen(kw_only=True)
@@ -166,6 +174,25 @@ class InteractionOption:
     action: OptionAction
     case_id: str | None = None
     label: str | None = None
+    value: str | None = None  # a provide-value option: the argument's text, as a user says it
+
+
+@attrs.frozen(kw_only=True)
+class CardCommand:
+    """One command as its confirmation card shows it: exactly what a click executes.
+
+    ``arguments`` are the command's JSON arguments as executed; ``shown`` words each one for
+    the user ("120.00 EUR"); ``proposed`` names those the workflow proposed (not said).
+    """
+
+    command_id: str
+    case_id: str
+    record: str  # the case's label
+    identifying: tuple[str, ...]  # what else identifies it (a customer's name, the item)
+    operation: str
+    arguments: dict[str, Any]
+    shown: dict[str, str]
+    proposed: tuple[str, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -174,7 +201,9 @@ class InteractionToCreate:
 
     A confirm-command card carries the batches it authorizes (journaled
     ``awaiting_confirmation``) and the case revision they expect. A select-target card carries
-    the acts that wait for the user's choice of case, already resolved for corrections.
+    the acts that wait for the user's choice of case, already resolved for corrections. A
+    provide-argument card carries the one act that waits for ``argument`` (on ``case_id``); the
+    user answers by clicking a value or by saying it in the next turn.
     """
 
     interaction_id: str
@@ -187,6 +216,8 @@ class InteractionToCreate:
     awaiting_batches: tuple[CommandBatch, ...] = ()
     pending_acts: tuple[Act, ...] = ()
     target_label: str | None = None
+    commands: tuple[CardCommand, ...] = ()  # a confirm-command card: what a click executes
+    argument: str | None = None  # a provide-argument card: the argument it asks for
 
     @property
     def authorized_command_ids(self) -> tuple[str, ...]:
@@ -216,6 +247,8 @@ class InteractionOutcomeStatus(enum.StrEnum):
     CONFIRMED = "confirmed"
     DECLINED = "declined"
     TARGET_SELECTED = "target_selected"
+    ARGUMENT_PROVIDED = "argument_provided"
+    AMENDED = "amended"
     STALE = "stale"
     REJECTED = "rejected"
 

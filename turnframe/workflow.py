@@ -62,14 +62,17 @@ BUILTIN_COMMANDS = frozenset({SET_FIELD_COMMAND, START_CASE_COMMAND})
 
 @attrs.frozen(kw_only=True)
 class ParseContext:
-    """What a parser may know besides the text: the turn's instant and locale."""
+    """What a parser may know besides the text: the turn's instant and locale, and (when the
+    reducer parses a command's arguments) the state of the case it runs on, so a parser can
+    resolve a name of something inside the case ("TP1350" is the return leg)."""
 
     now: datetime
     locale: str
+    state: Any = None
 
     @classmethod
-    def of(cls, turn: UserTurn) -> ParseContext:
-        return cls(now=turn.clock, locale=turn.locale)
+    def of(cls, turn: UserTurn, state: Any = None) -> ParseContext:
+        return cls(now=turn.clock, locale=turn.locale, state=state)
 
 
 @attrs.frozen(kw_only=True)
@@ -102,14 +105,35 @@ class Field(Generic[T]):
     validate: Callable[[T], Rejection | None] | None = None
     policy: CommandPolicy = attrs.field(factory=CommandPolicy.conservative)
     aliases: tuple[str, ...] = ()
+    #: How a value reads on a confirmation card ("120.00 EUR"); default: as written in JSON.
+    show: Callable[[T], str] | None = None
 
 
 @attrs.frozen(kw_only=True)
 class Argument:
+    """An operation's argument. ``parse`` reads the user's words (``ValueError`` when it
+    cannot); ``show`` words a value for a card ("120.00 EUR"); ``choices`` lists the finite
+    values it may take (a clarification offers them as options); ``propose(state)`` is the
+    workflow's default proposal when the user gave none (e.g. what is left to refund): the
+    command then always waits for a card that shows the proposed value."""
+
     name: str
     type: Any
     parse: Callable[[str, ParseContext], Any]
     required: bool = True
+    show: Callable[[Any], str] | None = None
+    choices: tuple[str, ...] = ()
+    propose: Callable[[Any], Any] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Condition(Generic[S]):
+    """A yes/no fact about a case that a conditional act depends on ("the discount is still
+    valid"), decided from the case state at reduction time and the turn's clock."""
+
+    name: str
+    holds: Callable[[S, ParseContext], bool]
+    aliases: tuple[str, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -201,6 +225,8 @@ class Workflow(Generic[S]):
     glossary_slots: tuple[str, ...] = ()
     #: What one case is called in replies ("Trip", "Order"); default: the workflow's name.
     case_noun: str | None = None
+    #: Other words users call one case by ("booking", "reservation"): "the Acme booking".
+    nouns: tuple[str, ...] = ()
     #: How its committed events read in receipts (e.g. money in cents as euros); receipts are
     #: still made only from committed events.
     describe_event: EventDescriber | None = None
@@ -210,15 +236,26 @@ class Workflow(Generic[S]):
     #: Same-turn rules of this workflow, applied after the default precedence rules; each can
     #: only hold acts back (see :class:`HoldBack`).
     refinements: tuple[Refinement, ...] = ()
+    #: Attributes of the state that identify a record besides its label (an order number, a
+    #: customer's name, a hotel): users may name a case by them, and cards show them.
+    identifying: tuple[str, ...] = ()
+    #: Facts a conditional act may depend on ("if the discount is still valid, …").
+    conditions: tuple[Condition[S], ...] = ()
+    #: Words users say for this workflow's operations and fields besides their names and
+    #: aliases, by name: ``{"refund": ("money back", "reimburse")}``. Inflections ("refunded",
+    #: "refunding") are derived; declare only other words.
+    synonyms: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
     _fields_by_name: dict[str, Field[Any]] = attrs.field(init=False)
     _operations_by_name: dict[str, Operation[S]] = attrs.field(init=False)
     _questions_by_name: dict[str, Question[S]] = attrs.field(init=False)
+    _conditions_by_name: dict[str, Condition[S]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         _check_declaration(self)
         object.__setattr__(self, "_fields_by_name", {f.name: f for f in self.fields})
         object.__setattr__(self, "_operations_by_name", {o.name: o for o in self.operations})
         object.__setattr__(self, "_questions_by_name", {q.name: q for q in self.questions})
+        object.__setattr__(self, "_conditions_by_name", {c.name: c for c in self.conditions})
 
     def field(self, name: str) -> Field[Any] | None:
         return self._fields_by_name.get(name)
@@ -228,6 +265,18 @@ class Workflow(Generic[S]):
 
     def question(self, name: str) -> Question[S] | None:
         return self._questions_by_name.get(name)
+
+    def condition(self, name: str) -> Condition[S] | None:
+        return self._conditions_by_name.get(name)
+
+    def identifying_values(self, label: str | None, state: Any) -> tuple[str, ...]:
+        """What identifies a case besides its label ("Ana Reis", "Hotel Almirante, 1 night"):
+        the declared identifying attributes, without those the label already holds."""
+        said = (label or "").casefold()
+        values = (getattr(state, name, None) for name in self.identifying)
+        return tuple(
+            str(v) for v in values if v not in (None, "") and str(v).casefold() not in said
+        )
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -261,6 +310,15 @@ def _check_declaration(w: Workflow[Any]) -> None:
     for f in w.fields:
         if f.name not in attributes:
             fail(f"field {f.name!r} is not an attribute of {w.state_type.__name__}")
+    for name in w.identifying:
+        if name not in attributes:
+            fail(f"identifying {name!r} is not an attribute of {w.state_type.__name__}")
+    if len({c.name for c in w.conditions}) != len(w.conditions):
+        fail("two conditions share a name")
+    named = {f.name for f in w.fields} | {o.name for o in w.operations}
+    for name in w.synonyms:
+        if name not in named:
+            fail(f"synonyms name {name!r}, which is neither a field nor an operation")
     for op in w.operations:
         if op.name in BUILTIN_COMMANDS:
             fail(f"operation {op.name!r} uses a built-in command name")

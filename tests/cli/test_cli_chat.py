@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cli_kit import CLOCK, DEMO_TURN, chat_json, cli_env, run_cli, script
 
-TURN_KEYS = {"session_id", "turn_id", "phase", "acts", "blocks", "events"}
+TURN_KEYS = {"session_id", "turn_id", "phase", "acts", "blocks", "cards", "events"}
 
 
 def test_chat_json_prints_one_object_per_turn_in_the_documented_shape(tmp_path: Path) -> None:
@@ -200,3 +200,34 @@ def test_an_empty_script_or_pipe_on_an_existing_store_creates_no_session(tmp_pat
     after = run_cli("sessions", "--json", "--store", tmp_path / "t.db", cwd=tmp_path).stdout
     assert len(json.loads(after)) == 1
     assert after == before
+
+
+def test_chat_json_carries_each_cards_commands_with_the_arguments_a_click_runs(
+    tmp_path: Path,
+) -> None:
+    (turn,) = chat_json(
+        tmp_path, "refund order 1001", extra=("--workflow", "refund-desk")
+    )
+    (card,) = turn["cards"]
+    (command,) = card["commands"]
+    assert (command["operation"], command["arguments"]) == ("refund", {"amount": 12000})
+    assert (command["shown"], command["proposed"]) == ({"amount": "120.00 EUR"}, ["amount"])
+    assert [o["option_id"] for o in card["options"]] == ["confirm", "decline"]
+
+
+def test_a_stdin_line_that_is_not_utf8_ends_the_chat_with_a_one_line_error(
+    tmp_path: Path,
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "turnframe", "chat", "--store", str(tmp_path / "t.db"), "--json"],
+        input=b"Thanks!\n\xff\xfe not text\n",
+        capture_output=True,
+        cwd=tmp_path,
+        env=cli_env(),
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    (line,) = result.stderr.decode().strip().splitlines()
+    assert line.startswith("turnframe: turnframe.cli.bad_input: stdin line 2 is not UTF-8")
+    assert len(result.stdout.decode().splitlines()) == 1  # the first turn ran

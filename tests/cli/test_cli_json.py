@@ -16,7 +16,7 @@ from turnframe.cli import build_parser
 PRINTS_NO_TABLE: dict[str, str] = {
     "turnframe serve": "a long-running server: its output is the HTTP API (JSON) and access logs",
 }
-TURN_KEYS = {"session_id", "turn_id", "phase", "acts", "blocks", "events"}
+TURN_KEYS = {"session_id", "turn_id", "phase", "acts", "blocks", "cards", "events"}
 
 
 def _commands(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:

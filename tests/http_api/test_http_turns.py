@@ -9,7 +9,7 @@ from turnframe.pipeline.replay_view import load_replay_view
 
 pytestmark = pytest.mark.anyio
 
-CHAT_JSON_KEYS = ["session_id", "turn_id", "phase", "acts", "blocks", "events"]
+CHAT_JSON_KEYS = ["session_id", "turn_id", "phase", "acts", "blocks", "cards", "events"]
 
 
 async def test_a_session_opened_over_http_is_listed_for_its_account_only() -> None:

@@ -26,7 +26,15 @@ from turnframe.http.wire import (
     TurnActs,
 )
 from turnframe.lifecycle import TurnPhase
-from turnframe.pipeline.turn_view import TurnAct, TurnBlock, TurnEvent, TurnView
+from turnframe.pipeline.turn_view import (
+    TurnAct,
+    TurnBlock,
+    TurnCard,
+    TurnCardCommand,
+    TurnCardOption,
+    TurnEvent,
+    TurnView,
+)
 from turnframe.response import BlockKind
 from turnframe.results import ActStatus, InteractionKind, OptionAction
 
@@ -58,6 +66,27 @@ turn_views = st.builds(
         )
     ),
     blocks=tuples(st.builds(TurnBlock, kind=st.sampled_from(BlockKind), code=words, text=words)),
+    cards=tuples(
+        st.builds(
+            TurnCard,
+            interaction_id=maybe,
+            kind=maybe,
+            case_id=maybe,
+            commands=tuples(
+                st.builds(
+                    TurnCardCommand,
+                    operation=maybe,
+                    record=maybe,
+                    identifying=tuples(words),
+                    arguments=st.dictionaries(words, json_values, max_size=3),
+                    shown=st.dictionaries(words, words, max_size=3),
+                    proposed=tuples(words),
+                )
+            ),
+            argument=maybe,
+            options=tuples(st.builds(TurnCardOption, option_id=maybe, label=maybe, action=maybe)),
+        )
+    ),
     events=tuples(st.builds(TurnEvent, type=words, case_id=words)),
 )
 cards = st.builds(

@@ -73,7 +73,7 @@ def test_a_corrected_operation_argument_cancels_the_operation_and_reissues_it() 
     assert reading.kinds == ["operation", "cancel", "operation"]
     assert reading.evidence(2) == ["add an extra: 3 nights at the hotel at 80 euros each", "75"]
     assert reading.reasons == [ACT_CANCELLED, ACT_CANCELLATION_APPLIED, ACT_READY]
-    assert reading.args(2) == {"item": "hotel night", "quantity": 3, "unit_price": 7500}
+    assert reading.args(2) == {"item": "nights at the hotel", "quantity": 3, "unit_price": 7500}
 
 
 def test_a_cancelled_note_changes_nothing() -> None:

@@ -46,7 +46,9 @@ async def desk_runtime(
                 store=store,
                 provider=provider or RulesProvider(workflows=[desk.workflow]),
                 corpora=registry,
-                settings=RuntimeSettings(pool_size=2, ask_timeout=10.0, anaphora=anaphora),
+                settings=kwargs.pop(
+                    "settings", RuntimeSettings(pool_size=2, ask_timeout=10.0, anaphora=anaphora)
+                ),
                 **kwargs,
             )
         )

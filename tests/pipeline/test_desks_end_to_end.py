@@ -184,7 +184,8 @@ async def test_a_workflow_words_its_own_receipts_from_the_committed_event() -> N
         response = await say(rt, "Add an extra: 3 nights at the hotel at 80 euros each.")
         [receipt] = [b for b in response.blocks if b.kind is BlockKind.RECEIPT]
         assert receipt.text == (
-            "Trip \u201cLisbon\u201d: extra added: 3 x hotel night at 80.00 EUR, paid by traveller."
+            "Trip \u201cLisbon\u201d: extra added: 3 x nights at the hotel at 80.00 EUR, paid by "
+            "traveller."
         )
 
 

@@ -179,7 +179,10 @@ class ExecutionGate(Actor):
                     resolutions.append(
                         CardResolution(interaction_id=outcome.interaction_id, resolution=resolution)
                     )
-                elif outcome.status is InteractionOutcomeStatus.TARGET_SELECTED:
+                elif outcome.status in (
+                    InteractionOutcomeStatus.TARGET_SELECTED,
+                    InteractionOutcomeStatus.ARGUMENT_PROVIDED,
+                ):
                     resolutions.append(
                         CardResolution(interaction_id=outcome.interaction_id, resolution=resolution)
                     )

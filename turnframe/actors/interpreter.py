@@ -15,7 +15,7 @@ from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import Interpret, Interpretation, MayRetry
 from turnframe.errors import TurnframeError
 from turnframe.pipeline.interpretation import InterpretSetup, relatedness_warnings
-from turnframe.plan import PlanRejected, parse_plan
+from turnframe.plan import Act, PlanRejected, parse_plan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.providers.base import ProviderRequest, Purpose
 from turnframe.providers.chain import ProviderChain
@@ -82,6 +82,10 @@ def interpret_request(
         "locale": turn.locale,
         "workflow": workflow.name,
         "case_labels": list(message.case_labels),
+        **({"case_names": {k: list(v) for k, v in message.case_names.items()}}
+           if message.case_names else {}),
+        **({"previous_acts": converter.unstructure(message.previous_acts, tuple[Act, ...])}
+           if message.previous_acts else {}),
     }
     if message.focus_label is not None:
         payload["focus_label"] = message.focus_label

@@ -9,6 +9,7 @@ finished step: interpretation only before the seal, commands only by idempotency
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,7 +39,7 @@ from turnframe.execution import ExecutionReport
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
 from turnframe.pipeline.directory import build_context
-from turnframe.plan import UserTurnPlan
+from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.response import Block, TurnResponse
 from turnframe.results import (
@@ -48,10 +49,10 @@ from turnframe.results import (
     ReductionPlan,
 )
 from turnframe.stores.directory import StoreCaseDirectory
-from turnframe.stores.errors import StoreError
-from turnframe.stores.inputs import NewInteraction, PhaseMove
+from turnframe.stores.errors import StatusConflict, StoreError
+from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove
 from turnframe.stores.protocol import Store
-from turnframe.stores.records import TurnRecord
+from turnframe.stores.records import InteractionStatus, TurnRecord
 from turnframe.telemetry.hooks import observe_stage
 from turnframe.workflow import CaseSnapshot, Workflow
 
@@ -75,6 +76,12 @@ class WrongSession(TurnframeError):
     code = "turnframe.turn.wrong_session"
 
 
+class BadTurnText(TurnframeError):
+    """The turn's text is not valid Unicode text (e.g. lone surrogates from undecodable bytes)."""
+
+    code = "turnframe.turn.bad_text"
+
+
 @attrs.frozen(kw_only=True)
 class StageRefs:
     interpreter: ActorRef
@@ -88,6 +95,8 @@ class StageRefs:
 class SessionSettings:
     ask_timeout: float = 30.0
     max_step_failures: int = 3
+    #: A longer message is not interpreted (a notice says so); interpretation stays bounded.
+    max_turn_chars: int = 4_000
 
 
 def _is_boundary_failure(error: BaseException) -> bool:
@@ -104,7 +113,7 @@ def _resumable(error: BaseException) -> bool:
 class SessionActor(Actor):
     # A store failure before the turn is recorded is an answer too (typed, retryable by the
     # caller), not a crash of the session.
-    expected_errors = (TurnIncomplete, WrongSession, StoreError)
+    expected_errors = (TurnIncomplete, WrongSession, BadTurnText, StoreError)
 
     def __init__(
         self,
@@ -135,6 +144,8 @@ class SessionActor(Actor):
         self._reductions: dict[str, ReductionPlan] = {}
         self._contexts: dict[str, Mapping[str, CaseSnapshot]] = {}
         self._open_cards: tuple[InteractionToCreate, ...] | None = None
+        # The last delivered turn's acts (kept in memory only: a fresh actor starts without).
+        self._previous_acts: tuple[Act, ...] = ()
 
     async def on_start(self) -> None:
         record = await self._store.get_session(self._account, self._session)
@@ -155,6 +166,13 @@ class SessionActor(Actor):
         turn = message.turn
         if turn.account_id != self._account or turn.session_id != self._session:
             raise WrongSession(f"turn {turn.turn_id!r} belongs to another session")
+        try:
+            turn.text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise BadTurnText(
+                f"turn {turn.turn_id!r}: the text is not valid Unicode at position {exc.start}",
+                hint="send the user's words as UTF-8 text",
+            ) from None
         record = await self._store.record_user_turn(
             account_id=self._account,
             session_id=self._session,
@@ -245,6 +263,15 @@ class SessionActor(Actor):
     # -- the steps ------------------------------------------------------------------------
 
     async def _interpret(self, turn: UserTurn) -> TurnRecord | TurnResponse:
+        if len(turn.text) > self._settings.max_turn_chars:
+            replay = {
+                "turn_id": turn.turn_id,
+                "outcome": "input_too_long",
+                "chars": len(turn.text),
+                "max_turn_chars": self._settings.max_turn_chars,
+            }
+            failure = "input_too_long"
+            return await self._finish_failed(turn, None, None, failure=failure, replay=replay)
         if turn.interaction_response is not None and not turn.text.strip():
             interpretation = None
             plan = UserTurnPlan(acts=(), not_understood=())
@@ -254,6 +281,8 @@ class SessionActor(Actor):
                 turn=turn,
                 workflow=self._workflow,
                 case_labels=tuple(labels),
+                case_names=self._directory.other_names(self._workflow),
+                previous_acts=self._previous_acts,
                 focus_label=self._focus,
             )
             try:
@@ -269,12 +298,14 @@ class SessionActor(Actor):
 
     async def _reduce(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
         plan = self._plan_of(record)
+        open_cards = await self._open_cards_now()
         context = await build_context(
             plan,
             turn,
             directory=self._directory,
             workflows=self._workflows,
-            open_interactions=await self._open_cards_now(),
+            open_interactions=open_cards,
+            closed_interaction_ids=await self._closed_card(turn, open_cards),
         )
         self._directory.forget()
         reduction: ReductionPlan = await self._ask(
@@ -298,6 +329,7 @@ class SessionActor(Actor):
         move = PhaseMove(expected=TurnPhase.INTERPRETED, new=TurnPhase.REDUCED)
         payload = converter.unstructure(reduction)
         try:
+            await self._expire_superseded(reduction)
             await self._store.save_reduction(
                 self._account,
                 turn.turn_id,
@@ -368,6 +400,8 @@ class SessionActor(Actor):
             phase=PhaseMove(expected=record.phase, new=TurnPhase.DELIVERED),
         )
         self._thread = thread
+        if plan.acts:
+            self._previous_acts = plan.acts
         self._forget(turn.turn_id)
         return TurnResponse(
             session_id=self._session,
@@ -479,6 +513,30 @@ class SessionActor(Actor):
             return None
         card: InteractionToCreate = converter.structure(record.payload, InteractionToCreate)
         return card
+
+    # -- cards a new card replaces (issue 12) ------------------------------------------------
+    async def _expire_superseded(self, reduction: ReductionPlan) -> None:
+        """Close the open cards this turn's cards replace before the new ones are saved: a
+        case holds one open blocking card, so a new card request supersedes the old card
+        (its click then answers "stale") instead of failing the turn. Expiring a card runs
+        nothing; a crash after it re-reduces with the card closed, which gives the same cards."""
+        for interaction_id in reduction.superseded_interaction_ids:
+            expired = InteractionStatus.EXPIRED
+            closing = CardResolution(interaction_id=interaction_id, status=expired)
+            with contextlib.suppress(StatusConflict):
+                await self._store.resolve_interaction(self._account, closing)
+
+    async def _closed_card(
+        self, turn: UserTurn, open_cards: tuple[InteractionToCreate, ...]
+    ) -> tuple[str, ...]:
+        """The clicked card, if it expired (superseded by a newer card): its click is stale."""
+        response = turn.interaction_response
+        if response is None or any(c.interaction_id == response.interaction_id for c in open_cards):
+            return ()
+        record = await self._store.get_interaction(self._account, response.interaction_id)
+        if record is None or record.status is not InteractionStatus.EXPIRED:
+            return ()  # unknown, or answered already: "nothing new was done"
+        return (record.interaction_id,)
 
     async def _open_cards_now(self) -> tuple[InteractionToCreate, ...]:
         """The session's open cards. Only this actor opens or resolves them, so the list is

@@ -10,7 +10,7 @@ import attrs
 from turnframe.execution import ExecutionReport
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
-from turnframe.plan import UserTurnPlan
+from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.providers.base import Purpose
 from turnframe.reduce import ReductionContext
@@ -30,6 +30,11 @@ class Interpret:
     workflow: str
     case_labels: tuple[str, ...]
     focus_label: str | None = None
+    #: Other names the cases go by (identifying values such as a customer's name), each with
+    #: the labels of the cases it names.
+    case_names: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    #: The previous turn's acts, so "same for 1002" or "sorry, 1500" can lean on them.
+    previous_acts: tuple[Act, ...] = ()
     prior_attempts: tuple[ProviderAttempt, ...] = ()
 
 

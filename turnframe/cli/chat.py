@@ -286,7 +286,13 @@ async def _steps(plan: ChatPlan) -> AsyncGenerator[Step, None]:
     try:
         number = 0
         while True:
-            line = await reader.next_line()
+            try:
+                line = await reader.next_line()
+            except TurnframeError as error:  # a line that is not UTF-8
+                if not plan.interactive:
+                    raise
+                print(one_line(error), file=sys.stderr)
+                continue
             if line is None:
                 return
             number += 1

@@ -51,6 +51,12 @@ class UnknownTurn(CliError):
     code = "turnframe.cli.unknown_turn"
 
 
+class BadInput(CliError):
+    """A line on stdin is not UTF-8 text."""
+
+    code = "turnframe.cli.bad_input"
+
+
 class NoOpenCard(CliError):
     code = "turnframe.cli.no_open_card"
 
@@ -73,6 +79,7 @@ def one_line(error: TurnframeError) -> str:
 
 __all__ = [
     "BadClock",
+    "BadInput",
     "BadScript",
     "BadStore",
     "CliError",

@@ -18,6 +18,7 @@ import attrs
 from turnframe.cli.conversation import TurnOutcome
 from turnframe.cli.explain import compact, decided_by, verdict
 from turnframe.pipeline.replay_view import ReplayView
+from turnframe.response import Block, BlockKind
 
 
 @attrs.frozen(kw_only=True)
@@ -66,6 +67,25 @@ def act_rows(view: ReplayView) -> list[ActRow]:
 
 def event_lines(view: ReplayView) -> list[str]:
     return [f"{e.type} on {e.case_id} (revision {e.revision})" for e in view.events]
+
+
+def card_lines(block: Block) -> list[str]:
+    """Under a card: each command with every argument as it will run, then the options."""
+    if block.kind is not BlockKind.CARD:
+        return []
+    lines = []
+    for command in block.data.get("commands", []):
+        shown = command.get("shown", {})
+        proposed = set(command.get("proposed", []))
+        args = ", ".join(
+            f"{name}={value}" + (" (proposed)" if name in proposed else "")
+            for name, value in shown.items()
+        )
+        lines.append(f"{command.get('operation')} on {command.get('record')}: {args or '-'}")
+    labels = [str(o.get("label") or o.get("option_id")) for o in block.data.get("options", [])]
+    if labels:
+        lines.append("options: " + " | ".join(labels) + "   (/click LABEL)")
+    return lines
 
 
 def click_line(view: ReplayView) -> str | None:
@@ -125,6 +145,8 @@ class PlainRenderer:
             self._line(f"you> {outcome.said}")
         for block in outcome.response.blocks:
             self._line(f"  {block.kind.value:<8} {block.text}")
+            for line in card_lines(block):
+                self._line(f"           {line}")
         view = outcome.view
         if view is None:
             return
@@ -305,6 +327,8 @@ class RichRenderer:
         for block in outcome.response.blocks:
             style = _KIND_STYLE.get(block.kind.value, "")
             blocks.add_row(Text(block.kind.value, style=style), Text(block.text))
+            for line in card_lines(block):
+                blocks.add_row(Text(""), Text(line, style="cyan"))
         self._console.print(blocks)
         view = outcome.view
         if view is None:

@@ -13,6 +13,8 @@ import threading
 
 import anyio.to_thread
 
+from turnframe.cli.errors import BadInput
+
 PROMPT = "you> "
 _ASK = object()
 
@@ -21,20 +23,34 @@ class LineReader:
     def __init__(self, *, interactive: bool) -> None:
         self._interactive = interactive
         self._asks: queue.Queue[object] = queue.Queue()
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | BadInput | None] = queue.Queue()
+        self._number = 0
         threading.Thread(target=self._run, name="turnframe stdin", daemon=True).start()
 
     async def next_line(self) -> str | None:
-        """The next line, or ``None`` at the end of input (or after :meth:`close`)."""
+        """The next line, or ``None`` at the end of input (or after :meth:`close`); a line that
+        is not UTF-8 is a :class:`BadInput` error (the reader goes on with the next line)."""
         self._asks.put(_ASK)
-        return await anyio.to_thread.run_sync(self._lines.get, abandon_on_cancel=True)
+        line = await anyio.to_thread.run_sync(self._lines.get, abandon_on_cancel=True)
+        if isinstance(line, BadInput):
+            raise line
+        return line
 
     def close(self) -> None:
         self._lines.put(None)
 
     def _run(self) -> None:
         while self._asks.get() is _ASK:
-            line = read_line(self._interactive)
+            self._number += 1
+            try:
+                line: str | BadInput | None = read_line(self._interactive)
+            except UnicodeDecodeError as exc:
+                byte = exc.object[exc.start : exc.start + 1].hex()
+                line = BadInput(
+                    f"stdin line {self._number} is not UTF-8 text (byte 0x{byte} at "
+                    f"position {exc.start})",
+                    hint="send UTF-8 text",
+                )
             self._lines.put(line)
             if line is None:
                 return
@@ -51,8 +67,8 @@ def read_line(interactive: bool) -> str | None:
     if interactive:
         sys.stderr.write(PROMPT)
         sys.stderr.flush()
-    line = sys.stdin.readline()
-    return line if line else None
+    raw = sys.stdin.buffer.readline()  # bytes: a line that is not UTF-8 is refused, not crashed on
+    return raw.decode("utf-8") if raw else None
 
 
 __all__ = ["PROMPT", "LineReader", "read_line"]

@@ -25,8 +25,11 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from turnframe.reading import NUMBER_WORDS as NUMBER_WORD_RUN
+from turnframe.reading import number_in_words, read_amount, with_digits
+from turnframe.reading.dates import ordinals_in_digits, read_calendar_date
 from turnframe.workflow import ParseContext
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -77,7 +80,7 @@ def _count_word(word: str) -> int | None:
         return int(word)
     if word in ("a", "an"):
         return 1
-    return NUMBER_WORDS.index(word) if word in NUMBER_WORDS else None
+    return number_in_words(word) if NUMBER_WORD_RUN.fullmatch(word) else None
 
 
 def _end_of_month(year: int, month: int) -> date:
@@ -115,9 +118,9 @@ def _calendar_day(words: str, today: date) -> date | None:
         if match.group(year_group) is None and found < today:
             found = _valid(year + 1, month, day, words)
         return found
-    match = re.fullmatch(rf"the\s+{_ORDINAL}", words)
+    match = re.fullmatch(rf"the\s+{_ORDINAL}|(\d{{1,2}})(?:st|nd|rd|th)", words)
     if match is not None:
-        day = int(match.group(1))
+        day = int(match.group(1) or match.group(2))
         year, month = today.year, today.month
         if day < today.day:
             year, month = _next_month(today)
@@ -148,6 +151,9 @@ def _relative(words: str, today: date) -> date | None:
     if match is not None:
         year, month = (today.year, today.month) if match.group(1) != "next" else _next_month(today)
         return _end_of_month(year, month)
+    match = re.fullmatch(r"(\w+)\s+(day|week)s?\s+from(?:\s+(?:now|today))?", words)
+    if match is not None:
+        words = f"in {match.group(1)} {match.group(2)}s"
     match = re.fullmatch(r"in\s+(\w+)\s+(day|week)s?", words)
     if match is not None:
         count = _count_word(match.group(1))
@@ -159,42 +165,34 @@ def _relative(words: str, today: date) -> date | None:
 def parse_date(text: str, ctx: ParseContext) -> date:
     """A date from the user's words, relative to the turn's clock (see the module table)."""
     words = " ".join(_PREPOSITION.sub("", text.strip().casefold().rstrip(".!?,")).split())
+    words = ordinals_in_digits(with_digits(words))
     today = ctx.now.date()
     for reader in (_relative, _weekday, _calendar_day):
         found = reader(words, today)
         if found is not None:
             return found
+    order = "MDY" if ctx.locale.casefold() in ("en-us", "en_us") else "DMY"
+    written = read_calendar_date(words, ctx.now, order=order)
+    if written is not None:
+        return written
     try:
         return date.fromisoformat(words)
     except ValueError:
         raise ValueError(f"{text.strip()!r} is not a date I can read") from None
 
 
-_MONEY = re.compile(
-    r"(?:(?:at|for|of|by)\s+)?"
-    r"(?:[€$£]\s?(?P<a>\d+(?:[.,]\d{1,2})?)|(?P<b>\d+(?:[.,]\d{1,2})?)\s?(?:[€$£]|euros?|eur)?)"
-    r"(?:\s+(?:each|apiece|in\s+total|total|per\s+\w+|a\s+\w+))?"
-)
-
-
 def parse_money(text: str, ctx: ParseContext) -> int:
-    """An amount in euro cents: "80 euros", "€80", "80.50 EUR", "12,5 €", or a bare "80"."""
-    words = " ".join(text.strip().casefold().rstrip(".!?,").split())
-    match = _MONEY.fullmatch(words)
-    if match is None:
-        raise ValueError(f"{text.strip()!r} is not an amount of money")
-    number = (match.group("a") or match.group("b")).replace(",", ".")
-    try:
-        cents = Decimal(number) * 100
-    except InvalidOperation:
-        raise ValueError(f"{text.strip()!r} is not an amount of money") from None
-    return int(cents)
+    """An amount in euro cents: "80 euros", "€80", "EUR 80", "80.50 EUR", "12,5 €", "twenty
+    euros", or a bare "80"; an amount in another currency is refused, never converted."""
+    return read_amount(text, currency="EUR")
 
 
 def parse_count(text: str, ctx: ParseContext) -> int:
-    """A small whole number: "3" or "three" (up to twelve in words)."""
+    """A whole number: "3", "three", "twenty-five"."""
     word = text.strip().casefold()
-    count = _count_word(word) if word not in ("a", "an") else None
+    if word.isdigit():
+        return int(word)
+    count = number_in_words(word) if NUMBER_WORD_RUN.fullmatch(word) else None
     if count is None:
         raise ValueError(f"{text.strip()!r} is not a number")
     return count
@@ -210,3 +208,8 @@ def euros(cents: int | None) -> str:
     if cents is None:
         return "no price yet"
     return f"{Decimal(cents) / 100:.2f} EUR"
+
+
+def show_date(day: date) -> str:
+    """A date as a card shows it: "Fri 2026-03-20" (the weekday guards against a misread)."""
+    return f"{WEEKDAYS[day.weekday()][:3].capitalize()} {day.isoformat()}"

@@ -24,6 +24,7 @@ from turnframe.policy import AtomicityScope, CommandPolicy
 from turnframe.results import Rejection
 from turnframe.workflow import (
     Argument,
+    Condition,
     DomainEvent,
     ExternalEffect,
     Field,
@@ -149,7 +150,10 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
             scope=AtomicityScope.EXTERNAL_SAGA,
             effect=_payment_message,
             arguments=(
-                Argument(name="amount", type=int, parse=parse_money),
+                # Without an amount the card proposes what is left to refund.
+                Argument(
+                    name="amount", type=int, parse=parse_money, show=euros, propose=refundable
+                ),
                 Argument(name="reason", type=str, parse=parse_text, required=False),
             ),
             aliases=("send a refund", "send the refund", "pay back", "give back"),
@@ -160,22 +164,72 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
         Question(
             name="refundable",
             answer=lambda s: f"{euros(refundable(s))} can be refunded.",
-            aliases=("how much can be refunded", "how much can I refund", "left to refund"),
+            aliases=(
+                "how much can be refunded",
+                "how much can I refund",
+                "left to refund",
+                "left",
+                "remaining",
+                "still be refunded",
+            ),
         ),
         Question(
             name="amount_paid",
             answer=lambda s: f"{euros(s.amount_paid)} was paid.",
-            aliases=("how much was paid", "how much did they pay", "paid"),
+            aliases=(
+                "how much was paid",
+                "how much did they pay",
+                "paid",
+                "pay",
+                "charged",
+                "cost",
+            ),
         ),
-        Question(name="status", answer=_status, aliases=("where does it stand",)),
+        Question(name="status", answer=_status, aliases=("where does it stand", "stand", "status")),
         Question(
             name="receipt",
             answer=lambda s: "There is a receipt." if s.receipt else "There is no receipt yet.",
-            aliases=("is there a receipt",),
+            aliases=("is there a receipt", "receipt"),
         ),
     ),
     project=_project,
     start_policy=ROUTINE,
+    # Users name an order by its number, the customer or what was bought.
+    identifying=("order_number", "customer", "item"),
+    conditions=(
+        Condition(
+            name="has_receipt",
+            holds=lambda s, ctx: s.receipt,
+            aliases=("there is a receipt", "receipt is on file", "receipt"),
+        ),
+        Condition(
+            name="nothing_refunded",
+            holds=lambda s, ctx: s.refunded == 0,
+            aliases=("nothing was refunded", "nothing refunded yet", "not refunded yet"),
+        ),
+    ),
+    nouns=("booking", "reservation", "purchase", "stay", "ticket"),
+    synonyms={
+        "refund": (
+            "money back",
+            "reimburse",
+            "reimbursement",
+            "repay",
+            "return the money",
+            "refund request",
+            "get ... back",
+            "like ... back",
+            "need ... back",
+            "want ... back",
+            "have ... back",
+            "give ... back",
+            "pay ... back",
+            "send ... back",
+            "credit ... back",
+        ),
+        "note": ("memo",),
+        "contact_email": ("e-mail", "email address", "mail"),
+    },
 )
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
@@ -20,13 +21,21 @@ from typing import Any
 import attrs
 
 from turnframe.examples.corpora import TRAVEL_POLICY, register_policy_corpus
-from turnframe.examples.parsing import euros, parse_count, parse_date, parse_money, parse_text
+from turnframe.examples.parsing import (
+    euros,
+    parse_count,
+    parse_date,
+    parse_money,
+    parse_text,
+    show_date,
+)
 from turnframe.examples.seeds import SeedCase
 from turnframe.policy import CommandPolicy, ConfirmationPolicy, RiskClass
 from turnframe.references import ReferenceSlot
 from turnframe.results import Rejection
 from turnframe.workflow import (
     Argument,
+    Condition,
     DomainEvent,
     Field,
     Operation,
@@ -84,15 +93,32 @@ class Trip:
 
 
 def parse_leg(text: str, ctx: ParseContext) -> str:
-    """ "the return flight", "outbound leg", "the way back" -> ``return`` / ``outbound``."""
+    """ "the return flight", "outbound leg", "the way back" -> ``return`` / ``outbound``; a
+    flight number of the trip ("TP1350", "the TP 1350 flight") names its leg."""
+    flight = re.search(r"\b([a-z]{2})\s?(\d{3,4})\b", text.casefold())
+    legs = getattr(ctx.state, "legs", ()) if ctx.state is not None else ()
+    if flight is not None and legs:
+        number = (flight.group(1) + flight.group(2)).upper()
+        for leg in legs:
+            if leg.flight.upper() == number:
+                return str(leg.leg)
+        raise ValueError(f"{number} is not a flight of this trip")
     words = text.strip().casefold().split()
-    words = [w for w in words if w not in ("the", "my", "our", "flight", "leg", "trip")]
+    words = [w for w in words if w not in ("the", "my", "our", "flight", "leg", "trip", "one")]
     phrase = " ".join(words)
-    if phrase in ("return", "way back", "inbound", "back"):
+    if phrase in ("return", "way back", "inbound", "back", "home", "second", "last"):
         return "return"
-    if phrase in ("outbound", "outward", "way out", "departure", "first"):
+    if phrase in ("outbound", "outward", "way out", "departure", "first", "way there"):
         return "outbound"
     raise ValueError(f"{text.strip()!r} is not a leg of the trip (outbound or return)")
+
+
+def parse_flight(text: str, ctx: ParseContext) -> str:
+    """A flight number: two letters and three or four digits ("TP1350", "tp 1351")."""
+    match = re.fullmatch(r"([a-z]{2})\s?(\d{3,4})", text.strip().casefold())
+    if match is None:
+        raise ValueError(f"{text.strip()!r} is not a flight number")
+    return (match.group(1) + match.group(2)).upper()
 
 
 def _note_ok(value: str) -> Rejection | None:
@@ -271,7 +297,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             policy=ROUTINE,
             aliases=("notes", "remark", "comment"),
         ),
-        Field(name="budget", type=int | None, parse=parse_money, policy=ROUTINE),
+        Field(name="budget", type=int | None, parse=parse_money, policy=ROUTINE, show=euros),
     ),
     operations=(
         Operation(
@@ -281,7 +307,9 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             arguments=(
                 Argument(name="item", type=str, parse=parse_text),
                 Argument(name="quantity", type=int, parse=parse_count, required=False),
-                Argument(name="unit_price", type=int, parse=parse_money, required=False),
+                Argument(
+                    name="unit_price", type=int, parse=parse_money, required=False, show=euros
+                ),
                 Argument(name="paid_by", type=str, parse=parse_text, required=False),
             ),
             aliases=("add an extra", "add extras", "book an extra", "add"),
@@ -291,9 +319,9 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             handler=_rebook,
             policy=NEEDS_CARD,
             arguments=(
-                Argument(name="leg", type=str, parse=parse_leg),
-                Argument(name="date", type=date, parse=parse_date),
-                Argument(name="flight", type=str, parse=parse_text, required=False),
+                Argument(name="leg", type=str, parse=parse_leg, choices=LEGS),
+                Argument(name="date", type=date, parse=parse_date, show=show_date),
+                Argument(name="flight", type=str, parse=parse_flight, required=False),
             ),
             aliases=("rebook", "move the flight", "change the flight"),
         ),
@@ -317,26 +345,69 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
         Question(
             name="discount_valid",
             answer=discount_answer,
-            aliases=("is the discount still valid", "discount still valid", "discount"),
+            aliases=(
+                "is the discount still valid",
+                "discount still valid",
+                "discount",
+                "valid",
+                "expire",
+                "expires",
+            ),
         ),
         Question(
             name="status",
             answer=lambda s: f"The trip is {s.status}.",
-            aliases=("is it submitted", "where does it stand"),
+            aliases=("is it submitted", "where does it stand", "submitted", "sent", "stand"),
         ),
         Question(
             name="extras_total",
             answer=extras_total,
-            aliases=("how much are the extras", "extras cost"),
+            aliases=("how much are the extras", "extras cost", "extras", "add up"),
         ),
         Question(
             name="travel_date",
             answer=_travel_date_answer,
-            aliases=("when do I travel", "when do I leave"),
+            aliases=(
+                "when do I travel",
+                "when do I leave",
+                "leave",
+                "start",
+                "depart",
+                "departure",
+                "travel date",
+            ),
         ),
     ),
     project=_project,
     start_policy=ROUTINE,
+    identifying=("name",),
+    nouns=("booking", "journey", "holiday", "vacation", "reservation"),
+    conditions=(
+        Condition(
+            name="discount_valid",
+            holds=lambda s, ctx: (
+                s.discount is not None and s.discount.valid_until >= ctx.now.date()
+            ),
+            aliases=("discount is still valid", "discount is valid", "discount still applies"),
+        ),
+        Condition(
+            name="discount_expired",
+            holds=lambda s, ctx: s.discount is None or s.discount.valid_until < ctx.now.date(),
+            aliases=("discount has expired", "discount expired", "discount is no longer valid"),
+        ),
+        Condition(
+            name="submitted",
+            holds=lambda s, ctx: s.status == "submitted",
+            aliases=("trip is submitted", "it is submitted", "submitted", "sent"),
+        ),
+    ),
+    synonyms={
+        "withdraw": ("cancel", "cancelled", "scrap the trip", "drop the trip"),
+        "rebook": ("move", "reschedule", "move my flight", "change my flight", "put ... on"),
+        "submit": ("finalize", "finalise", "confirm the trip", "send in"),
+        "travel_date": ("departure day", "leaving date", "start date"),
+        "return_date": ("coming back", "return flight date", "end date"),
+    },
 )
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from turnframe._converter import unstructure
 from turnframe.grounding import Answer
 from turnframe.grounding.wording import name_label, quote
@@ -26,6 +28,7 @@ from turnframe.results import (
     ACT_CANCELLED,
     ACT_CASE_NOT_STARTED,
     ACT_CHITCHAT,
+    ACT_CONDITION_NOT_MET,
     ACT_CONFLICTING_VALUES,
     ACT_CONSTRAINT_APPLIED,
     ACT_DUPLICATE,
@@ -38,6 +41,7 @@ from turnframe.results import (
     ACT_QUESTION_FOR_GROUNDING,
     ACT_RECALL_FOR_GROUNDING,
     ACT_REJECTED_WITH_BATCH,
+    ACT_REJECTED_WITH_UNIT,
     ACT_SUPERSEDED_BY_CORRECTION,
     ACT_SUPERSEDED_BY_KEEP_UNCHANGED,
     ACT_UNKNOWN_ARGUMENT,
@@ -45,9 +49,11 @@ from turnframe.results import (
     ACT_UNKNOWN_OPERATION,
     ACT_UNKNOWN_TARGET,
     ACT_UNKNOWN_WORKFLOW,
+    ACT_UNREADABLE_ARGUMENT,
     ACT_VALUE_UNCHANGED,
     ActRef,
     ActStatus,
+    CardCommand,
     InteractionKind,
     InteractionToCreate,
 )
@@ -132,6 +138,10 @@ def _single(facts: Facts, u: Unit, answers: Mapping[ActRef, Answer]) -> Draft:
     if r.status is ActStatus.READY_TO_EXECUTE:
         text = f"Not done: {facts.describe(u)} (it was not carried out)."
         return _notice(codes.NOTICE_NOT_EXECUTED, text, [u])
+    if r.reason == ACT_CONDITION_NOT_MET:
+        detail = "" if not r.detail else f": {r.detail}"
+        text = f"Not done: {facts.describe(u)} (you asked for it on a condition{detail})."
+        return _notice(codes.NOTICE_CONDITION_NOT_MET, text, [u])
     if r.status is ActStatus.NO_CHANGE:
         return _notice(codes.NOTICE_NO_CHANGE, _no_change_text(facts, u), [u])
     if r.status is ActStatus.SUPERSEDED_BY_CORRECTION:
@@ -200,6 +210,16 @@ def _waiting(
             f"Not yet: {subject} \u2014 waiting for your confirmation.",
             group,
         )
+    elif card.kind is InteractionKind.PROVIDE_ARGUMENT:
+        argument = card.argument or ""
+        unreadable = any(u.result.reason == ACT_UNREADABLE_ARGUMENT for u in group)
+        why = "I could not read the" if unreadable else "it needs the"
+        notice = _notice(
+            codes.NOTICE_NEEDS_ARGUMENT,
+            f"Not yet: {subject} \u2014 {why} {name_label(argument)}; please say it.",
+            group,
+        )
+        notice = attrs.evolve(notice, data={**notice.data, "argument": argument})
     else:
         label = quote(card.target_label or "")
         count = len(card.options)
@@ -213,10 +233,24 @@ def _waiting(
 
 def _card(facts: Facts, card: InteractionToCreate, group: Sequence[Unit]) -> Draft:
     refs = tuple(dict.fromkeys([*(u.ref for u in group), *card.acts]))
+    extra: dict[str, Any] = {}
     if card.kind is InteractionKind.CONFIRM_COMMAND:
         code = codes.CARD_CONFIRM_COMMAND
         subject = facts.describe_all(group) if group else _case_of(facts, card)
         text = f"Please confirm: {subject}."
+        if card.commands:
+            lines = (card_line(c, facts.case_ref(c.case_id)) for c in card.commands)
+            text = "Please confirm: " + "; ".join(lines) + "."
+            extra["commands"] = [unstructure(c) for c in card.commands]
+    elif card.kind is InteractionKind.PROVIDE_ARGUMENT:
+        code = codes.CARD_PROVIDE_ARGUMENT
+        asked = name_label(card.argument or "")
+        what = facts.describe_all(group) if group else _case_of(facts, card)
+        choices = [o.label for o in card.options if o.label]
+        text = f"Which {asked} for {what}?" + (
+            f" Choose {', '.join(quote(c) for c in choices)}." if choices else " Say it."
+        )
+        extra["argument"] = card.argument
     else:
         code = codes.CARD_SELECT_TARGET
         text = f"Which {quote(card.target_label or '')} do you mean?"
@@ -235,8 +269,20 @@ def _card(facts: Facts, card: InteractionToCreate, group: Sequence[Unit]) -> Dra
         "case_id": card.case_id,
         "expected_revision": card.expected_revision,
         "options": options,
+        **extra,
     }
     return Draft(kind=BlockKind.CARD, code=code, text=text, refs=refs, data=data)
+
+
+def card_line(command: CardCommand, case: str) -> str:
+    """``refund on Order “1001” (Ana Reis): amount 120.00 EUR (proposed), reason “closed”``."""
+    parts = []
+    for name, shown in command.shown.items():
+        proposed = " (proposed)" if name in command.proposed else ""
+        parts.append(f"{name_label(name)} {shown}{proposed}")
+    who = f" ({', '.join(command.identifying)})" if command.identifying else ""
+    head = f"{name_label(command.operation)} on {case}{who}"
+    return head + (": " + ", ".join(parts) if parts else "")
 
 
 def _case_of(facts: Facts, card: InteractionToCreate) -> str:
@@ -320,6 +366,11 @@ def _rejected_text(facts: Facts, u: Unit) -> str:
     r = u.result
     if r.rejection is not None:
         return f"Not done: {facts.describe(u)}. {sentence(r.rejection.message)}"
+    if r.reason == ACT_REJECTED_WITH_UNIT:
+        decider = facts.unit(r.decided_by)
+        other = "another change" if decider is None else facts.describe(decider)
+        return f"Not done: {facts.describe(u)} (you asked for it together with {other}, which \
+could not be done now)."
     if r.reason == ACT_REJECTED_WITH_BATCH:
         decider = facts.unit(r.decided_by)
         other = "another change" if decider is None else facts.describe(decider)

@@ -16,6 +16,7 @@ RECEIPT_COMMITTED = "turnframe.receipt.committed"
 # -- cards: only for interactions actually persisted ----------------------------------------
 CARD_CONFIRM_COMMAND = "turnframe.card.confirm_command"
 CARD_SELECT_TARGET = "turnframe.card.select_target"
+CARD_PROVIDE_ARGUMENT = "turnframe.card.provide_argument"
 
 # -- plain texts ----------------------------------------------------------------------------
 TEXT_CHITCHAT = "turnframe.text.chitchat"
@@ -29,6 +30,11 @@ NOTICE_REJECTED = "turnframe.notice.rejected"
 NOTICE_BLOCKED_BY_CONSTRAINT = "turnframe.notice.blocked_by_constraint"
 NOTICE_CONSTRAINT_APPLIED = "turnframe.notice.constraint_applied"
 NOTICE_NEEDS_CLARIFICATION = "turnframe.notice.needs_clarification"
+#: An argument is missing or unreadable: the notice names it (``data.argument``) and a
+#: provide-argument card asks for it (with its values as options when they are finite).
+NOTICE_NEEDS_ARGUMENT = "turnframe.notice.needs_argument"
+#: A conditional act whose condition did not hold: the branch not taken.
+NOTICE_CONDITION_NOT_MET = "turnframe.notice.condition_not_met"
 NOTICE_AWAITING_CONFIRMATION = "turnframe.notice.awaiting_confirmation"
 NOTICE_NOT_PREPARED = "turnframe.notice.not_prepared"
 NOTICE_NO_CHANGE = "turnframe.notice.no_change"
@@ -41,12 +47,16 @@ NOTICE_ALREADY_DONE = "turnframe.notice.already_done"
 NOTICE_NOT_ANSWERED = "turnframe.notice.not_answered"
 NOTICE_PLAN_REJECTED = "turnframe.notice.plan_rejected"
 NOTICE_INTERPRETATION_FAILED = "turnframe.notice.interpretation_failed"
+#: The message is over ``RuntimeSettings.max_turn_chars``: not read, nothing done.
+NOTICE_INPUT_TOO_LONG = "turnframe.notice.input_too_long"
 
 NOTICE_CODES: frozenset[str] = frozenset(
     value for name, value in dict(globals()).items() if name.startswith("NOTICE_")
 )
 RECEIPT_CODES: frozenset[str] = frozenset({RECEIPT_COMMITTED})
-CARD_CODES: frozenset[str] = frozenset({CARD_CONFIRM_COMMAND, CARD_SELECT_TARGET})
+CARD_CODES: frozenset[str] = frozenset(
+    {CARD_CONFIRM_COMMAND, CARD_SELECT_TARGET, CARD_PROVIDE_ARGUMENT}
+)
 TEXT_CODES: frozenset[str] = frozenset({TEXT_CHITCHAT, TEXT_MODEL_LEAD})
 
 #: Every code a block may carry.

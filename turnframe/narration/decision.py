@@ -28,6 +28,11 @@ _FAILURE_TEXTS = {
         codes.NOTICE_PLAN_REJECTED,
         "I could not read your message as a whole, so nothing was done. Please rephrase it.",
     ),
+    TurnFailureKind.INPUT_TOO_LONG: (
+        codes.NOTICE_INPUT_TOO_LONG,
+        "Your message is longer than I read at once, so nothing was done. Please send it in "
+        "shorter parts.",
+    ),
 }
 
 #: Failures after which nothing of the turn was reduced: only the failure is said.
@@ -60,8 +65,8 @@ def render_decision(
         return [_notice(codes.NOTICE_DECLINED, f"Declined: nothing was done{on}.", data)]
     if decided.status is Status.STALE:
         text = (
-            f"Not done: that choice is out of date{on} (the case changed since you were asked); "
-            "nothing was done."
+            f"Not done: that choice is out of date{on} (a newer request replaced it, or the case "
+            "changed since you were asked); nothing was done."
         )
         return [_notice(codes.NOTICE_CARD_STALE, text, data)]
     if decided.status is Status.REJECTED and decided.reason == INTERACTION_UNKNOWN:

@@ -18,6 +18,9 @@ class TurnFailureKind(enum.StrEnum):
     CARDS_NOT_PERSISTED = "cards_not_persisted"
     #: Execution stopped before some batches ran; those acts were not carried out.
     EXECUTION_FAILED = "execution_failed"
+    #: The message is longer than the runtime reads (``RuntimeSettings.max_turn_chars``); it was
+    #: not interpreted, so nothing was done.
+    INPUT_TOO_LONG = "input_too_long"
 
 
 @attrs.frozen(kw_only=True)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from turnframe.messages import UserTurn
 from turnframe.plan import LabelTarget, TokenTarget, UserTurnPlan, target_of
 from turnframe.reduce.context import ReductionContext, ResolutionOutcome, TargetResolution
-from turnframe.results import InteractionToCreate
+from turnframe.results import InteractionKind, InteractionToCreate
 from turnframe.workflow import CaseSnapshot, Workflow
 
 
@@ -54,6 +54,7 @@ async def build_context(
     workflows: Mapping[str, Workflow[Any]],
     case_tokens: Mapping[str, str] | None = None,
     open_interactions: Sequence[InteractionToCreate] = (),
+    closed_interaction_ids: Iterable[str] = (),
 ) -> ReductionContext:
     """Resolve every target of ``plan`` and load what the reducer will look at.
 
@@ -89,6 +90,9 @@ async def build_context(
             token_case = (case_tokens or {}).get(target.token)
             found = [] if token_case is None else [token_case]
         resolutions.append(classify(target, await load(found)))
+    # An open card may be answered or amended by this turn's words: load its case.
+    asked = [c.case_id for c in open_interactions if c.kind is not InteractionKind.SELECT_TARGET]
+    await load([c for c in asked if c is not None])
     response = turn.interaction_response
     if response is not None:
         for card in open_interactions:
@@ -101,4 +105,5 @@ async def build_context(
         resolutions=tuple(resolutions),
         cases=cases,
         open_interactions=tuple(open_interactions),
+        closed_interaction_ids=frozenset(closed_interaction_ids),
     )

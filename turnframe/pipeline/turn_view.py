@@ -56,14 +56,53 @@ class TurnEvent:
 
 
 @attrs.frozen(kw_only=True)
+class TurnCardCommand:
+    """One command a card's confirm option executes, exactly as it will run.
+
+    ``arguments`` are the JSON arguments as executed; ``shown`` words each for the user
+    ("120.00 EUR"); ``proposed`` names the ones the workflow proposed rather than the user said.
+    """
+
+    operation: str | None
+    record: str | None
+    identifying: tuple[str, ...]
+    arguments: dict[str, Any]
+    shown: dict[str, str]
+    proposed: tuple[str, ...]
+
+
+@attrs.frozen(kw_only=True)
+class TurnCardOption:
+    """An option of a card: ``/click LABEL`` in the CLI, ``{"click": LABEL}`` over HTTP."""
+
+    option_id: str | None
+    label: str | None
+    action: str | None
+
+
+@attrs.frozen(kw_only=True)
+class TurnCard:
+    """A card this turn shows: what clicking it executes, or which argument it asks for."""
+
+    interaction_id: str | None
+    kind: str | None
+    case_id: str | None
+    commands: tuple[TurnCardCommand, ...]
+    argument: str | None
+    options: tuple[TurnCardOption, ...]
+
+
+@attrs.frozen(kw_only=True)
 class TurnView:
-    """A turn's outcome: its phase, one result per act, the reply blocks, the committed events."""
+    """A turn's outcome: its phase, one result per act, the reply blocks, the cards it shows
+    (with every argument a click executes), the committed events."""
 
     session_id: str
     turn_id: str
     phase: TurnPhase
     acts: tuple[TurnAct, ...]
     blocks: tuple[TurnBlock, ...]
+    cards: tuple[TurnCard, ...]
     events: tuple[TurnEvent, ...]
 
     @classmethod
@@ -74,6 +113,7 @@ class TurnView:
             phase=response.phase,
             acts=_acts(response.results),
             blocks=_blocks(response.blocks),
+            cards=_cards(response.blocks),
             events=tuple(TurnEvent(type=e.name, case_id=e.case_id) for e in response.events),
         )
 
@@ -102,6 +142,7 @@ async def load_turn_view(store: Store, *, account_id: str, turn_id: str) -> Turn
         phase=record.phase,
         acts=_acts(results),
         blocks=_blocks(blocks),
+        cards=_cards(blocks),
         events=_events(events),
     )
 
@@ -116,6 +157,41 @@ def _blocks(blocks: Sequence[Block]) -> tuple[TurnBlock, ...]:
     return tuple(TurnBlock(kind=b.kind, code=b.code, text=b.text) for b in blocks)
 
 
+def _cards(blocks: Sequence[Block]) -> tuple[TurnCard, ...]:
+    return tuple(_card(b.data) for b in blocks if b.kind is BlockKind.CARD)
+
+
+def _card(data: dict[str, Any]) -> TurnCard:
+    def text(value: Any) -> str | None:
+        return None if value is None else str(value)
+
+    return TurnCard(
+        interaction_id=text(data.get("interaction_id")),
+        kind=text(data.get("interaction_kind")),
+        case_id=text(data.get("case_id")),
+        commands=tuple(
+            TurnCardCommand(
+                operation=text(c.get("operation")),
+                record=text(c.get("record")),
+                identifying=tuple(str(i) for i in c.get("identifying", ())),
+                arguments=dict(c.get("arguments", {})),
+                shown={str(k): str(v) for k, v in c.get("shown", {}).items()},
+                proposed=tuple(str(p) for p in c.get("proposed", ())),
+            )
+            for c in data.get("commands", ())
+        ),
+        argument=text(data.get("argument")),
+        options=tuple(
+            TurnCardOption(
+                option_id=text(o.get("option_id")),
+                label=text(o.get("label")),
+                action=text(o.get("action")),
+            )
+            for o in data.get("options", ())
+        ),
+    )
+
+
 def _events(events: Sequence[EventRecord | CommittedEvent]) -> tuple[TurnEvent, ...]:
     return tuple(
         TurnEvent(type=e.type if isinstance(e, EventRecord) else e.name, case_id=e.case_id)
@@ -123,4 +199,13 @@ def _events(events: Sequence[EventRecord | CommittedEvent]) -> tuple[TurnEvent, 
     )
 
 
-__all__ = ["TurnAct", "TurnBlock", "TurnEvent", "TurnView", "load_turn_view"]
+__all__ = [
+    "TurnAct",
+    "TurnBlock",
+    "TurnCard",
+    "TurnCardCommand",
+    "TurnCardOption",
+    "TurnEvent",
+    "TurnView",
+    "load_turn_view",
+]

@@ -27,6 +27,9 @@ from turnframe._identity import (
 )
 from turnframe.plan import OperationAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
+from turnframe.reduce.asking import ask_for_argument
+from turnframe.reduce.conditions import conditions_hold
+from turnframe.reduce.targets import effective_act
 from turnframe.reduce.work import ACTION_KINDS, EXACT, NEW, Cursor, Work
 from turnframe.results import (
     ACT_AWAITING_CONFIRMATION,
@@ -39,12 +42,15 @@ from turnframe.results import (
     ACT_READY,
     ACT_REJECTED_BY_WORKFLOW,
     ACT_REJECTED_WITH_BATCH,
+    ACT_REJECTED_WITH_UNIT,
     ACT_UNKNOWN_ARGUMENT,
     ACT_UNKNOWN_FIELD,
     ACT_UNKNOWN_OPERATION,
     ACT_UNKNOWN_WORKFLOW,
+    ACT_UNREADABLE_ARGUMENT,
     ACT_VALUE_UNCHANGED,
     ActStatus,
+    CardCommand,
     CommandBatch,
     InteractionKind,
     InteractionOption,
@@ -81,9 +87,14 @@ class Candidate:
     is_destructive: bool = False
     field: str | None = None
     value: Any = None
+    proposed: tuple[str, ...] = ()  # arguments the workflow proposed: a card must show them
+    unit: int | None = None  # the plan's atomic unit the act belongs to, if any
+    unsure: bool = False  # the interpreter asked for a card: it was unsure of its reading
 
     @property
     def confirm(self) -> bool:
+        if self.proposed or self.unsure:
+            return True
         return needs_confirmation(self.policy, is_destructive=self.is_destructive)
 
 
@@ -120,13 +131,16 @@ def _reduce_case(work: Work, case_id: str, positions: list[int]) -> None:
         _reject_all(work, rest, reason, start)
         return
     cursor = _cursor(work, case_id, workflow)
-    candidates = _candidates(work, workflow, positions)
+    positions = [p for p in positions if conditions_hold(work, workflow, p, cursor.state)]
+    candidates = _candidates(work, workflow, positions, case_id, cursor.state)
     candidates.sort(key=lambda c: (c.name != START_CASE_COMMAND, work.entries[c.pos].root))
     # Nothing runs on a new case before the case exists: if starting it waits, everything waits.
     head = candidates[0] if candidates else None
     wait_all = head is not None and head.name == START_CASE_COMMAND and head.confirm
-    ready = [c for c in candidates if not (wait_all or c.confirm)]
-    waiting = [c for c in candidates if wait_all or c.confirm]
+    waiting_units = {c.unit for c in candidates if c.confirm and c.unit is not None}
+    waits = [wait_all or c.confirm or c.unit in waiting_units for c in candidates]
+    ready = [c for c, w in zip(candidates, waits, strict=True) if not w]
+    waiting = [c for c, w in zip(candidates, waits, strict=True) if w]
     for batch, batch_positions in _simulate(work, case_id, cursor, ready, start):
         for command, pos in zip(batch.commands, batch_positions, strict=True):
             work.decide(
@@ -135,7 +149,9 @@ def _reduce_case(work: Work, case_id: str, positions: list[int]) -> None:
         work.batches.append(batch)
     if waiting:
         shadow = Cursor(workflow=cursor.workflow, state=cursor.state, revision=cursor.revision)
-        _await_confirmation(work, case_id, _simulate(work, case_id, shadow, waiting, start))
+        simulated = _simulate(work, case_id, shadow, waiting, start)
+        proposed = {c.pos: c.proposed for c in waiting}
+        _await_confirmation(work, case_id, simulated, workflow, proposed)
 
 
 def _cursor(work: Work, case_id: str, workflow: Workflow[Any]) -> Cursor:
@@ -155,8 +171,10 @@ def _reject_all(work: Work, positions: list[int], reason: str, by: int | None) -
         work.decide(pos, ActStatus.REJECTED, reason, pos if by is None else by)
 
 
-def _candidates(work: Work, workflow: Workflow[Any], positions: list[int]) -> list[Candidate]:
-    ctx = ParseContext.of(work.ctx.turn)
+def _candidates(
+    work: Work, workflow: Workflow[Any], positions: list[int], case_id: str, state: Any
+) -> list[Candidate]:
+    ctx = ParseContext.of(work.ctx.turn, state)
     out: list[Candidate] = []
     values: dict[str, list[tuple[int, Any, Hashable, str | None]]] = {}
     seen_ops: dict[tuple[str, bytes], int] = {}
@@ -176,9 +194,10 @@ def _candidates(work: Work, workflow: Workflow[Any], positions: list[int]) -> li
             if op is None:
                 work.decide(pos, ActStatus.REJECTED, ACT_UNKNOWN_OPERATION, pos)
                 continue
-            candidate = _operation_candidate(work, pos, op, act.args, ctx)
+            candidate = _operation_candidate(work, pos, op, act.args, ctx, case_id, state)
             if candidate is None:
                 continue
+            candidate.unsure = act.confirm
             key = (op.name, canonical_json(candidate.args))
             if key in seen_ops:
                 work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, seen_ops[key])
@@ -194,6 +213,8 @@ def _candidates(work: Work, workflow: Workflow[Any], positions: list[int]) -> li
             values.setdefault(name, []).append(_parsed(work, workflow, name, pos, ctx))
     for name, items in values.items():
         out.extend(_field_candidates(work, workflow, name, items))
+    for c in out:
+        c.unit = work.units.get(c.pos, work.units.get(work.entries[c.pos].root))
     return out
 
 
@@ -241,31 +262,69 @@ def _field_candidates(
 
 
 def _operation_candidate(
-    work: Work, pos: int, op: Operation[Any], texts: dict[str, str], ctx: ParseContext
+    work: Work,
+    pos: int,
+    op: Operation[Any],
+    texts: dict[str, str],
+    ctx: ParseContext,
+    case_id: str,
+    state: Any,
 ) -> Candidate | None:
+    """The act as a command; an argument missing (and not proposed by the workflow) or not
+    readable is asked for instead (a clarification), never guessed."""
     declared = {a.name: a for a in op.arguments}
     unknown = sorted(set(texts) - set(declared))
     if unknown:
         detail = f"unknown argument(s): {', '.join(unknown)}"
         work.decide(pos, ActStatus.REJECTED, ACT_UNKNOWN_ARGUMENT, pos, detail=detail)
         return None
-    missing = [a.name for a in op.arguments if a.required and a.name not in texts]
-    if missing:
-        detail = f"missing argument(s): {', '.join(missing)}"
-        work.decide(pos, ActStatus.REJECTED, ACT_MISSING_ARGUMENT, pos, detail=detail)
-        return None
     args: dict[str, Any] = {}
+    proposed: list[str] = []
     for name in sorted(texts):
         argument = declared[name]
+        share = _share(texts[name]) if argument.propose is not None else None
+        if share is not None:  # "half", "the whole thing": that share of the proposal
+            value = argument.propose(state) * share if argument.propose is not None else None
+            value = int(value) if isinstance(value, int | float) else value
+            args[name] = converter.unstructure(value, unstructure_as=argument.type)
+            proposed.append(name)
+            continue
         try:
             value = argument.parse(texts[name], ctx)
             args[name] = converter.unstructure(value, unstructure_as=argument.type)
             canonical_json(args[name])  # it becomes part of the command's identity
         except ValueError as exc:  # unreadable, or a value JSON cannot hold exactly (RFC 8785)
             detail = f"argument {name!r}: {exc}"
-            work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=detail)
+            ask_for_argument(
+                work,
+                pos,
+                case_id=case_id,
+                op=op,
+                argument=name,
+                reason=ACT_UNREADABLE_ARGUMENT,
+                detail=detail,
+            )
             return None
+    for argument in op.arguments:
+        if not argument.required or argument.name in texts:
+            continue
+        if argument.propose is not None:
+            value = argument.propose(state)
+            args[argument.name] = converter.unstructure(value, unstructure_as=argument.type)
+            proposed.append(argument.name)
+            continue
+        ask_for_argument(
+            work,
+            pos,
+            case_id=case_id,
+            op=op,
+            argument=argument.name,
+            reason=ACT_MISSING_ARGUMENT,
+            detail=f"missing argument: {argument.name}",
+        )
+        return None
     return Candidate(
+        proposed=tuple(proposed),
         pos=pos,
         name=op.name,
         args=args,
@@ -275,6 +334,28 @@ def _operation_candidate(
         is_submission=op.is_submission,
         is_destructive=op.is_destructive,
     )
+
+
+_SHARES = {
+    "half": 0.5,
+    "a third": 1 / 3,
+    "a quarter": 0.25,
+    "whole": 1.0,
+    "full": 1.0,
+    "entire": 1.0,
+    "everything": 1.0,
+    "all of it": 1.0,
+    "in full": 1.0,
+}
+
+
+def _share(text: str) -> float | None:
+    """The share of a proposal the words ask for ("half", "the whole thing"), if any."""
+    words = " ".join(text.casefold().split()).removeprefix("the ")
+    for key, share in _SHARES.items():
+        if words == key or words.startswith(key + " "):
+            return share
+    return None
 
 
 def _simulate(
@@ -315,8 +396,11 @@ def _simulate(
 def _group(candidates: list[Candidate]) -> list[list[Candidate]]:
     groups: dict[tuple[str, Any], list[Candidate]] = {}
     for c in candidates:
-        if c.scope is AtomicityScope.PER_CASE:
-            key: tuple[str, Any] = ("case", None)
+        key: tuple[str, Any]
+        if c.unit is not None:  # a unit's commands on one case share one batch (ADR-016)
+            key = ("unit", c.unit)
+        elif c.scope is AtomicityScope.PER_CASE:
+            key = ("case", None)
         elif c.scope is AtomicityScope.EXPLICIT_GROUP:
             key = ("group", c.group)
         else:
@@ -329,10 +413,15 @@ def _fail(work: Work, group: list[Candidate], failing: Candidate, rejection: Rej
     work.decide(
         failing.pos, ActStatus.REJECTED, ACT_REJECTED_BY_WORKFLOW, failing.pos, rejection=rejection
     )
-    if failing.scope in _ATOMIC:
-        for c in group:
-            if work.undecided(c.pos):
-                work.decide(c.pos, ActStatus.REJECTED, ACT_REJECTED_WITH_BATCH, failing.pos)
+    if failing.unit is not None:
+        reason = ACT_REJECTED_WITH_UNIT
+    elif failing.scope in _ATOMIC:
+        reason = ACT_REJECTED_WITH_BATCH
+    else:
+        return
+    for c in group:
+        if work.undecided(c.pos):
+            work.decide(c.pos, ActStatus.REJECTED, reason, failing.pos)
 
 
 def _batch(
@@ -343,8 +432,8 @@ def _batch(
         batch_id=batch_id([c.command_id for c in commands]),
         case_id=case_id,
         workflow=cursor.workflow.name,
-        scope=head.scope,
-        group=head.group,
+        scope=head.scope if head.unit is None else AtomicityScope.EXPLICIT_GROUP,
+        group=head.group if head.unit is None else f"unit-{head.unit}",
         expected_revision=cursor.revision,
         creates_case=kept[0].name == START_CASE_COMMAND,
         commands=commands,
@@ -385,13 +474,25 @@ def _command(work: Work, case_id: str, cursor: Cursor, c: Candidate) -> PlannedC
 
 
 def _await_confirmation(
-    work: Work, case_id: str, simulated: list[tuple[CommandBatch, list[int]]]
+    work: Work,
+    case_id: str,
+    simulated: list[tuple[CommandBatch, list[int]]],
+    workflow: Workflow[Any],
+    proposed: dict[int, tuple[str, ...]],
 ) -> None:
     if not simulated:
         return
     batches = [batch for batch, _ in simulated]
     positions = [pos for _, batch_positions in simulated for pos in batch_positions]
     ids = [c.command_id for b in batches for c in b.commands]
+    snapshot = work.ctx.cases.get(case_id)
+    label = snapshot.label if snapshot is not None else None
+    state = snapshot.state if snapshot is not None else None
+    record = (label or "", workflow.identifying_values(label, state))
+    shown = tuple(
+        card_command(workflow, command, record, proposed.get(pos, ()))
+        for command, pos in zip([c for b in batches for c in b.commands], positions, strict=True)
+    )
     card = InteractionToCreate(
         interaction_id=interaction_id(
             account_id=work.account_id,
@@ -409,6 +510,9 @@ def _await_confirmation(
         case_id=case_id,
         expected_revision=batches[0].expected_revision,
         awaiting_batches=tuple(batches),
+        commands=shown,
+        # What the user asked for, so a later "make it 30 instead" can amend it.
+        pending_acts=tuple(effective_act(work, pos) for pos in positions),
     )
     work.interactions.append(card)
     commands = [c for b in batches for c in b.commands]
@@ -421,3 +525,50 @@ def _await_confirmation(
             command_ids=(command.command_id,),
             interaction_id=card.interaction_id,
         )
+
+
+def card_command(
+    workflow: Workflow[Any],
+    command: PlannedCommand,
+    record: tuple[str, tuple[str, ...]],
+    proposed: tuple[str, ...],
+) -> CardCommand:
+    """A command as its card shows it: every argument as it will be executed, worded by the
+    workflow (money with its currency, dates, quantities) and the record's name."""
+    shown: dict[str, str] = {}
+    if command.name == SET_FIELD_COMMAND:
+        field = workflow.field(command.args["field"])
+        value = command.args["value"]
+        show = field.show if field is not None else None
+        typed = converter.structure(value, field.type) if field is not None else value
+        shown[command.args["field"]] = show(typed) if show and typed is not None else _plain(value)
+    elif command.name == START_CASE_COMMAND:
+        shown["label"] = _plain(command.args.get("label"))
+    else:
+        op = workflow.operation(command.name)
+        declared = {a.name: a for a in op.arguments} if op is not None else {}
+        for name, value in command.args.items():
+            argument = declared.get(name)
+            if argument is not None and argument.show is not None and value is not None:
+                shown[name] = argument.show(converter.structure(value, argument.type))
+            else:
+                shown[name] = _plain(value)
+    return CardCommand(
+        command_id=command.command_id,
+        case_id=command.case_id,
+        record=record[0],
+        identifying=record[1],
+        operation=command.name,
+        arguments=dict(command.args),
+        shown=shown,
+        proposed=proposed,
+    )
+
+
+def _plain(value: Any) -> str:
+    """A value without the workflow's own wording: text in quotes, the rest as JSON."""
+    if value is None:
+        return "(none)"
+    if isinstance(value, str):
+        return f"\u201c{value}\u201d"
+    return canonical_json(value).decode("utf-8")

@@ -47,3 +47,5 @@ class ReductionContext:
     resolutions: tuple[TargetResolution, ...] = ()
     cases: Mapping[str, CaseSnapshot] = attrs.field(factory=dict)
     open_interactions: tuple[InteractionToCreate, ...] = ()
+    #: Cards of the session that are closed (answered, superseded): a click on one is stale.
+    closed_interaction_ids: frozenset[str] = frozenset()

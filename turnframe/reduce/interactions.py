@@ -15,9 +15,12 @@ import functools
 import attrs
 
 from turnframe.plan import Act
+from turnframe.reduce.asking import answered_act
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.work import Cursor, Work
 from turnframe.results import (
+    INTERACTION_AMENDED,
+    INTERACTION_ARGUMENT_PROVIDED,
     INTERACTION_CONFIRMED,
     INTERACTION_DECLINED,
     INTERACTION_STALE,
@@ -60,10 +63,18 @@ def decide_response(ctx: ReductionContext) -> ResponseDecision | None:
         (i for i in ctx.open_interactions if i.interaction_id == response.interaction_id), None
     )
     if card is None:
+        if response.interaction_id in ctx.closed_interaction_ids:
+            # A card this session closed (superseded by a newer card, or answered): stale.
+            return decided(status=Status.STALE, reason=INTERACTION_STALE)
         return decided(status=Status.REJECTED, reason=INTERACTION_UNKNOWN)
     option = next((o for o in card.options if o.option_id == response.option_id), None)
     if option is None:
         return decided(status=Status.REJECTED, reason=INTERACTION_UNKNOWN_OPTION, card=card)
+    if card.kind is InteractionKind.PROVIDE_ARGUMENT:
+        completed = None if option.value is None else answered_act(card, option.value)
+        if completed is None or card.case_id not in ctx.cases:
+            return decided(status=Status.STALE, reason=INTERACTION_STALE, card=card)
+        return provided(card, option.option_id, completed)
     if card.kind is InteractionKind.SELECT_TARGET:
         if option.action is not OptionAction.SELECT_CASE or option.case_id not in ctx.cases:
             return decided(status=Status.STALE, reason=INTERACTION_STALE, card=card)
@@ -87,6 +98,32 @@ def decide_response(ctx: ReductionContext) -> ResponseDecision | None:
     else:
         return decided(status=Status.REJECTED, reason=INTERACTION_UNKNOWN_OPTION, card=card)
     return decided(status=status, reason=reason, case_id=card.case_id, card=card)
+
+
+def provided(card: InteractionToCreate, option_id: str, completed: Act) -> ResponseDecision:
+    """The card's act, completed by the user's answer, joins this turn on the card's case."""
+    return ResponseDecision(
+        interaction_id=card.interaction_id,
+        option_id=option_id,
+        status=Status.ARGUMENT_PROVIDED,
+        reason=INTERACTION_ARGUMENT_PROVIDED,
+        case_id=card.case_id,
+        card=card,
+        pending=(completed,),
+    )
+
+
+def amended(card: InteractionToCreate, act: Act) -> ResponseDecision:
+    """The card's command with a new value joins this turn; a new card replaces this one."""
+    return ResponseDecision(
+        interaction_id=card.interaction_id,
+        option_id="text",
+        status=Status.AMENDED,
+        reason=INTERACTION_AMENDED,
+        case_id=card.case_id,
+        card=card,
+        pending=(act,),
+    )
 
 
 def bind_decision(work: Work, decision: ResponseDecision | None) -> None:

@@ -8,12 +8,19 @@ from __future__ import annotations
 
 from turnframe._identity import plan_hash
 from turnframe.plan import ChitchatAct, QuestionAct, RecallAct, UserTurnPlan, check_plan
-from turnframe.reduce.cases import reduce_cases
+from turnframe.reduce.asking import answered_act, text_amendment, text_answer
 from turnframe.reduce.context import ReductionContext
-from turnframe.reduce.interactions import bind_decision, decide_response, outcome_of
+from turnframe.reduce.interactions import (
+    amended,
+    bind_decision,
+    decide_response,
+    outcome_of,
+    provided,
+)
 from turnframe.reduce.precedence import apply_precedence, link_chains
 from turnframe.reduce.refine import apply_refinements
 from turnframe.reduce.targets import clarify_targets, place_entries
+from turnframe.reduce.units import assign_units, reduce_cases_by_unit
 from turnframe.reduce.work import Entry, Work
 from turnframe.results import (
     ACT_CHITCHAT,
@@ -30,6 +37,15 @@ from turnframe.results import (
     ReductionPlan,
 )
 
+#: Decisions whose card's pending acts join this turn, on the card's (or the chosen) case.
+_JOINING = frozenset(
+    {
+        InteractionOutcomeStatus.TARGET_SELECTED,
+        InteractionOutcomeStatus.ARGUMENT_PROVIDED,
+        InteractionOutcomeStatus.AMENDED,
+    }
+)
+
 
 class ReducerInvariantError(AssertionError):
     """An act was left without a result: a bug in the reducer, never a user-facing outcome."""
@@ -42,7 +58,16 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
     """
     check_plan(plan, context.turn)
     decision = decide_response(context)
-    selected = decision is not None and decision.status is InteractionOutcomeStatus.TARGET_SELECTED
+    answer = text_answer(plan, context) if decision is None else None
+    if answer is not None:
+        card, said = answer
+        completed = answered_act(card, said)
+        decision = None if completed is None else provided(card, "text", completed)
+    amendment = text_amendment(plan, context) if decision is None else None
+    if amendment is not None:
+        decision = amended(*amendment)
+    answered_in_words = answer is not None or amendment is not None
+    selected = decision is not None and decision.status in _JOINING
     pending = decision.pending if decision is not None and selected else ()
     entries = [
         Entry(
@@ -61,13 +86,14 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
         for i, act in enumerate(plan.acts)
     ]
     work = Work(ctx=context, entries=entries, offset=offset, results=[None] * len(entries))
+    assign_units(work, plan)
     link_chains(work)
     place_entries(work, decision.case_id if decision is not None and selected else None)
     bind_decision(work, decision)
     apply_precedence(work)
     clarify_targets(work)
     apply_refinements(work)
-    reduce_cases(work)
+    reduce_cases_by_unit(work)
     _settle_the_rest(work)
     results = _all_results(work)
     return ReductionPlan(
@@ -80,10 +106,17 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
         interactions=tuple(work.interactions),
         grounding=tuple(work.grounding),
         notices=tuple(
-            Notice(code=NOTICE_NOT_UNDERSTOOD, evidence=(ev,)) for ev in plan.not_understood
+            Notice(code=NOTICE_NOT_UNDERSTOOD, evidence=(ev,))
+            for ev in plan.not_understood
+            if not answered_in_words  # the words answered the open card
         ),
         interaction_outcome=outcome_of(decision, results[:offset]),
-        superseded_interaction_ids=_superseded(work, decision.interaction_id if decision else None),
+        superseded_interaction_ids=_superseded(
+            work,
+            None
+            if decision is None or decision.status is InteractionOutcomeStatus.AMENDED
+            else decision.interaction_id,
+        ),
     )
 
 
@@ -126,11 +159,13 @@ def _all_results(work: Work) -> tuple[PlannedActResult, ...]:
 
 
 def _superseded(work: Work, answered: str | None) -> tuple[str, ...]:
-    """Open cards that this turn's new cards replace (one blocking card per case or target)."""
+    """Open cards that this turn's new cards replace: one blocking card per case, one
+    select-target card per target, one open question for an argument per session."""
     new_cases = {i.case_id for i in work.interactions if i.kind is InteractionKind.CONFIRM_COMMAND}
     new_labels = {
         i.target_label for i in work.interactions if i.kind is InteractionKind.SELECT_TARGET
     }
+    asks = any(i.kind is InteractionKind.PROVIDE_ARGUMENT for i in work.interactions)
     return tuple(
         i.interaction_id
         for i in work.ctx.open_interactions
@@ -138,5 +173,6 @@ def _superseded(work: Work, answered: str | None) -> tuple[str, ...]:
         and (
             (i.kind is InteractionKind.CONFIRM_COMMAND and i.case_id in new_cases)
             or (i.kind is InteractionKind.SELECT_TARGET and i.target_label in new_labels)
+            or (i.kind is InteractionKind.PROVIDE_ARGUMENT and asks)
         )
     )

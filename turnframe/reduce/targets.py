@@ -121,12 +121,12 @@ def _select_card(work: Work, target: Target, positions: list[int]) -> Interactio
         turn_id=work.turn_id,
         acts=refs,
         options=options,
-        pending_acts=tuple(_effective_act(work, p) for p in positions),
+        pending_acts=tuple(effective_act(work, p) for p in positions),
         target_label=label,
     )
 
 
-def _effective_act(work: Work, pos: int) -> Act:
+def effective_act(work: Work, pos: int) -> Act:
     """The act as it stands after corrections: what the user finally asked for."""
     entry = work.entries[pos]
     root = work.entries[entry.root].act

@@ -97,6 +97,7 @@ class Work:
     batches: list[CommandBatch] = attrs.field(factory=list)
     interactions: list[InteractionToCreate] = attrs.field(factory=list)
     grounding: list[GroundingRequest] = attrs.field(factory=list)
+    units: dict[int, int] = attrs.field(factory=dict)  # entry position -> the plan's unit
 
     @property
     def account_id(self) -> str:

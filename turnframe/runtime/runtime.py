@@ -496,7 +496,10 @@ class Runtime:
                 store=self.store,
                 workflows=self.workflows,
                 stages=self._running_tree().refs_for(session_id),
-                settings=SessionSettings(ask_timeout=self.settings.ask_timeout),
+                settings=SessionSettings(
+                    ask_timeout=self.settings.ask_timeout,
+                    max_turn_chars=self.settings.max_turn_chars,
+                ),
             ),
             restart=Restart.TRANSIENT,
             mailbox_size=self.settings.mailbox_size,

@@ -25,6 +25,9 @@ class RuntimeSettings:
     resume_attempts: int = 2
     anaphora: bool = False
     include_shipped_corpora: bool = True
+    #: Messages longer than this many characters are not interpreted; the turn ends with a
+    #: ``turnframe.notice.input_too_long`` notice and nothing is done.
+    max_turn_chars: int = 4_000
     mailbox_size: int = 1000
     #: A session actor idle this long (seconds) is stopped; its state is in the store, so the
     #: next turn starts it again. ``None`` keeps every session actor until the runtime stops.

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from turnframe._converter import converter
+from turnframe.pipeline.names import find_named
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import CaseRecord
 from turnframe.workflow import CaseSnapshot, Workflow
@@ -41,14 +42,25 @@ class StoreCaseDirectory:
         self._listing = None
 
     async def find_by_label(self, account_id: str, label: str) -> Sequence[str]:
-        wanted = label.strip().casefold()
+        """Cases named ``label``: by label, else by an identifying value, else by its words
+        (see :mod:`turnframe.pipeline.names`)."""
         if self._listing is not None and self._listing[0] == account_id:
-            return [c.case_id for c in self._listing[1] if c.label.strip().casefold() == wanted]
-        exact = await self._store.list_cases(account_id, label=label.strip())
-        if exact:
-            return [c.case_id for c in exact]
-        every = await self._store.list_cases(account_id)
-        return [c.case_id for c in every if c.label.strip().casefold() == wanted]
+            every = self._listing[1]
+        else:
+            exact = await self._store.list_cases(account_id, label=label.strip())
+            if exact:
+                return [c.case_id for c in exact]
+            every = await self._store.list_cases(account_id)
+        return find_named(label, ((c.case_id, c.label, self._names(c)) for c in every))
+
+    def _names(self, record: CaseRecord) -> tuple[str, ...]:
+        workflow = self._workflows.get(record.workflow)
+        if workflow is None or not workflow.identifying:
+            return (record.label,)
+        state = record.state if isinstance(record.state, dict) else {}
+        identifying = workflow.identifying
+        values = tuple(str(state[n]) for n in identifying if state.get(n) not in (None, ""))
+        return (record.label, *values)
 
     async def authorize(self, account_id: str, case_id: str) -> bool:
         self._authorized = await self._store.get_case(account_id, case_id)
@@ -67,3 +79,15 @@ class StoreCaseDirectory:
         cases = await self._store.list_cases(account_id)
         self._listing = (account_id, cases)
         return sorted({c.label for c in cases if workflow is None or c.workflow == workflow})
+
+    def other_names(self, workflow: str | None = None) -> dict[str, tuple[str, ...]]:
+        """From the listing :meth:`labels` just read: each identifying value the cases go by
+        (a customer's name, an order number), with the labels of the cases it names."""
+        if self._listing is None:
+            return {}
+        found: dict[str, set[str]] = {}
+        for c in self._listing[1]:
+            if workflow is None or c.workflow == workflow:
+                for name in self._names(c)[1:]:
+                    found.setdefault(name, set()).add(c.label)
+        return {name: tuple(sorted(labels)) for name, labels in sorted(found.items())}

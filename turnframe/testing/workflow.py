@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from turnframe.pipeline.names import case_names, find_named
 from turnframe.policy import AtomicityScope, CommandPolicy, ConfirmationPolicy, RiskClass
 from turnframe.results import Rejection
 from turnframe.workflow import (
@@ -243,17 +244,20 @@ class InMemoryCaseDirectory:
     """A :class:`~turnframe.pipeline.directory.CaseDirectory` over a dict; labels ignore case."""
 
     cases: dict[str, tuple[str, CaseSnapshot]] = attrs.field(factory=dict)  # id -> (account, …)
+    #: Workflows whose identifying attributes name cases too (by label only without them).
+    workflows: Mapping[str, Workflow[Any]] = attrs.field(factory=dict)
 
     def put(self, account_id: str, snapshot: CaseSnapshot) -> None:
         self.cases[snapshot.case_id] = (account_id, snapshot)
 
     async def find_by_label(self, account_id: str, label: str) -> Sequence[str]:
-        wanted = label.strip().casefold()
-        return [
-            case_id
+        workflows = self.workflows
+        named = (
+            (case_id, snap.label, case_names(snap.label, snap.state, workflows.get(snap.workflow)))
             for case_id, (account, snap) in self.cases.items()
-            if account == account_id and (snap.label or "").strip().casefold() == wanted
-        ]
+            if account == account_id
+        )
+        return find_named(label, named)
 
     async def authorize(self, account_id: str, case_id: str) -> bool:
         found = self.cases.get(case_id)

@@ -20,35 +20,55 @@ from collections.abc import Sequence
 
 import attrs
 
-from turnframe.plan import Target
+from turnframe.plan import LabelTarget, Target
+from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.shapes import DETERMINER, ICASE, TRAILING_FILLER, TRIM
 from turnframe.providers.rules.targets import Targets
-from turnframe.providers.rules.vocabulary import Vocabulary, phrase_key
+from turnframe.providers.rules.vocabulary import GAP, Vocabulary, phrase_key
 from turnframe.references import AliasMatch
 from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 
-_POSSESSOR = r"(?:[\w-]+(?:'s|\u2019s)\s+)?"
-_OWNER = r"(?:\s+(?:of|for|on|in)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+_POSSESSOR = r"(?:(?:[\w-]+\s+){0,2}[\w-]+(?:'s|\u2019s)\s+)?"
+_OWNER = (
+    r"(?:\s+(?:of|for|on|in)\s+(?:the\s+|my\s+|our\s+)?[\w#°'\u2019.-]+"
+    r"(?:\s+[\w#°'\u2019-]+){0,3})?"
+)
 _SET = (
     r"(?:change|set|update|modify|move|put|switch|make|correct|fix|push|postpone|reschedule"
     r"|bring\s+forward)"
 )
 _FIELD_FORMS = (
-    rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
-    r"(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
+    rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
+    r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
     r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
-    r"(?P<f>F)(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+)",
+    r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+|\s+(?=[\"\u201c]))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
-    r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|must\s+be|reads|says)\s+"
+    r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
+    r"|reads|says|needs\s+to\s+be)\s+"
     r"|\s*[:=]\s*)",
-    rf"{DETERMINER}?{_POSSESSOR}(?P<f>F)\s+(?:to|as)\s+",
+    rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
+    # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
+    rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*[:=]\s*",
 )
+#: "put "customer angry" as the note on 1001": the value first, then the field.
+_VALUE_FIRST = re.compile(
+    r"(?:put|set|make|write|add|use)\s+(?P<v>[\"\u201c][^\"\u201d]+[\"\u201d])\s+(?:as|in|for|to)\s+"
+    r"(?:(?:the|my|a|its)\s+)?(?P<f>F)\b.*",
+    ICASE | re.DOTALL,
+)
+_QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+#: Where a typed value may end before more words: "1,800 euros so we keep track".
+_VALUE_STOP = re.compile(
+    r",\s+(?=[a-z])|\s+(?:so|because|since|as|which|that|and|but|not)\s+", ICASE
+)
+_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
-    r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
+    r"(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
     r"(?:\s+[\w-]+)?\s+(?:to|as)\s+(?P<v>.+)",
     ICASE | re.DOTALL,
 )
@@ -61,6 +81,42 @@ _START = re.compile(
 #: phrase is the same verb.
 _FIELD_VERBS = frozenset({"add", "set", "change", "put", "write", "update", "include", "enter"})
 _TRAILING_OWNER = r"\s+(?:for|on|of|in)\s+(?:the\s+)?$"
+_LEAD_REACH = 48
+
+
+@functools.cache
+def _owner_lead(nouns: str) -> re.Pattern[str]:
+    """Before a case's name: "on", "for my", "the", the record noun, "no.", "number", "#"."""
+    return re.compile(
+        r"(?:(?:on|for|of|in|to|from|with|about|regarding|re:?)\s+)?"
+        r"(?:(?:the|my|our|this|that|your)\s+)?"
+        rf"(?:(?:{nouns})s?\s+(?:(?:called|named)\s+)?)?"
+        r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference|n°|nº)\s*:?\s*)?#?\s*$",
+        ICASE,
+    )
+
+
+@functools.cache
+def _owner_noun(nouns: str) -> re.Pattern[str]:
+    """After a case's name: the noun it names (the record noun, "one")."""
+    return re.compile(rf"\s+(?:{nouns}|one)s?(?!\w)", ICASE)
+#: Words a request opens with, before the operation's phrase.
+_REQUEST_LEAD = r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
+_REQUEST_FRAME = (
+    r"(?:(?:i|we)\s+(?:(?:would|'d|\u2019d)\s+(?:like|love)|want|need|wish|demand|expect|"
+    r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
+    r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+please)?(?:\s+(?:get|have|receive))?"
+    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
+    r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
+    r"|(?:go\s+ahead\s+and|let'?s))"
+)
+_REQUEST_TAIL = r"[\s,]*(?:(?:a|an|the|my|our|me|us|full|partial|complete|some)\s+)*"
+#: Words a request opens with, before the operation's phrase (possibly none).
+_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}?{_REQUEST_TAIL}", ICASE)
+#: A request that is shaped like a question ("could I get a copy …?"): the frame is needed.
+_ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", ICASE)
+_NEGATED = re.compile(r"(?<!\w)(?:not|no|never|don'?t|didn'?t|won'?t|without)(?!\w)", ICASE)
+_WORDS = re.compile(r"[\w']+")
 
 
 @attrs.frozen(kw_only=True)
@@ -89,19 +145,17 @@ class StartReading:
 
 
 @functools.cache
-def field_forms(field_pattern: str) -> tuple[re.Pattern[str], ...]:
-    """The field phrasings above for one workflow's field phrases (compiled once)."""
+def field_forms(field_pattern: str, nouns: str = "case") -> tuple[re.Pattern[str], ...]:
+    """The field phrasings above for one workflow's field phrases and record nouns ("set the
+    case limit to …"), compiled once."""
     return tuple(
         re.compile(
-            form.replace("(?P<f>F)", f"(?P<f>{field_pattern})") + r"(?P<v>.+)", ICASE | re.DOTALL
+            form.replace("(?P<f>F)", f"(?P<f>{field_pattern})").replace("(?:N)", f"(?:{nouns})")
+            + r"(?P<v>.+)",
+            ICASE | re.DOTALL,
         )
         for form in _FIELD_FORMS
     )
-
-
-@functools.cache
-def _operation_opening(operation_pattern: str) -> re.Pattern[str]:
-    return re.compile(rf"(?:{operation_pattern})(?!\w)", ICASE)
 
 
 def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[str, Span]:
@@ -127,7 +181,7 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
 def _forms(vocab: Vocabulary) -> list[tuple[re.Pattern[str], str | None]]:
     """Each phrasing, with the field it always sets (None: the field is named in the clause)."""
     forms: list[tuple[re.Pattern[str], str | None]] = [
-        (form, None) for form in field_forms(vocab.field_pattern)
+        (form, None) for form in field_forms(vocab.field_pattern, vocab.record_nouns)
     ]
     named = next((vocab.field_names[k] for k in ("name", "title") if k in vocab.field_names), None)
     if named is not None:
@@ -135,16 +189,108 @@ def _forms(vocab: Vocabulary) -> list[tuple[re.Pattern[str], str | None]]:
     return forms
 
 
+@functools.cache
+def _value_first(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(_VALUE_FIRST.pattern.replace("(?P<f>F)", f"(?P<f>{field_pattern})"), ICASE)
+
+
+@functools.cache
+def _bare(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
+        r"(?:(?P<o>#?\d{3,}|[A-Z][\w-]*)\s+)?(?P<v>\S.*)",
+        ICASE | re.DOTALL,
+    )
+
+
+def _bare_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
+    """ "limit 1500", "email 4711 ana@example.com": a field and a value with no verb between
+    are read only when the value is quoted, typed (a date, an amount) or accepted by a
+    validator that refuses ordinary words, so plain words are never taken for a value."""
+    if value[:1] in _QUOTES:
+        return True
+    field = vocab.workflow.field(name)
+    if field is None or ctx is None:
+        return False
+    try:
+        parsed = field.parse(value, ctx)
+    except ValueError:
+        return False
+    if field.type is not str:
+        return True
+    if field.validate is None or field.validate(parsed) is not None:
+        return False
+    try:
+        junk = field.parse("some words", ctx)
+    except ValueError:
+        return True
+    return field.validate(junk) is not None
+
+
+def _typed_prefix(
+    vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None
+) -> str | None:
+    """The part of a value before a comma, when the whole is not a valid value of a typed or
+    validated field and that part is."""
+    if not _VALUE_STOP.search(value) or ctx is None or value[:1] in _QUOTES:
+        return None
+    field = vocab.workflow.field(name)
+    if field is None or (field.type is str and field.validate is None):
+        return None
+
+    def valid(words: str) -> bool:
+        try:
+            parsed = field.parse(words, ctx)
+        except ValueError:
+            return False
+        return field.validate is None or field.validate(parsed) is None
+
+    head = _VALUE_STOP.split(value, maxsplit=1)[0].strip()
+    return head if head and not valid(value) and valid(head) else None
+
+
 def read_field(
-    text: str, span: Span, vocab: Vocabulary, targets: Targets, aliases: Sequence[AliasMatch]
+    text: str,
+    span: Span,
+    vocab: Vocabulary,
+    targets: Targets,
+    aliases: Sequence[AliasMatch],
+    ctx: ParseContext | None = None,
 ) -> FieldReading | None:
     start, end = span
+    first = _value_first(vocab.field_pattern).fullmatch(text, start, end)
+    if first is not None:
+        value, value_span = clean_value(text, first.span("v"), aliases)
+        return FieldReading(
+            field=vocab.field_named(first.group("f")),
+            value=value,
+            target=targets.find(start, end, [value_span]),
+            opening=end - start,
+            value_span=value_span,
+        )
+    bare = _bare(vocab.field_pattern).fullmatch(text, start, end)
+    if bare is not None:
+        name = vocab.field_named(bare.group("f"))
+        value, value_span = clean_value(text, (bare.start("v"), end), aliases)
+        if value and _bare_value_ok(vocab, name, text[value_span[0] : value_span[1]], ctx):
+            return FieldReading(
+                field=name,
+                value=value,
+                target=targets.find(start, end, [value_span]),
+                opening=bare.start("v") - start,
+                value_span=value_span,
+            )
     for form, fixed in _forms(vocab):
         m = form.fullmatch(text, start, end)
         if m is None:
             continue
         value_start, value_end = m.start("v"), end
-        said = targets.mentions(value_start, value_end)
+        closing = _QUOTES.get(text[value_start]) if value_start < end else None
+        if closing is not None:  # a quoted value ends at its closing quote
+            close = text.find(closing, value_start + 1, end)
+            if close > value_start + 1:
+                value_end = close + 1
+        said = [] if closing is not None else targets.mentions(value_start, value_end)
         if said and said[-1].end == value_end:
             owner = re.search(_TRAILING_OWNER, text[value_start : said[-1].start], ICASE)
             if owner is not None:
@@ -152,30 +298,116 @@ def read_field(
         value, value_span = clean_value(text, (value_start, value_end), aliases)
         if not value:
             continue
+        cut = _typed_prefix(vocab, fixed or vocab.field_named(m.group("f")), value, ctx)
+        if cut is not None:  # "the limit is 1000 euros, not whatever …": the value, then words
+            value = cut
+            value_span = (value_span[0], value_span[0] + len(cut))
         outside = [(value_span[0], end)] if value_end == end else [value_span]
+        unnamed = unnamed_owner(text, start, value_start, vocab)
+        target = targets.find(start, end, outside)
+        if unnamed is not None and not targets.mentions(start, value_start):
+            target = unnamed[1] or target
         return FieldReading(
             field=fixed or vocab.field_named(m.group("f")),
             value=value,
-            target=targets.find(start, end, outside),
+            target=target,
             opening=value_start - start,
             value_span=value_span,
         )
     return None
 
 
-def _owner_span(text: str, start: int, end: int, targets: Targets) -> Span | None:
-    """The label named, with its preposition and a trailing noun ("for Anna's case")."""
+def _owner_span(
+    text: str, start: int, end: int, targets: Targets, vocab: Vocabulary | None = None
+) -> Span | None:
+    """The case named, with its preposition, the record noun and number sign before it and a
+    trailing noun after it ("for Anna's case", "on ticket no. 4711", "#4711", "the Acme
+    one")."""
     said = targets.mentions(start, end)
     if not said:
         return None
     first = said[0]
-    lead = re.search(
-        r"(?:(?:on|for|of|in|to|from)\s+)?(?:the\s+)?$", text[start : first.start], ICASE
-    )
-    s = start + lead.start() if lead is not None else first.start
+    nouns = vocab.record_nouns if vocab is not None else "case|record"
+    window = text[max(start, first.start - _LEAD_REACH) : first.start]
+    lead = _owner_lead(nouns).search(window)
+    s = first.start - (len(window) - lead.start()) if lead is not None else first.start
     tail = re.match(r"\s+[\w-]+\s*(?=$|[,;])", text[first.end : end])
-    e = first.end + (tail.end() if tail is not None else 0)
-    return s, e
+    if tail is None:
+        tail = _owner_noun(nouns).match(text, first.end, end)
+        e = tail.end() if tail is not None else first.end
+    else:
+        e = first.end + tail.end()
+    return max(s, start), e
+
+
+def _phrase(
+    text: str, start: int, end: int, vocab: Vocabulary, *, asked: bool
+) -> re.Match[str] | None:
+    """The operation's phrase: opening the clause, or after a request ("I want a repair",
+    "could I get my money back", "please have it repaired"). Only an operation that always
+    waits for a confirmation card may be found deeper in the clause ("… so I expect a full
+    repair of the boiler"): its card shows the exact arguments before anything runs. In a
+    clause shaped like a question (``asked``) only an explicit request frame counts."""
+    if not asked:
+        at_start = vocab.operation_regex.match(text, start, end)
+        if at_start is not None:
+            return at_start
+    quoted = [q.span() for q in _QUOTED.finditer(text, start, end)]
+    for m in vocab.operation_regex.finditer(text, start, end):
+        if any(s <= m.start() < e for s, e in quoted):
+            continue  # words inside a quoted value are the value, never an operation
+        before = text[start : m.start()]
+        if asked:
+            if _ASKED_REQUEST.fullmatch(before):
+                return m
+        elif _REQUEST.fullmatch(before) or (
+            _confirmed(vocab, vocab.operation_named(m.group(0)))
+            and not _NEGATED.search(before)
+        ):
+            return m
+    return None
+
+
+def _confirmed(vocab: Vocabulary, name: str) -> bool:
+    op = vocab.operation(name)
+    return needs_confirmation(op.policy, is_destructive=op.is_destructive)
+
+
+def _phrase_words(text: str, m: re.Match[str], vocab: Vocabulary) -> list[Span]:
+    """The spans of the phrase's own words (a gap phrase holds arguments in between)."""
+    phrase = vocab.operation_phrases.get(m.lastgroup or "", "")
+    if GAP not in phrase:
+        return [m.span()]
+    own = {w.casefold() for w in phrase.split() if w != GAP}
+    words = _WORDS.finditer(text, m.start(), m.end())
+    return [w.span() for w in words if w.group(0).casefold() in own]
+
+
+@functools.cache
+def _unnamed(nouns: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
+        rf"(?:(?:same|whole|entire|very)\s+)?"
+        rf"(?:(?P<name>[A-Z][\w-]*|\d{{3,}})\s+)?(?:{nouns})s?(?!\w)"
+        rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|my|our)\s+)?(?:{nouns})\s*"
+        rf"(?:no\.?|nr\.?|number|#)?\s*#?(?P<number>\d{{3,}})(?!\w)"
+        rf"|(?:(?:to|for|on|of|in)\s+)?#(?P<hash>\d{{3,}})(?!\w)",
+        ICASE,
+    )
+
+
+def unnamed_owner(
+    text: str, start: int, end: int, vocab: Vocabulary
+) -> tuple[Span, Target | None] | None:
+    """A case the clause names that is not one the user may name: "to the Berlin case",
+    "order 1003" (an unknown target: the reducer asks, never guesses), or the case itself
+    ("to the case", "for this record": the current case). The span is kept out of arguments."""
+    for m in _unnamed(vocab.record_nouns).finditer(text, start, end):
+        said = m.group("name") or m.group("number") or m.group("hash")
+        if said is not None and said[0].isalpha() and said.casefold() in vocab.words:
+            continue
+        return m.span(), None if said is None else LabelTarget(label=said)
+    return None
 
 
 def read_operation(
@@ -186,27 +418,35 @@ def read_operation(
     *,
     ctx: ParseContext,
     aliases: Sequence[AliasMatch],
+    asked: bool = False,
 ) -> OperationReading | None:
     start, end = span
-    m = _operation_opening(vocab.operation_pattern).match(text, start, end)
+    m = _phrase(text, start, end, vocab, asked=asked)
     if m is None:
         return None
     name = vocab.operation_named(m.group(0))
-    owner = _owner_span(text, m.end(), end, targets)
+    owner = _owner_span(text, start, end, targets, vocab)
+    named: Target | None = None
+    if owner is None:
+        unnamed = unnamed_owner(text, start, end, vocab)
+        if unnamed is not None:
+            owner, named = unnamed
     generic = phrase_key(m.group(0)) in _FIELD_VERBS
+    skip = [*_phrase_words(text, m, vocab), *([owner] if owner else [])]
     reading = read_arguments(
         vocab.operation(name),
         text,
-        m.end(),
+        start,
         end,
         ctx=ctx,
         aliases=aliases,
         field_keys=frozenset(vocab.field_names) if generic else frozenset(),
-        skip=[owner] if owner else [],
+        skip=skip,
+        object_start=m.end(),
     )
     if reading.names_field:
         return None  # "add a note" with no value: a field without its value, not an object
-    target = targets.find(owner[0], owner[1]) if owner else targets.default()
+    target = named or (targets.find(owner[0], owner[1]) if owner else targets.default())
     return OperationReading(
         operation=name,
         args=reading.args,
@@ -223,4 +463,6 @@ def read_start(text: str, span: Span) -> StartReading | None:
     if m is None:
         return None
     label = m.group("label")
+    if label and re.search(r"[:;,]|\d", label):
+        return None  # "a new one for X: item, 15 euros" is more than a name: not read
     return StartReading(label=label.strip(TRIM) if label else None)

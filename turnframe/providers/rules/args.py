@@ -32,18 +32,26 @@ from turnframe.providers.rules.shapes import (
     MONEY,
     NUMBER,
     PRONOUN,
+    SHARE,
     TRAILING_PREPOSITION,
     TRIM,
 )
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
+from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
 from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
 Span = tuple[int, int]
-_COUNTED = re.compile(
-    r"^(?P<noun>[a-z-]+)\s+(?:at|in|of|for)\s+(?:(?:the|a|an)\s+)?(?P<rest>.+)$", ICASE
-)
+_PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
+_AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
+#: A request's preamble that means nothing for the plan ("I want a", "could I get my").
+_FILLER = re.compile(
+    r"(?:(?:i|we|you|me|us|my|our|a|an|the|to|please|kindly|want|need|would|like|'d|could|can"
+    r"|may|get|have|is|it|be|possible|full|partial|some|just|so|and|also|hi|hello|hey|think"
+    r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's)[\s,']*)+",
+    ICASE,
+)
 
 
 @attrs.frozen(kw_only=True)
@@ -52,17 +60,6 @@ class ArgumentReading:
     numbers: tuple[str, ...]  # arguments filled from numbers, money or dates, in text order
     unread: tuple[Span, ...]
     names_field: bool = False  # the object named one of the workflow's fields: not an argument
-
-
-def singular(word: str) -> str:
-    lowered = word.casefold()
-    if lowered.endswith("sses") or lowered.endswith("xes") or lowered.endswith("ches"):
-        return word[:-2]
-    if lowered.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if lowered.endswith("s") and not lowered.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
 
 
 def _is_text(argument: Argument) -> bool:
@@ -77,30 +74,72 @@ class _Carver:
     consumed: list[Span]
     args: dict[str, str] = attrs.field(factory=dict)
     numbers: list[tuple[int, str]] = attrs.field(factory=list)
+    dates: list[Span] = attrs.field(factory=list)  # dates no argument takes
 
     def free(self, span: Span) -> bool:
-        return not any(span[0] < e and s < span[1] for s, e in self.consumed)
+        taken = (*self.consumed, *self.dates)
+        return not any(span[0] < e and s < span[1] for s, e in taken)
 
-    def accepting(self, value: str) -> Argument | None:
-        for argument in self.op.arguments:
+    def accepting(self, value: str, *, priced: bool = False) -> Argument | None:
+        """The first empty argument whose parser takes ``value``; a bare number said as a
+        price ("for 15", "at 12") goes first to an argument that takes fractions (an amount,
+        not a count)."""
+        order = list(self.op.arguments)
+        if priced:
+            order.sort(key=lambda a: not self._takes("1.50", a))
+        for argument in order:
             if argument.name in self.args or _is_text(argument):
                 continue
-            try:
-                argument.parse(value, self.ctx)
-            except ValueError:
-                continue
-            return argument
+            if self._takes(value, argument):
+                return argument
         return None
+
+    def _takes(self, value: str, argument: Argument) -> bool:
+        try:
+            argument.parse(value, self.ctx)
+        except (ValueError, TypeError):
+            return False
+        return True
 
     def shapes(self, pattern: re.Pattern[str], group: str, start: int, end: int) -> None:
         for m in pattern.finditer(self.text, start, end):
             if not self.free(m.span()):
                 continue
-            argument = self.accepting(m.group(group))
+            before = max(0, m.start() - 5)
+            priced = group == "number" and _PRICED.search(self.text, before, m.start())
+            argument = self.accepting(m.group(group), priced=bool(priced))
+            if argument is None and group == "money":
+                # "20 dollars" to a workflow in euros: the argument a bare number would fill
+                # gets the words as said, so its parser refuses them and the user is asked;
+                # the number is never read again as a bare amount in the workflow's currency.
+                number = NUMBER.search(m.group(group)) or COUNT_WORDS.search(m.group(group))
+                argument = None if number is None else self.accepting(number.group(0))
             if argument is not None:
                 self.args[argument.name] = m.group(group)
                 self.consumed.append(m.span())
                 self.numbers.append((m.start(), argument.name))
+            elif group == "date":
+                self.dates.append(m.span())  # a date is never read again as a number
+
+    def shares(self, start: int, end: int) -> None:
+        """ "half", "the whole thing", "some money" go to the argument the workflow proposes a
+        value for; the reducer takes that share of the proposal, or asks for a vague one."""
+        target = next(
+            (
+                a
+                for a in self.op.arguments
+                if a.propose is not None and not _is_text(a) and a.name not in self.args
+            ),
+            None,
+        )
+        if target is None:
+            return
+        for m in SHARE.finditer(self.text, start, end):
+            if self.free(m.span()):
+                self.args[target.name] = m.group("share")
+                self.consumed.append(m.span())
+                self.numbers.append((m.start(), target.name))
+                return
 
     def cues(self, start: int, end: int, object_name: str | None) -> None:
         for argument in self.op.arguments:
@@ -112,7 +151,7 @@ class _Carver:
             for m in pattern.finditer(self.text, start, end):
                 value_end = self._value_end(m.end(), end)
                 value = self.text[m.end() : value_end].strip(TRIM)
-                if value and self.free((m.start(), value_end)):
+                if value and self.free((m.start(), value_end)) and self._takes(value, argument):
                     self.args[argument.name] = value
                     self.consumed.append((m.start(), value_end))
                     break
@@ -126,7 +165,7 @@ class _Carver:
     def leftover(self, start: int, end: int) -> list[Span]:
         pieces: list[Span] = []
         at = start
-        for s, e in sorted(self.consumed):
+        for s, e in sorted((*self.consumed, *self.dates)):
             if e <= at or s >= end:
                 continue
             if s > at:
@@ -155,16 +194,15 @@ def _with_aliases(text: str, span: Span, aliases: Sequence[AliasMatch]) -> str:
     return "".join(out)
 
 
-def _object_text(words: str, counted: bool) -> str:
+def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = frozenset()) -> str:
+    """The object as the user said it, without article, quantity or price: "3 boxes of
+    screws" gives "boxes of screws" (never singularised or reordered: the user's words);
+    a trailing "as an <operation's noun>" ("… as an item") is the operation's, not the object's."""
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
-    if counted:
-        m = _COUNTED.match(words)
-        if m is not None:
-            words = f"{LEADING_ARTICLE.sub('', m.group('rest'))} {singular(m.group('noun'))}"
-        else:
-            head, _, last = words.rpartition(" ")
-            words = f"{head} {singular(last)}".strip()
+    tail = _AS_NOUN.search(words)
+    if tail is not None and tail.group("noun").casefold().rstrip("s") in phrase_words:
+        words = words[: tail.start()].strip(TRIM)
     return LEADING_ARTICLE.sub("", words).strip(TRIM)
 
 
@@ -178,31 +216,42 @@ def read_arguments(
     aliases: Sequence[AliasMatch] = (),
     field_keys: frozenset[str] = frozenset(),
     skip: Sequence[Span] = (),
+    object_start: int | None = None,
 ) -> ArgumentReading:
+    """Arguments from ``text[start:end]``; words before ``object_start`` (a request's
+    preamble, "I want a …") are never the operation's object."""
     carver = _Carver(text=text, op=op, ctx=ctx, consumed=list(skip))
     object_arg = next((a for a in op.arguments if a.required and _is_text(a)), None)
     object_name = object_arg.name if object_arg is not None else None
     carver.shapes(DATE, "date", start, end)
     carver.shapes(MONEY, "money", start, end)
+    carver.shares(start, end)
     carver.cues(start, end, object_name)
     counted_before = len(carver.numbers)
     carver.shapes(COUNT, "count", start, end)
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
     pieces = carver.leftover(start, end)
+    unread: list[Span] = list(carver.dates)  # a date no argument takes: not read
+    if object_start is not None:
+        before = [p for p in pieces if p[1] <= object_start]
+        unread += [p for p in before if not _FILLER.fullmatch(text, *p)]
+        pieces = [p for p in pieces if p[1] > object_start]
     words = " ".join(_with_aliases(text, p, aliases) for p in pieces)
-    unread: list[Span] = []
     names_field = False
     said = " ".join(words.split()).strip(TRIM)
     refers = PRONOUN.match(said) if object_name is not None else DEICTIC.match(said)
     if said and not refers:
-        value = _object_text(words, counted)
+        own = frozenset(
+            w.casefold() for p in (op.name, *op.aliases) for w in re.findall(r"[a-z]+", p)
+        )
+        value = _object_text(words, counted, own)
         key = phrase_key(value)
         names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
-        if object_name is not None and value and not names_field:
+        if object_name is not None and value and not names_field and ":" not in value:
             carver.args[object_name] = value
         elif value:
-            unread = pieces
+            unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
     return ArgumentReading(
         args=carver.args, numbers=numbers, unread=tuple(unread), names_field=names_field

@@ -60,6 +60,9 @@ _NO_DESTRUCTIVE = re.compile(
 
 
 _MAX_TAIL = 4
+_UNTIL_I_CONFIRM = re.compile(
+    r"\buntil\s+(?:i|we)\s+(?:confirm|approve|say\s+so|click|check|agree)", ICASE
+)
 
 
 @functools.cache
@@ -109,6 +112,8 @@ def forbidden(text: str, start: int, end: int, vocab: Vocabulary) -> tuple[Forbi
     if m is None:
         return ()
     rest = m.group("rest")
+    if _UNTIL_I_CONFIRM.search(rest):
+        return ()  # "don't send it until I confirm": that is what a confirmation card is for
     if _NO_DESTRUCTIVE.fullmatch(rest):
         return (Forbidden(forbids=ConstraintKind.NO_DESTRUCTIVE),)
     if _NO_CHANGES.fullmatch(rest):

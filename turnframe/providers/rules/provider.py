@@ -8,6 +8,8 @@ InterpreterActor's turn payload)::
      "clock": "2026-01-07T09:30:00+00:00",          required: the turn's clock (ISO, with offset)
      "workflow": "repair",                           required: one of the provider's workflows
      "case_labels": ["Anna", "Bob"],                 the case labels the user may name
+     "case_names": {"Ana Reis": ["Order 1001"]},     other names, with their cases' labels
+     "previous_acts": [...],                         the previous turn's acts (plan JSON)
      "locale": "en",                                 optional, default "en"
      "focus_label": "Anna",                          optional: the case the session talks about
      "glossary": "the office = Rua Augusta 12"}      optional: glossary text (references' format)
@@ -20,18 +22,24 @@ turn's text and clock, the workflow, the labels and the glossary.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import attrs
+
+from turnframe._converter import structure
 from turnframe.messages import UserTurn
-from turnframe.plan import UserTurnPlan
+from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.read import Reader
+from turnframe.providers.rules.spelling import correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary, vocabulary_of
@@ -48,9 +56,12 @@ def read_turn(
     case_labels: Sequence[str] = (),
     focus_label: str | None = None,
     glossary: Glossary | None = None,
+    case_names: Mapping[str, Sequence[str]] | None = None,
+    previous_acts: Sequence[Act] = (),
 ) -> UserTurnPlan:
     """The plan for ``turn`` (pure: the same inputs always give the same plan)."""
-    return _read(turn, _vocabulary(workflow), case_labels, focus_label, glossary)
+    vocab = _vocabulary(workflow)
+    return _read(turn, vocab, case_labels, focus_label, glossary, case_names, previous_acts)
 
 
 @functools.lru_cache(maxsize=64)
@@ -64,15 +75,46 @@ def _read(
     case_labels: Sequence[str],
     focus_label: str | None,
     glossary: Glossary | None,
+    case_names: Mapping[str, Sequence[str]] | None = None,
+    previous_acts: Sequence[Act] = (),
 ) -> UserTurnPlan:
-    text = turn.text
-    plan = PlanBuilder(text=text)
     if not turn.locale.casefold().startswith("en"):
+        text = turn.text
+        plan = PlanBuilder(text=text)
         start = len(text) - len(text.lstrip())
         plan.not_understood(start, len(text.rstrip()))
         return plan.plan()
+    names = {*case_labels, *(case_names or {})}
+    name_words = frozenset(w.casefold() for n in names for w in re.findall(r"[A-Za-z]+", n))
+    corrected = correct(turn.text, vocab.words, name_words)
+    previous = tuple(previous_acts)
+    if corrected is None:
+        return _read_english(turn, vocab, case_labels, focus_label, glossary, case_names, previous)
+    seen = attrs.evolve(turn, text=corrected.text)
+    read = _read_english(seen, vocab, case_labels, focus_label, glossary, case_names, previous)
+    return remap(read, corrected)
+
+
+def _read_english(
+    turn: UserTurn,
+    vocab: Vocabulary,
+    case_labels: Sequence[str],
+    focus_label: str | None,
+    glossary: Glossary | None,
+    case_names: Mapping[str, Sequence[str]] | None,
+    previous_acts: tuple[Act, ...],
+) -> UserTurnPlan:
+    text = turn.text
+    plan = PlanBuilder(text=text)
     aliases = find_aliases(glossary, text) if glossary is not None else ()
-    targets = Targets(text=text, labels=tuple(case_labels), focus=focus_label, aliases=aliases)
+    targets = Targets(
+        text=text,
+        labels=tuple(case_labels),
+        focus=focus_label,
+        aliases=aliases,
+        names={k: tuple(v) for k, v in (case_names or {}).items()},
+        ordinary=vocab.words,
+    )
     reader = Reader(
         text=text,
         vocab=vocab,
@@ -80,6 +122,7 @@ def _read(
         aliases=aliases,
         ctx=ParseContext.of(turn),
         plan=plan,
+        previous=previous_acts,
     )
     for clause in split_clauses(text, vocab):
         reader.read(clause)
@@ -119,6 +162,8 @@ class RulesProvider:
         case_labels: Sequence[str] = (),
         focus_label: str | None = None,
         glossary: Glossary | None = None,
+        case_names: Mapping[str, Sequence[str]] | None = None,
+        previous_acts: Sequence[Act] = (),
     ) -> str:
         """Plan JSON for ``turn`` (``glossary`` defaults to the provider's own)."""
         name = workflow if isinstance(workflow, str) else workflow.name
@@ -130,7 +175,7 @@ class RulesProvider:
                 hint="build RulesProvider(workflows=[...]) with every workflow it interprets",
             )
         chosen = glossary if glossary is not None else self._glossary
-        plan = _read(turn, vocab, case_labels, focus_label, chosen)
+        plan = _read(turn, vocab, case_labels, focus_label, chosen, case_names, previous_acts)
         return plan_to_json(plan)
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
@@ -162,6 +207,8 @@ class RulesProvider:
             case_labels=payload["case_labels"],
             focus_label=payload["focus_label"],
             glossary=glossary,
+            case_names=payload["case_names"],
+            previous_acts=payload["previous_acts"],
         )
         return ProviderAnswer(text=text, model=RULES_MODEL)
 
@@ -195,6 +242,14 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
     labels = data.get("case_labels", [])
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
         raise _bad("'case_labels' must be a list of strings")
+    names = data.get("case_names", {})
+    if not isinstance(names, dict) or not all(
+        isinstance(v, list) and all(isinstance(x, str) for x in v) for v in names.values()
+    ):
+        raise _bad("'case_names' must map each name to a list of case labels")
+    previous: tuple[Act, ...] = ()
+    with contextlib.suppress(Exception):  # context only: an unreadable one is left out
+        previous = structure(data.get("previous_acts", []), tuple[Act, ...])
     optional = {key: data.get(key) for key in ("locale", "focus_label", "glossary")}
     for key, value in optional.items():
         if value is not None and not isinstance(value, str):
@@ -204,6 +259,8 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
         "clock": clock,
         "workflow": data["workflow"],
         "case_labels": tuple(labels),
+        "case_names": {str(k): tuple(v) for k, v in names.items()},
+        "previous_acts": previous,
         "locale": optional["locale"] or "en",
         "focus_label": optional["focus_label"],
         "glossary": optional["glossary"],

@@ -18,6 +18,7 @@ import attrs
 
 from turnframe.plan import (
     Act,
+    ActCondition,
     CancelAct,
     ChitchatAct,
     ConstraintAct,
@@ -42,6 +43,13 @@ from turnframe.providers.rules.actions import (
     read_start,
 )
 from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.conditions import (
+    OTHERWISE,
+    condition_named,
+    does_nothing,
+    read_condition,
+)
+from turnframe.providers.rules.follow import follow_up
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
@@ -55,11 +63,47 @@ from turnframe.providers.rules.shapes import CHITCHAT, ICASE, LEADING_FILLER, TR
 from turnframe.providers.rules.split import Clause
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.reading.numbers import NUMBER_WORDS
 from turnframe.references import AliasMatch
 from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 _NO = re.compile(r"no|nope|not\s+that|no\s+thanks", ICASE)
+#: A value at the start of a correction: a number, an amount, a count or a date.
+_LEADING_VALUE = re.compile(
+    rf"(?:[€$£]\s?)?(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS.pattern})"
+    r"(?:\s?(?:[€$£]|euros?|eur)(?!\w))?(?=\s*(?:[-,;]|$|\s))",
+    ICASE,
+)
+#: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
+_SECOND_OBJECT = re.compile(
+    r",?\s+and\s+(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+    r"\s+[a-z])",
+    ICASE,
+)
+_SHORT_FOLLOW_UP = re.compile(
+    r"(?:(?:and|also|plus)\s+(?:for\s+|on\s+)?|what\s+about\s+|how\s+about\s+|same\s+for\s+)"
+    r"[^,;.?!]{1,40}",
+    ICASE,
+)
+_ONLY_CASE = re.compile(
+    r"(?:(?:wrong\s+(?:order|one|case|booking)|i\s+meant?|it'?s|it\s+is|on|for|the|order|no\.?"
+    r"|number|#|sorry|,)\s*)*",
+    ICASE,
+)
+_HEADING = re.compile(r"[^:;,.]{1,40}?\s*(?::|\s-)\s+(?=\w)")
+_IF_SO = re.compile(
+    r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
+    r"[\s,]+(?:then\s+)?",
+    ICASE,
+)
+_IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise)(?!\w)", ICASE)
+_OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.*)", ICASE)
+_IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
+HYPOTHETICAL_IF = re.compile(
+    r"(?:what|how|would|could|will|can)\b.*\bif\b|suppose|imagine|hypothetically", ICASE
+)
+_IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
 
@@ -71,6 +115,8 @@ class Reader:
     aliases: tuple[AliasMatch, ...]
     ctx: ParseContext
     plan: PlanBuilder
+    previous: tuple[Act, ...] = ()  # the previous turn's acts (context, never evidence)
+    _last_condition: ActCondition | None = None
 
     def read(self, clause: Clause) -> None:
         s, e = clause.start, clause.end
@@ -80,16 +126,147 @@ class Reader:
         s, e = self._without_fillers(s, e)
         if s >= e:
             return
+        headed = self._case_heading(s, e)
+        if headed is not None:
+            s = headed
         body = self.text[s:e]
+        if self._conditional(clause, s, e):
+            return
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
             return
-        if not QUESTION_OPENING.match(body) and self._action(clause, s, e):
+        asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
+        if self._action(clause, s, e, asked=asked, question_mark=clause.question):
+            return
+        if _SHORT_FOLLOW_UP.fullmatch(body) and self._follow_up(s, e):
+            return  # "and 1002?", "what about Rui?": the previous act on another case
+        if self._it_is_the_field_asked(clause, s, e):
             return
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
-        elif not self._correction(clause, s, e):
+        elif not (
+            self._correction(clause, s, e)
+            or (clause.marker is None and self._follow_up(s, e))
+        ):
             self.plan.not_understood(s, e)
+            if clause.marker is not None:
+                self._doubt_last_change()
+
+    def _conditional(self, clause: Clause, s: int, e: int) -> bool:
+        """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
+        "otherwise", its negation). An "if" clause whose condition the workflow does not
+        declare is left unread rather than run unconditionally."""
+        otherwise = OTHERWISE.fullmatch(self.text, s, e)
+        if otherwise is not None and self._last_condition is not None:
+            flipped = attrs.evolve(self._last_condition, holds=not self._last_condition.holds)
+            a_start, a_end = otherwise.span("act")
+            if not does_nothing(self.text, a_start, a_end):  # "otherwise leave it": no act
+                self._conditioned(clause, (a_start, a_end), flipped)
+            return True
+        so = _IF_SO.match(self.text, s, e)
+        if so is not None:
+            asked = self._asked_condition()
+            if asked is None:
+                return False
+            holds = so.group("neg") is None
+            flipped = asked if holds else attrs.evolve(asked, holds=not asked.holds)
+            self._last_condition = flipped
+            self._conditioned(clause, (so.end(), e), flipped)
+            return True
+        if _IF_CLAUSE.search(self.text, s, e) is None:
+            return False
+        if HYPOTHETICAL_IF.match(self.text, s, e):
+            return False  # "what would happen if …": a question
+        reading = read_condition(self.text, s, e, self.vocab)
+        if reading is None:
+            if _IF_FIRST_WORD.match(self.text, s, e) and not clause.question:
+                self.plan.not_understood(s, e)
+                return True
+            return False
+        self._last_condition = reading.condition
+        a_start, a_end = reading.act_span
+        rest = _OTHERWISE_INSIDE.search(self.text, a_start, a_end)
+        self._conditioned(clause, (a_start, rest.start() if rest else a_end), reading.condition)
+        if rest is not None:
+            self._conditional(clause, rest.start("tail"), a_end)
+        elif reading.otherwise is not None:
+            tail = _OTHERWISE_INSIDE.match(self.text, *reading.otherwise)
+            if tail is not None:
+                self._conditional(clause, tail.start("tail"), reading.otherwise[1])
+        return True
+
+    def _case_heading(self, s: int, e: int) -> int | None:
+        """ "Ticket 4711: close", "Anna - note: VIP": a case named first, then what to
+        do with it; the case becomes the current one and the rest is read."""
+        m = _HEADING.match(self.text, s, e)
+        if m is None:
+            return None
+        said = self.targets.mentions(s, m.end())
+        if len(said) != 1:
+            return None
+        rest = (self.text[s : said[0].start] + self.text[said[0].end : m.end()]).split()
+        words = [w.strip(":-").casefold() for w in rest if w.strip(":-")]
+        if len(words) > 1 or any(w in self.vocab.field_names for w in words):
+            return None  # "note 1002: …" is a field with its case, not a heading
+        self.targets.remember(LabelTarget(label=said[0].label))
+        return m.end()
+
+    def _asked_condition(self) -> ActCondition | None:
+        """The condition the turn's latest question asks about ("Is there a warranty? If so …")."""
+        for act in reversed(self.plan.acts):
+            if isinstance(act, QuestionAct):
+                words = " ".join(ev.text for ev in act.evidence)
+                return condition_named(words, self.vocab)
+        return None
+
+    def _conditioned(self, clause: Clause, span: Span, condition: ActCondition) -> None:
+        before = len(self.plan.acts)
+        s, e = self._without_fillers(*span)
+        if s >= e or not self._action(clause, s, e):
+            self.plan.not_understood(*span)
+            return
+        for index in range(before, len(self.plan.acts)):
+            act = self.plan.acts[index]
+            if isinstance(act, OperationAct | SetFieldAct):
+                self.plan.acts[index] = attrs.evolve(act, condition=condition)
+
+    def _follow_up(self, s: int, e: int) -> bool:
+        found = follow_up(
+            self.text,
+            (s, e),
+            plan=self.plan,
+            vocab=self.vocab,
+            targets=self.targets,
+            ctx=self.ctx,
+            context=self.previous,
+        )
+        if found is None:
+            return False
+        if found.continues is not None:
+            self._add_cancel(found.continues, (s, e))
+        self._emit(found.act, found.note)
+        return True
+
+    def _names_same_case(self, span: Span, target: Any) -> bool:
+        """ "… on 1001" after a corrected value, when the act is already on that case."""
+        said = self.targets.mentions(*span)
+        if len(said) != 1 or target != LabelTarget(label=said[0].label):
+            return False
+        rest = self.text[span[0] : said[0].start] + self.text[said[0].end : span[1]]
+        return len(rest.split()) <= 2
+
+    def _doubt_last_change(self) -> None:
+        """A correction the rules could not read: the change it corrects must not run as
+        read. An operation waits for a card that shows it; a field change is taken back."""
+        index = self.plan.last_change()
+        if index is None:
+            return
+        act = self.plan.acts[index]
+        if isinstance(act, OperationAct):
+            self.plan.acts[index] = attrs.evolve(act, confirm=True)
+        else:
+            span = (act.evidence[-1].start, act.evidence[-1].end)
+            self._add_cancel(index, span)
 
     def _emit(self, act: Act, note: Note | None = None) -> int:
         """Add the act to the plan; a case it names is what "it" means from now on."""
@@ -196,14 +373,65 @@ class Reader:
         return bool(rules)
 
     # -- actions ----------------------------------------------------------------------------
-    def _action(self, clause: Clause, s: int, e: int) -> bool:
-        field = read_field(self.text, (s, e), self.vocab, self.targets, self.aliases)
-        op = read_operation(
-            self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
+    def _it_is_the_field_asked(self, clause: Clause, s: int, e: int) -> bool:
+        """ "What's the due date? Change it to March 13.": "it" is the field the previous
+        question asked about, when a question and a field share a name."""
+        m = _MAKE_IT.match(self.text, s, e)
+        if m is None or self.plan.last_change() is not None:
+            return False
+        asked = next((a for a in reversed(self.plan.acts) if isinstance(a, QuestionAct)), None)
+        field = None if asked is None or asked.question is None else asked.question
+        if asked is None or field is None or self.vocab.workflow.field(field) is None:
+            return False
+        value, _ = clean_value(self.text, (m.end(), e), self.aliases)
+        if not value:
+            return False
+        target = asked.target if asked.target is not None else self.targets.default()
+        act = SetFieldAct(
+            target=target, field=field, value=value, evidence=self.plan.evidence((s, e))
         )
-        if field is not None and (op is None or field.opening >= op.opening):
+        self._emit(act, Note(field=field, span=(s, e)))
+        return True
+
+    def _action(
+        self, clause: Clause, s: int, e: int, *, asked: bool = False, question_mark: bool = False
+    ) -> bool:
+        """An action read from the clause; a question-shaped clause is one only when it asks
+        for an operation with a request ("could I get a copy …?")."""
+        field = None
+        if not asked:
+            field = read_field(
+                self.text, (s, e), self.vocab, self.targets, self.aliases, self.ctx
+            )
+        op = read_operation(
+            self.text,
+            (s, e),
+            self.vocab,
+            self.targets,
+            ctx=self.ctx,
+            aliases=self.aliases,
+            asked=asked,
+        )
+        if op is not None and question_mark and not asked and op.phrase_span[0] > s:
+            op = None  # "left to … on 1001?": a question naming an operation, not a request
+        if asked and op is None:
+            return False
+        deep = op is not None and op.phrase_span[0] > s
+        if field is not None and (op is None or deep or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
+            second = self._second_object(op, s, e)
+            if second is not None:
+                # "add a city pass and a museum ticket": two objects, one operation each.
+                first = read_operation(
+                    self.text, (s, second[0]), self.vocab, self.targets,
+                    ctx=self.ctx, aliases=self.aliases,
+                )
+                if first is not None:
+                    self._operation(clause, first, (s, second[0]))
+                    if not self._follow_up(second[1], e):
+                        self.plan.not_understood(second[1], e)
+                    return True
             self._operation(clause, op, (s, e))
         else:
             start = read_start(self.text, (s, e))
@@ -211,6 +439,14 @@ class Reader:
                 return False
             self._start_case(start, (s, e))
         return True
+
+    def _second_object(self, op: OperationReading, s: int, e: int) -> Span | None:
+        """Where "and a/an/2 …" starts a second object of an operation that takes one."""
+        declared = self.vocab.operation(op.operation).arguments
+        if not any(a.required and a.type is str and a.name in op.args for a in declared):
+            return None
+        m = _SECOND_OBJECT.search(self.text, op.phrase_span[1], e)
+        return None if m is None else (m.start(), m.start() + m.group(0).casefold().index("and"))
 
     def _set_field(self, clause: Clause, reading: FieldReading, span: Span) -> None:
         earlier = None
@@ -255,6 +491,8 @@ class Reader:
             operation=reading.operation,
             args=reading.args,
             evidence=self.plan.evidence(span),
+            # Words of the clause left unread: the reading may be wrong, so a card shows it.
+            confirm=bool(reading.unread),
         )
         note = Note(operation=reading.operation, args=reading.args, numbers=reading.numbers)
         self._emit(act, note)
@@ -297,15 +535,72 @@ class Reader:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
         index = self.plan.last_change()
+        if index is None and value:
+            return self._corrected_earlier(clause, value, (s, e))
         if index is None or not value:
             return False
+        said = self.targets.mentions(s, e)
+        if said and len(value.split()) <= 5 and _ONLY_CASE.fullmatch(
+            self.text[s : said[-1].start]
+        ):  # "sorry, wrong order, I meant 1001": the same change on another case
+            root = self.plan.root(index)
+            act = self.plan.acts[index]
+            root_act = self.plan.acts[root]
+            target = LabelTarget(label=said[-1].label)
+            self._add_cancel(root, (clause.lead, e))
+            evidence = self.plan.evidence((clause.lead, e))
+            if not isinstance(root_act, SetFieldAct | OperationAct):
+                return False
+            moved: Any = attrs.evolve(root_act, target=target, evidence=evidence)
+            if isinstance(act, CorrectAct) and isinstance(moved, SetFieldAct):
+                moved = attrs.evolve(moved, value=act.value)
+            self._emit(moved, self.plan.notes[root])
+            return True
         act = self.plan.acts[index]
         if isinstance(act, OperationAct):
-            return self._corrected_operation(index, act, value, clause, (s, e))
+            if self._corrected_operation(index, act, value, clause, (s, e)):
+                return True
+            # "no, 4 - at 12 euros each": the value first, then the rest of the operation.
+            head = _LEADING_VALUE.match(self.text, make_it.end() if make_it else s, e)
+            if head is None or head.end() >= e:
+                return False
+            value = head.group(0).strip(TRIM)
+            if not self._corrected_operation(index, act, value, clause, (s, head.end())):
+                return False
+            rest = self._without_fillers(head.end(), e)
+            unread = rest[0] < rest[1] and not self._names_same_case(rest, act.target)
+            if unread and not self._follow_up(*rest):
+                self.plan.not_understood(*rest)
+            return True
         note = self.plan.notes[self.plan.root(index)]
         evidence = self.plan.evidence((clause.lead, e))
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
+
+    def _corrected_earlier(self, clause: Clause, value: str, span: Span) -> bool:
+        """ "sorry, 1500" in the turn after "set the limit to 1400": the previous turn's
+        last change again, with the new value (a field) or on the named case."""
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not earlier:
+            return False
+        last = earlier[-1]
+        evidence = self.plan.evidence((clause.lead, span[1]))
+        said = self.targets.mentions(*span)
+        if said and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
+            target = LabelTarget(label=said[-1].label)
+            self._emit(attrs.evolve(last, target=target, evidence=evidence))
+            return True
+        if isinstance(last, SetFieldAct):
+            field = self.vocab.workflow.field(last.field)
+            try:
+                if field is not None:
+                    field.parse(value, self.ctx)
+            except ValueError:
+                return False
+            act = SetFieldAct(target=last.target, field=last.field, value=value, evidence=evidence)
+            self._emit(act, Note(field=last.field))
+            return True
+        return False
 
     def _corrected_operation(
         self, index: int, act: OperationAct, value: str, clause: Clause, span: Span
@@ -315,8 +610,8 @@ class Reader:
         order = [*reversed(note.numbers), *(a.name for a in op.arguments)]
         for name in order:
             argument = next(a for a in op.arguments if a.name == name)
-            if argument.type is str:
-                continue
+            if argument.type is str and not argument.choices:
+                continue  # free text is never a corrected value; a value of a finite set is
             try:
                 argument.parse(value, self.ctx)
             except ValueError:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from turnframe.reading.numbers import NUMBER_WORDS
+
 ICASE = re.IGNORECASE
 
 WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -25,8 +27,15 @@ DATE = re.compile(
     r"(?:the\s+)?day\s+after\s+tomorrow|today|tonight|tomorrow"
     rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}"
     r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+month|next\s+(?:week|month)"
-    rf"|in\s+(?:\d+|a|an|{SMALL_NUMBER})\s+(?:days?|weeks?)"
-    r"|\d{4}-\d{2}-\d{2}"
+    rf"|in\s+(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)"
+    rf"|(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)\s+from\s+(?:now|today)"
+    r"|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}[.-]\d{1,2}[.-]\d{2,4}"
+    rf"|(?:{WEEKDAY}\s+)?(?:the\s+)?{ORDINAL}\s+{MONTH}(?:,?\s+\d{{4}})?"
+    r"|\d{1,2}(?:st|nd|rd|th)"
+    r"|(?:the\s+)?(?:(?:twenty|thirty)[\s-]+)?(?:first|second|third|fourth|fifth|sixth"
+    r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
+    r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
+    rf"(?:\s+of\s+{MONTH}|(?!\s+\w))"
     rf"|(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
     rf"|{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
     rf"|the\s+{ORDINAL}"
@@ -34,42 +43,90 @@ DATE = re.compile(
     ICASE,
 )
 
-_NUMBER = r"\d+(?:[.,]\d{1,2})?"
-_CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks)"
-#: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it.
+_DIGITS = r"\d+(?:[.,]\d)?k|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
+_CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
+#: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it:
+#: the currency before or after the number, as a symbol, a code or a word.
 MONEY = re.compile(
     r"(?<!\w)(?:(?:at|for|of|by)\s+)?"
-    rf"(?P<money>[€$£]\s?{_NUMBER}|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w)))"
+    rf"(?P<money>(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
+    rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
+    rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
     r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+))?",
     ICASE,
 )
-#: A number followed by a word ("3 boxes"): group ``count`` is the number.
-COUNT = re.compile(rf"(?<![\w.,])(?P<count>\d+|{SMALL_NUMBER})(?=\s+[a-z])", ICASE)
-#: A bare number ("135", "12.50"): group ``number``.
-NUMBER = re.compile(r"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?)(?![\w])", ICASE)
+#: A share of what the workflow would propose ("half", "the whole thing"), or a vague amount
+#: ("some money", "part of it") that must be asked about: group ``share``.
+SHARE = re.compile(
+    r"(?<!\w)(?P<share>half|a\s+third|a\s+quarter|(?:the\s+)?(?:whole|full|entire)"
+    r"(?:\s+(?:thing|amount|sum|price|lot))?|everything|all\s+of\s+it|in\s+full"
+    r"|some\s+money|some|part(?:\s+of\s+it)?|a\s+bit|partially|a\s+partial\s+amount)(?!\w)",
+    ICASE,
+)
+#: A number followed by a word ("3 boxes", "two tickets"): group ``count`` is the number.
+COUNT = re.compile(
+    rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
+)
+#: A bare number ("135", "12.50", "twenty"; never a lone "one"): group ``number``.
+NUMBER = re.compile(
+    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?|(?!one\b){NUMBER_WORDS.pattern})(?![\w])", ICASE
+)
 
 #: Words that lead a clause without meaning anything for the plan.
 LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
-    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
+    r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|(?:first(?:ly)?|in\s+the\s+meantime|meanwhile|also|secondly|finally)[\s,]+"
+    r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
+    r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
+    r"|if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother)[\s,]+"
+    r"|when\s+you\s+get\s+a\s+chance[\s,]+|please\s+could\s+you\s+"
     r"|i(?:'d|\s+would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+"
     r"|we\s+(?:want|need)\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)+",
     ICASE,
 )
 #: Politeness at the end of a clause ("…, please", "… thanks").
 TRAILING_FILLER = re.compile(
-    r"(?:[\s,]+(?:please|thanks|thank\s+you|now|right\s+away|asap|for\s+me))+$", ICASE
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|(?<!from)\s*now|right\s+away|asap|for\s+me"
+    r"|instead))+$",
+    ICASE,
 )
 
 #: Words that mark the rest of the clause as a same-breath correction of what came before.
 MARKER = re.compile(
-    r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|or\s+rather|rather|on\s+second"
-    r"\s+thought|hmm+,?\s+actually|oops)(?:[\s,:;.!-]+|$)",
+    r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
+    r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
+    r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
+    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that))|hm+,?\s+no"
+    rf"|(?:scrap|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"
+    rf"|no(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}|(?:the|on|to)\s)))(?:[\s,:;.!-]+|$)",
+    ICASE,
+)
+#: The same markers, matched at a position of the whole text (``MARKER_AT.match(text, pos)``).
+MARKER_AT = re.compile(MARKER.pattern.removeprefix("^"), ICASE)
+#: A verbless follow-up that inherits the previous clause's act: "(and) the return too",
+#: "same for order 1002", "also for Rui Costa", "and 1002 as well".
+FOLLOW_UP = re.compile(
+    r"(?:(?:and|also|plus)\s+)?(?:(?:the\s+)?same\s+(?:for|on|with|goes\s+for)\s+(?P<x>[^,;]+?)"
+    r"|(?:for\s+|on\s+)?(?P<y>[^,;]+?)\s+(?:too|as\s+well|also))",
+    ICASE,
+)
+#: Where a follow-up clause opens inside a sentence ("…, and the return too").
+FOLLOW_UP_AT = re.compile(
+    r"(?:(?:the\s+)?same\s+(?:for|on|with|goes\s+for)\s"
+    r"|(?:[\w#'\u2019.-]+\s+){1,4}(?:too|as\s+well)\s*(?:[.!?,;]|$))",
     ICASE,
 )
 #: Markers strong enough to cut a clause even without a comma ("150 euros no wait 135").
-STRONG_MARKER = re.compile(r"(?:no,?\s+wait|or\s+rather|actually)\b", ICASE)
+STRONG_MARKER = re.compile(
+    r"(?:no,?\s+wait|or\s+rather|actually|on\s+second\s+thoughts?|i\s+meant"
+    r"|wait,?\s+make\s+(?:it|that))\b",
+    ICASE,
+)
 
 #: A clause that is only small talk.
 CHITCHAT = re.compile(
@@ -78,7 +135,9 @@ CHITCHAT = re.compile(
     r"|excellent|fine|alright|all\s+right|got\s+it|sounds\s+good|hello|hi|hey|good\s+"
     r"(?:morning|afternoon|evening)|bye|goodbye|see\s+you(?:\s+(?:later|soon|tomorrow))?"
     r"|have\s+a\s+(?:nice|good|great)\s+(?:day|one|evening|weekend)|that'?s\s+all"
-    r"|that\s+is\s+all|no\s+problem|sure|yes|yeah|yep)(?:[\s,.!]+|$))+",
+    r"|that\s+is\s+all|no\s+problem|sure|yes|yeah|yep|many\s+thanks(?:\s+in\s+advance)?"
+    r"|thanks\s+in\s+advance|much\s+appreciated|(?:kind|best)\s+regards|cheers)"
+    r"(?:[\s,.!]+|$))+",
     ICASE,
 )
 
@@ -89,7 +148,7 @@ GENERIC_STARTERS = (
     r"|i'?d\s+like|i\s+would\s+like|let'?s|is|are|was|were|does|did|do\s+you|what|what'?s"
     r"|when|where|which|who|how|why|tell\s+me|describe|explain|define|give\s+me|show\s+me"
     r"|forget|scratch|never\s*mind|cancel\s+that|start|open|create|rename|reschedule"
-    r"|postpone|push|just"
+    r"|postpone|push|just|stop"
 )
 
 #: "don't", "dont", the same with a typographic apostrophe, "do not".

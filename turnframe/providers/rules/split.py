@@ -18,14 +18,20 @@ import re
 
 import attrs
 
-from turnframe.providers.rules.shapes import MARKER, STRONG_MARKER, TRIM
+from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER, MARKER_AT, STRONG_MARKER, TRIM
 from turnframe.providers.rules.vocabulary import Vocabulary
 
 _SENTENCE_END = frozenset(".!?;\n\u2026")
 _CLOSERS = frozenset(".!?;\u2026\"')\u201d\u2019")
 _WORD_START = re.compile(r"(?<![\w'])[\w€$£]")
 _CONDITIONAL = re.compile(r"(?:if|suppose|supposing|imagine|hypothetically)\b", re.IGNORECASE)
-_CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus)\s*$", re.IGNORECASE)
+_CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus|first)\s*$", re.IGNORECASE)
+_CONNECTIVE_REACH = 16  # "plus" and the spaces after it, with room to spare
+_ABBREVIATION = re.compile(
+    r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
+)
+_WORD_CHAR = re.compile(r"\w")
+_QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
 
 
 @attrs.frozen(kw_only=True)
@@ -43,14 +49,18 @@ class Clause:
 
 
 def sentences(text: str) -> list[tuple[int, int, bool]]:
-    """(start, end, ends with '?') for each sentence."""
+    """(start, end, ends with '?') for each sentence. A full stop after an abbreviation ("no.
+    1001", "approx. 20") does not end one."""
     out: list[tuple[int, int, bool]] = []
     start = 0
     i = 0
     while i < len(text):
         c = text[i]
         after = text[i + 1] if i + 1 < len(text) else " "
-        inside_word = c == "." and not (after.isspace() or after in _CLOSERS)
+        inside_word = c == "." and (
+            not (after.isspace() or after in _CLOSERS)
+            or _ABBREVIATION.search(text, max(0, i - 8), i + 1) is not None
+        )
         if c in _SENTENCE_END and not inside_word:
             j = i
             while j < len(text) and text[j] in _SENTENCE_END | {" ", "\t", "\r"}:
@@ -65,19 +75,25 @@ def sentences(text: str) -> list[tuple[int, int, bool]]:
 
 
 def _gap_start(text: str, start: int, w: int) -> int:
-    """Where the punctuation and connectives before the word at ``w`` begin."""
+    """Where the punctuation and connectives before the word at ``w`` begin.
+
+    Each look-back reads a bounded window (a connective is one short word), so the walk over a
+    sentence stays linear in its length."""
     j = w
     while True:
         while j > start and text[j - 1] in " \t,-\u2013\u2014":
             j -= 1
-        word = _CONNECTIVE.search(text, start, j)
+        word = _CONNECTIVE.search(text, max(start, j - _CONNECTIVE_REACH), j)
         if word is None or word.end() != j:
             return j
         j = word.start()
 
 
 def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int, int]]:
-    """(gap start, next clause start) for every cut inside one sentence."""
+    """(gap start, next clause start) for every cut inside one sentence.
+
+    Patterns are matched at positions of ``text`` itself (``pattern.match(text, w, end)``),
+    never on a copied tail, so the cost is linear in the sentence, not quadratic."""
     out: list[tuple[int, int]] = []
     for word in _WORD_START.finditer(text, start, end):
         w = word.start()
@@ -85,15 +101,28 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         if gap_start <= start:
             continue
         joined = any(c in ",-\u2013\u2014" for c in text[gap_start:w]) or bool(
-            re.search(r"\w", text[gap_start:w])
+            _WORD_CHAR.search(text, gap_start, w)
         )
-        window = text[w:end]
-        opens = MARKER.match(window) or vocab.starters.match(window)
+        opens = (
+            MARKER_AT.match(text, w, end)
+            or vocab.starters.match(text, w, end)
+            or FOLLOW_UP_AT.match(text, w, end)
+        )
         before = text[max(start, w - 3) : w].casefold()
-        strong = STRONG_MARKER.match(window) and not before.endswith(("i ", "we "))
-        if (joined and opens) or strong:
+        strong = STRONG_MARKER.match(text, w, end) and not before.endswith(("i ", "we "))
+        # A quoted value is over at its closing quote: what follows a comma or "and" after
+        # it is a clause of its own ("set the note to "x", and no changes to the date").
+        closes = text[gap_start - 1] in "\"\u201d"
+        quoted = joined and closes and _open_quote(text, start, gap_start)
+        if (joined and opens) or strong or quoted:
             out.append((gap_start, w))
     return out
+
+
+def _open_quote(text: str, start: int, at: int) -> bool:
+    """Whether the quote just before ``at`` closes one opened inside the sentence."""
+    window = text[max(start, at - _QUOTE_REACH) : at - 1]
+    return window.count('"') % 2 == 1 or "\u201c" in window
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ case is meant (``needs_clarification``) instead of guessing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -29,6 +29,44 @@ class Mention:
     label: str
 
 
+_NEXT_NAME = re.compile(r"\s+[A-Z][a-z]")
+
+
+def _key(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def _stand_for(said: str, labels: tuple[str, ...]) -> str:
+    return labels[0] if len(set(labels)) == 1 else said
+
+
+def partial_names(names: Sequence[str], ordinary: frozenset[str]) -> dict[str, str]:
+    """Shorter ways to say a name, each with the name: its comma-separated parts of two words
+    or more ("Casa Verde" of "Casa Verde, 2 rooms") and its capitalized words ("Ana",
+    "Verde") that no other name shares and that are not the workflow's own words."""
+    counts: dict[str, int] = {}
+    found: dict[str, set[str]] = {}
+    for name in names:
+        parts: set[str] = set()
+        for segment in name.split(","):
+            words = segment.split()
+            shorter = len(segment.strip()) < len(name.strip())
+            if len(words) >= 2 and shorter and words[0][0].isalpha():
+                parts.add(" ".join(words))
+        for word in re.findall(r"[^\W\d_][\w'-]*", name):
+            if len(word) >= 3 and word[0].isupper() and word.casefold() not in ordinary:
+                parts.add(word)
+        for part in parts:
+            counts[part.casefold()] = counts.get(part.casefold(), 0) + 1
+        found[name] = parts
+    return {
+        part: name
+        for name, parts in found.items()
+        for part in parts
+        if counts[part.casefold()] == 1 and part.casefold() != name.casefold()
+    }
+
+
 def _overlaps(span: Span, spans: Sequence[Span]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in spans)
 
@@ -42,26 +80,45 @@ class Targets:
     focus: str | None
     aliases: tuple[AliasMatch, ...] = ()
     current: Target | None = None
+    #: Other names of the cases (identifying values), each with the labels of its cases.
+    names: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    #: Words never taken as part of a case's name (the workflow's own vocabulary).
+    ordinary: frozenset[str] = frozenset()
     _pattern: re.Pattern[str] | None = attrs.field(init=False, default=None)
+    _names: dict[str, str] = attrs.field(init=False, factory=dict)  # said key -> label to use
+    _partial: set[str] = attrs.field(init=False, factory=set)  # single words of longer names
 
     def __attrs_post_init__(self) -> None:
-        ordered = sorted({lb for lb in self.labels if lb.strip()}, key=lambda lb: -len(lb))
+        # What a name stands for: its case's label when it names one case, else itself (the
+        # directory then finds every case it names: an ambiguous target, never a guess).
+        owners: dict[str, tuple[str, ...]] = {lb: (lb,) for lb in self.labels if lb.strip()}
+        owners |= {n: tuple(lbs) for n, lbs in self.names.items() if n.strip()}
+        parts = partial_names(list(owners), self.ordinary)
+        self._partial = {_key(p) for p in parts if " " not in p}
+        table: dict[str, str] = {}
+        for part, whole in parts.items():
+            table[_key(part)] = _stand_for(part, owners[whole])
+        for name, labels in owners.items():
+            table[_key(name)] = _stand_for(name, labels)
+        self._names = table
+        ordered = sorted({*owners, *parts}, key=lambda lb: (-len(lb), lb))
         if ordered:
             body = "|".join(r"\s+".join(map(re.escape, lb.split())) for lb in ordered)
-            self._pattern = re.compile(rf"(?<!\w)(?:{body})(?:'s|\u2019s)?(?!\w)", ICASE)
+            self._pattern = re.compile(rf"(?<!\w)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4])", ICASE)
 
     def _canonical(self, said: str) -> str:
-        keys = {" ".join(lb.casefold().split()): lb for lb in self.labels}
         key = " ".join(said.casefold().split())
-        if key in keys:
-            return keys[key]
-        return keys[key.removesuffix("'s").removesuffix("\u2019s")]
+        if key in self._names:
+            return self._names[key]
+        return self._names[key.removesuffix("'s").removesuffix("\u2019s")]
 
     def mentions(self, start: int, end: int, outside: Sequence[Span] = ()) -> list[Mention]:
         """Label mentions inside ``[start, end)`` that overlap none of ``outside``."""
         found: list[Mention] = []
         if self._pattern is not None:
             for m in self._pattern.finditer(self.text, start, end):
+                if self._inside_other_name(m):
+                    continue  # "Casa Sol": a word of a name, but part of another name
                 if not _overlaps(m.span(), outside):
                     found.append(
                         Mention(start=m.start(), end=m.end(), label=self._canonical(m.group(0)))
@@ -74,9 +131,18 @@ class Targets:
                 found.append(Mention(start=alias.start, end=alias.end, label=label))
         return sorted(found, key=lambda m: m.start)
 
+    def _inside_other_name(self, m: re.Match[str]) -> bool:
+        said = _key(m.group(0).removesuffix("'s").removesuffix("\u2019s"))
+        if said not in self._partial:
+            return False
+        return _NEXT_NAME.match(self.text, m.end()) is not None
+
     def default(self) -> Target:
         if self.current is not None:
             return self.current
+        anywhere = {m.label for m in self.mentions(0, len(self.text))}
+        if len(anywhere) == 1:  # the one case the message names, wherever it names it
+            return LabelTarget(label=anywhere.pop())
         if self.focus:
             return LabelTarget(label=self.focus)
         distinct = {lb.casefold() for lb in self.labels}

@@ -1,0 +1,129 @@
+"""How often the offline interpreter reaches the right effects on the phrasing corpus.
+
+Every corpus line (tests/phrasings/FORMAT.md) runs as a new conversation through the real
+Runtime with the rules interpreter, on the sample desk's seed data, at the corpus clock. The
+figures are the share of lines that reach the right effects, overall and per category, and the
+count of wrong commits (a committed event the line does not expect: it must be 0). This is an
+accuracy measure, not a timing, so there is no baseline run.
+
+    python benchmarks/understanding.py [--quick] [--json] [--holdout] [--show-misses]
+
+By default it reads the tuned part (``tests/phrasings/*.jsonl``). ``--holdout`` reads
+``tests/phrasings/holdout/`` instead: run it once, at the end, and never tune to it.
+``--quick`` plays every fourth line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from turnframe.corpora import default_registry
+from turnframe.examples import sample
+from turnframe.providers.rules import RulesProvider
+from turnframe.runtime import Runtime, RuntimeSettings
+from turnframe.stores import SqliteStore
+from turnframe.testing.phrasings import Graded, load_corpus, play_one, summarize
+
+ROOT = Path(__file__).resolve().parent.parent / "tests" / "phrasings"
+DESKS = ("refund-desk", "travel-desk")
+
+
+def corpus_files(holdout: bool) -> list[tuple[str, Path]]:
+    """The held-out files, or the tuned ones: the corpus's own and the engineers' (``own/``)."""
+    folders = [ROOT / "holdout"] if holdout else [ROOT, ROOT / "own"]
+    return [
+        (desk, folder / f"{desk}.jsonl")
+        for folder in folders
+        for desk in DESKS
+        if (folder / f"{desk}.jsonl").exists()
+    ]
+
+
+async def play_desk(desk_name: str, path: Path, *, every: int, progress: Any) -> list[Graded]:
+    desk = sample(desk_name)
+    phrasings = load_corpus(path)[::every]
+    registry = default_registry()
+    desk.register_corpus(registry)
+    graded: list[Graded] = []
+    async with contextlib.AsyncExitStack() as stack:
+        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
+        rt = await stack.enter_async_context(
+            Runtime(
+                workflows=[desk.workflow],
+                store=store,
+                provider=RulesProvider(workflows=[desk.workflow]),
+                corpora=registry,
+                settings=RuntimeSettings(pool_size=2, ask_timeout=30.0),
+            )
+        )
+        for phrasing in phrasings:
+            graded.append(await play_one(rt, store, phrasing, workflow=desk.name, seed=desk.seed()))
+            progress()
+    return graded
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="every fourth line")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.add_argument("--holdout", action="store_true", help="the held-out quarter (once!)")
+    parser.add_argument("--show-misses", action="store_true", help="list each line not right")
+    args = parser.parse_args(argv)
+    files = corpus_files(args.holdout)
+    if not files:
+        print(f"no corpus files under {ROOT}", file=sys.stderr)
+        return 1
+    every = 4 if args.quick else 1
+    graded: list[Graded] = []
+    by_desk: dict[str, Any] = {}
+    with _progress(sum(len(load_corpus(p)[::every]) for _, p in files), args.json) as step:
+        for desk, path in files:
+            found = anyio.run(lambda d=desk, p=path: play_desk(d, p, every=every, progress=step))
+            name = desk if path.parent in (ROOT, ROOT / "holdout") else f"{desk} (own)"
+            by_desk[name] = summarize(found).as_json()
+            graded.extend(found)
+    summary = summarize(graded).as_json()
+    summary["by_desk"] = by_desk
+    summary["part"] = "holdout" if args.holdout else "tuned"
+    if args.show_misses:
+        for g in graded:
+            if not g.right:
+                wrong = " WRONG COMMIT" if g.wrong_commits else ""
+                print(f"{g.phrasing.id}{wrong}: {g.phrasing.turns} -> {g.why}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print(
+            f"{summary['part']}: {summary['right']}/{summary['total']} right "
+            f"({summary['right_share']:.1%}), wrong commits: {summary['wrong_commits']}"
+        )
+        for category, figures in summary["by_category"].items():
+            print(
+                f"  {category:14} {figures['right']:4}/{figures['total']:<4} "
+                f"{figures['right_share']:.1%}"
+            )
+    return 0
+
+
+@contextlib.contextmanager
+def _progress(total: int, quiet: bool) -> Any:
+    """A rich progress bar at a terminal (the run takes a while); nothing otherwise."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task("phrasings", total=total)
+        yield lambda: bar.advance(task)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

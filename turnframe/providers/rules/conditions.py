@@ -1,0 +1,77 @@
+"""Conditional clauses: "if the warranty is still valid, repair it; otherwise leave it".
+
+The condition must name one of the workflow's declared conditions (every content word of its
+name or of an alias is in the clause, the most specific wins); a negation in it ("is not",
+"no longer", "isn't") asks for the condition not to hold. The action part is read like any
+clause and each act it gives carries the condition; "otherwise …" right after carries its
+negation. A condition the workflow does not declare is never dropped: the whole clause is left
+not understood, so nothing runs unconditionally.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from turnframe.plan import ActCondition
+from turnframe.providers.rules.shapes import ICASE
+from turnframe.providers.rules.vocabulary import Vocabulary, tokens
+
+IF_FIRST = re.compile(
+    r"(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as|in\s+case)\s+(?P<cond>[^,;]+?)"
+    r"\s*(?:,\s*|\s+then\s+)(?:then\s+)?(?P<act>.+)",
+    ICASE | re.DOTALL,
+)
+IF_AFTER = re.compile(
+    r"(?P<act>.+?),?\s+(?:but\s+)?(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as)"
+    r"\s+(?P<cond>[^,;]+?)(?P<tail>[,;]?\s+(?:otherwise|else|or\s+else)\b.*)?",
+    ICASE | re.DOTALL,
+)
+OTHERWISE = re.compile(r"(?:otherwise|else|if\s+not(?:\s+so)?|or\s+else)[\s,]+(?P<act>.+)", ICASE)
+_NEGATED = re.compile(
+    r"(?<!\w)(?:not|no\s+longer|isn['\u2019]?t|aren['\u2019]?t|wasn['\u2019]?t|doesn['\u2019]?t"
+    r"|never)(?!\w)",
+    ICASE,
+)
+_NOTHING = re.compile(
+    r"(?:leave\s+(?:it|that|everything)(?:\s+(?:as\s+it\s+is|alone|be))?|do\s+nothing"
+    r"|don['\u2019]?t(?:\s+bother)?|nothing|skip\s+it|forget\s+it|keep\s+it\s+as\s+it\s+is)",
+    ICASE,
+)
+
+
+@attrs.frozen(kw_only=True)
+class ConditionReading:
+    condition: ActCondition
+    act_span: tuple[int, int]
+    otherwise: tuple[int, int] | None = None  # "…, otherwise A" after "A if C"
+
+
+def condition_named(words: str, vocab: Vocabulary) -> ActCondition | None:
+    """The workflow's condition the words name, with the sense they give it."""
+    said = tokens(words)
+    for name, needed, phrase in vocab.conditions:
+        if needed <= said:
+            # "is no longer valid" names a phrase that is itself negative: no flip then.
+            holds = (_NEGATED.search(words) is None) == (_NEGATED.search(phrase) is None)
+            return ActCondition(name=name, holds=holds)
+    return None
+
+
+def read_condition(text: str, start: int, end: int, vocab: Vocabulary) -> ConditionReading | None:
+    """A clause "if C, A" or "A if C": the condition, and where A stands."""
+    for pattern in (IF_FIRST, IF_AFTER):
+        m = pattern.fullmatch(text, start, end)
+        if m is None:
+            continue
+        condition = condition_named(m.group("cond"), vocab)
+        if condition is None:
+            return None
+        tail = m.span("tail") if "tail" in m.groupdict() and m.group("tail") else None
+        return ConditionReading(condition=condition, act_span=m.span("act"), otherwise=tail)
+    return None
+
+
+def does_nothing(text: str, start: int, end: int) -> bool:
+    return _NOTHING.fullmatch(text, start, end) is not None

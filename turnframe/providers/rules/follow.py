@@ -1,0 +1,227 @@
+"""Clauses without a verb that lean on the act before them.
+
+- A *follow-up* repeats the previous act with one thing changed: "and the return too", "same
+  for order 1002", "also for Rui", "and 2 city cards too". What it names replaces what the
+  previous act had: another case (a case the user may name), another field (a field name,
+  with the same value), or other arguments of the same operation (read by its parsers).
+- A *continuation* finishes the previous operation: "… - no, 4 - at 12 euros each" adds the
+  price the operation did not have yet. It adds arguments; it never changes one already given.
+
+Both are read only when every word of the clause is accounted for; otherwise the clause stays
+not understood (never guessed at).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from turnframe.plan import Act, CorrectAct, LabelTarget, OperationAct, QuestionAct, SetFieldAct
+from turnframe.providers.rules.actions import unnamed_owner
+from turnframe.providers.rules.args import read_arguments
+from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.shapes import ICASE, TRIM
+from turnframe.providers.rules.targets import Targets
+from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.workflow import ParseContext
+
+Span = tuple[int, int]
+_FRAME = re.compile(
+    r"(?:(?:and|also|plus|then)\s+)*(?:(?:the\s+)?same\s+(?:thing\s+)?(?:for|on|with|goes\s+for)"
+    r"\s+(?P<a>.+)|(?:for\s+|on\s+|with\s+)?(?P<b>.+?)(?:\s+(?:too|as\s+well|also))"
+    r"|(?:and|also|plus)\s+(?:for\s+|on\s+)?(?P<c>.+))",
+    ICASE,
+)
+
+
+_AGAIN = re.compile(
+    r"(?:(?:and|also|plus)\s+)?(?:(?:the\s+)?same(?:\s+thing)?\s+again|again|once\s+more"
+    r"|another\s+one|one\s+more(?:\s+time)?|do\s+it\s+again)(?:\s+please)?",
+    ICASE,
+)
+
+
+@attrs.frozen(kw_only=True)
+class FollowUp:
+    act: Act
+    note: Note
+    continues: int | None = None  # the act it completes (cancelled and replaced), if any
+
+
+def follow_up(
+    text: str,
+    span: Span,
+    *,
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+    context: tuple[Act, ...] = (),
+) -> FollowUp | None:
+    """The act a verbless clause means, from the latest change of the turn (or, in a turn
+    with none, from the previous turn's acts: "same for 1002", "and another one")."""
+    index = plan.last_change()
+    if index is None:
+        earlier = [a for a in context if isinstance(a, SetFieldAct | OperationAct | QuestionAct)]
+        if not earlier:
+            return None
+        return _from_context(text, span, earlier[-1], plan=plan, vocab=vocab, targets=targets,
+                             ctx=ctx)
+    previous = plan.acts[index]
+    root = plan.acts[plan.root(index)]
+    if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
+        repeat = attrs.evolve(previous, evidence=plan.evidence(span))
+        return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
+    m = _FRAME.fullmatch(text, *span)
+    framed = m is not None
+    start, end = span
+    if m is not None:
+        group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
+        start, end = m.span(group)
+    while start < end and text[start] in TRIM:
+        start += 1
+    while end > start and text[end - 1] in TRIM:
+        end -= 1
+    if start >= end:
+        return None
+    evidence = plan.evidence(span)
+    said = targets.mentions(start, end)
+    named_case = said and said[0].start == _skip_lead(text, start, end) and _rest_empty(
+        text, said[0].end, end
+    )
+    if named_case:
+        target = LabelTarget(label=said[0].label)
+        return _same_on(previous, root, plan, plan.root(index), target, evidence)
+    if isinstance(root, SetFieldAct) and framed:
+        field = _field_named(text, start, end, vocab)
+        if field is not None and field != root.field:
+            value = previous.value if isinstance(previous, CorrectAct) else root.value
+            same: Act = SetFieldAct(target=root.target, field=field, value=value, evidence=evidence)
+            return FollowUp(act=same, note=Note(field=field, span=span))
+        return None
+    if not isinstance(previous, OperationAct):
+        return None
+    op = vocab.operation(previous.operation)
+    owner = unnamed_owner(text, start, end, vocab)
+    skip = [owner[0]] if owner is not None and owner[1] is None else []
+    reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start, skip=skip)
+    if reading.unread or not reading.args:
+        return None
+    new_args = {k: v for k, v in reading.args.items() if k not in previous.args}
+    if not framed and new_args == reading.args and not _has_object(op, reading.args):
+        # A continuation: only arguments the operation did not have yet.
+        args = {**previous.args, **reading.args}
+        longer = attrs.evolve(previous, args=args, evidence=(*previous.evidence, *evidence))
+        note = attrs.evolve(plan.notes[index], args=args)
+        return FollowUp(act=longer, note=note, continues=index)
+    if not framed and not _has_object(op, reading.args):
+        return None  # bare values that change given arguments: a correction, not read here
+    # Another object ("and 2 city cards too", "and the return too") keeps the previous act's
+    # other arguments except its counts and amounts, which describe the object they came with.
+    args = dict(previous.args)
+    if _has_object(op, reading.args):
+        numeric = {a.name for a in op.arguments if a.type in (int, float)}
+        args = {k: v for k, v in args.items() if k not in numeric}
+    args.update(reading.args)
+    other: Act = OperationAct(
+        target=previous.target, operation=previous.operation, args=args, evidence=evidence
+    )
+    return FollowUp(act=other, note=Note(operation=previous.operation, args=args))
+
+
+def _from_context(
+    text: str,
+    span: Span,
+    previous: Act,
+    *,
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+) -> FollowUp | None:
+    """A follow-up of the previous turn's act: the same on another case, the same again, or
+    (for an operation) with other arguments."""
+    evidence = plan.evidence(span)
+    if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
+        repeated = attrs.evolve(previous, evidence=evidence)
+        return FollowUp(act=repeated, note=Note(operation=previous.operation, args=previous.args))
+    m = _FRAME.fullmatch(text, *span)
+    start, end = span
+    if m is not None:
+        group = next(g for g in ("a", "b", "c") if m.group(g) is not None)
+        start, end = m.span(group)
+    start, end = _trim(text, start, end)
+    if start >= end:
+        return None
+    said = targets.mentions(start, end)
+    if said and said[0].start == _skip_lead(text, start, end):
+        target = LabelTarget(label=said[0].label)
+        rest = (said[0].end, end)
+        if isinstance(previous, QuestionAct) and _rest_empty(text, *rest):
+            asked = attrs.evolve(previous, target=target, evidence=evidence)
+            return FollowUp(act=asked, note=Note())
+        if _rest_empty(text, *rest):
+            return _same_on(previous, previous, plan, 0, target, evidence)
+    if isinstance(previous, OperationAct) and m is not None:
+        op = vocab.operation(previous.operation)
+        owner = unnamed_owner(text, start, end, vocab)
+        skip = [owner[0]] if owner is not None and owner[1] is None else []
+        reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start, skip=skip)
+        if reading.unread or not reading.args:
+            return None
+        args = dict(previous.args)
+        if _has_object(op, reading.args):
+            numeric = {a.name for a in op.arguments if a.type in (int, float)}
+            args = {k: v for k, v in args.items() if k not in numeric}
+        args.update(reading.args)
+        act = OperationAct(
+            target=previous.target, operation=previous.operation, args=args, evidence=evidence
+        )
+        return FollowUp(act=act, note=Note(operation=previous.operation, args=args))
+    return None
+
+
+def _trim(text: str, start: int, end: int) -> Span:
+    while start < end and text[start] in TRIM:
+        start += 1
+    while end > start and text[end - 1] in TRIM:
+        end -= 1
+    return start, end
+
+
+def _same_on(
+    previous: Act, root: Act, plan: PlanBuilder, root_index: int, target: LabelTarget, evidence: Any
+) -> FollowUp | None:
+    if isinstance(root, SetFieldAct):
+        value = previous.value if isinstance(previous, CorrectAct) else root.value
+        act: Act = SetFieldAct(target=target, field=root.field, value=value, evidence=evidence)
+        return FollowUp(act=act, note=Note(field=root.field))
+    if isinstance(previous, OperationAct):
+        act = OperationAct(
+            target=target, operation=previous.operation, args=dict(previous.args), evidence=evidence
+        )
+        return FollowUp(act=act, note=Note(operation=previous.operation, args=previous.args))
+    return None
+
+
+def _has_object(op: Any, args: dict[str, str]) -> bool:
+    return any(a.name in args and a.required and a.type is str for a in op.arguments)
+
+
+def _skip_lead(text: str, start: int, end: int) -> int:
+    lead = r"(?:(?:the|my|our|order|no\.?|number|#|on|for|to|of|with)\s*)*"
+    m = re.compile(lead, ICASE).match(text, start, end)
+    return m.end() if m is not None else start
+
+
+def _rest_empty(text: str, at: int, end: int) -> bool:
+    """Nothing but a noun after the name ("1002's", "order 1002", "Rui's booking")."""
+    rest = text[at:end]
+    return re.fullmatch(r"[\s\w']{0,16}", rest) is not None and len(rest.split()) <= 1
+
+
+def _field_named(text: str, start: int, end: int, vocab: Vocabulary) -> str | None:
+    m = re.compile(rf"(?:the\s+|my\s+)?({vocab.field_pattern})", ICASE).fullmatch(text, start, end)
+    return None if m is None else vocab.field_named(m.group(1))

@@ -1,0 +1,142 @@
+"""Typo tolerance on the workflow's own words, before a turn is read.
+
+A word is corrected only when all of these hold: it is not a word of English (pyspellchecker's
+frequency list), not a number, not part of a case's name and not capitalized inside a sentence
+(names are never corrected); and exactly one word of the workflow's vocabulary or of the
+interpreter's own command words is closest to it within a bounded edit distance (rapidfuzz, with
+transpositions counting once): one edit for words of up to seven letters, two for longer ones.
+"chnage" becomes "change", "adress" "address", "stauts" "status"; "summit" stays "summit".
+
+The turn is then read in the corrected text and every piece of evidence is mapped back to the
+user's own text, so evidence still cites exactly what was typed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Iterable
+
+import attrs
+from rapidfuzz.distance import OSA
+from spellchecker import SpellChecker
+
+from turnframe.plan import Evidence, UserTurnPlan
+
+_WORD = re.compile(r"(?<![\w@.'])[A-Za-z]{2,}(?![\w@'])")
+#: Words a request, a question or a correction is made of (the interpreter's own phrasings).
+_COMMANDS = (
+    "change set update modify move put switch make add remove delete clear leave keep cancel "
+    "rename please thanks thank want would like need could should what when where which how "
+    "much many "
+    "status about still valid left paid does instead actually sorry mean wait because reason "
+    "order number note amount date name euro euros eur usd gbp first second third next week "
+    "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
+    "february march april june july august september october november december"
+)
+COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
+#: Short-hands that are words of the interpreter once spelled out.
+SHORTHANDS = {
+    "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
+}
+_COMMON = 1e-7  # a word more frequent than this in English is never a typo
+
+
+@functools.cache
+def _english() -> SpellChecker:
+    return SpellChecker(language="en", distance=1)
+
+
+@attrs.frozen(kw_only=True)
+class Corrected:
+    """The corrected text and where each replaced word stood in the user's text."""
+
+    text: str
+    original: str
+    # (start in corrected text, end in corrected text, start in original, end in original)
+    swaps: tuple[tuple[int, int, int, int], ...]
+
+    def position(self, at: int, *, end: bool) -> int:
+        """A position in the corrected text, as a position in the user's text."""
+        starts = [s[0] for s in self.swaps]
+        i = bisect.bisect_right(starts, at) - 1
+        if i < 0:
+            return at
+        new_start, new_end, old_start, old_end = self.swaps[i]
+        if at < new_end or (end and at == new_end):
+            return old_end if end and at > new_start else old_start
+        return at - new_end + old_end
+
+
+def _limit(word: str) -> int:
+    return 1 if len(word) <= 7 else 2
+
+
+def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
+    lowered = word.casefold()
+    limit = _limit(lowered)
+    best: list[tuple[int, str]] = []
+    for candidate in vocabulary:
+        if abs(len(candidate) - len(lowered)) > limit:
+            continue
+        distance = OSA.distance(lowered, candidate, score_cutoff=limit)
+        if distance <= limit:
+            best.append((distance, candidate))
+    if not best:
+        return None
+    best.sort(key=lambda item: (item[0], len(item[1]) != len(lowered), item[1]))
+    tied = [c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])]
+    if len(set(tied)) > 1:
+        return None  # two words are as close: never guess between them
+    return best[0][1]
+
+
+def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Corrected | None:
+    """The text with typos of vocabulary words corrected, or ``None`` when nothing changed."""
+    english = _english()
+    pieces: list[str] = []
+    swaps: list[tuple[int, int, int, int]] = []
+    at = 0
+    length = 0
+    known = vocabulary | COMMAND_WORDS
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        lowered = word.casefold()
+        fixed = SHORTHANDS.get(lowered)
+        if fixed is None:
+            if len(lowered) < 3 or lowered in known or lowered in names:
+                continue
+            inside = m.start() > 0 and not re.search(r"[.!?]\s*$", text[: m.start()])
+            if word[0].isupper() and inside:
+                continue  # a proper name
+            if english.word_usage_frequency(lowered) > _COMMON:
+                continue
+            fixed = _closest(lowered, known)
+            if fixed is None:
+                continue
+        pieces.append(text[at : m.start()])
+        length += m.start() - at
+        swaps.append((length, length + len(fixed), m.start(), m.end()))
+        pieces.append(fixed)
+        length += len(fixed)
+        at = m.end()
+    if not swaps:
+        return None
+    pieces.append(text[at:])
+    return Corrected(text="".join(pieces), original=text, swaps=tuple(swaps))
+
+
+def remap(plan: UserTurnPlan, corrected: Corrected) -> UserTurnPlan:
+    """The plan read from the corrected text, with every span cited in the user's text."""
+
+    def span(ev: Evidence) -> Evidence:
+        start = corrected.position(ev.start, end=False)
+        end = corrected.position(ev.end, end=True)
+        return Evidence(start=start, end=end, text=corrected.original[start:end])
+
+    acts = tuple(
+        attrs.evolve(act, evidence=tuple(span(ev) for ev in act.evidence)) for act in plan.acts
+    )
+    unread = tuple(span(ev) for ev in plan.not_understood)
+    return attrs.evolve(plan, acts=acts, not_understood=unread)

@@ -1,0 +1,84 @@
+"""Amounts of money as people write them, in one currency.
+
+"20 euros", "€20", "20€", "EUR 20", "20 EUR", "12,50 €", "1.200,50 EUR", "1,200.50", "twenty
+euros": the amount in minor units (cents). The currency may stand before or after
+the number, as a symbol, a code or a word; a bare number is taken in the desk's currency. An
+amount in another currency is refused (:class:`MoneyError`), never converted or guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from turnframe.reading.numbers import with_digits
+
+#: Ways to write a currency, by ISO code.
+CURRENCIES: dict[str, tuple[str, ...]] = {
+    "EUR": ("€", "eur", "euro", "euros"),
+    "USD": ("$", "usd", "dollar", "dollars", "us$", "bucks", "buck"),
+    "GBP": ("£", "gbp", "pound", "pounds", "quid"),
+    "CHF": ("chf", "franc", "francs"),
+    "BRL": ("r$", "brl", "reais"),
+}
+_SYMBOLS = sorted((w for ws in CURRENCIES.values() for w in ws), key=len, reverse=True)
+_CUR = "|".join(re.escape(w) for w in _SYMBOLS)
+_NUM = r"\d+(?:[.,]\d)?k|\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_AMOUNT = re.compile(
+    rf"(?:(?P<c1>{_CUR})\s*(?P<n1>{_NUM})(?:\s*(?P<c3>{_CUR}))?"
+    rf"|(?P<n2>{_NUM})\s*(?P<c2>{_CUR})?"
+    rf"(?:\s+(?:and\s+)?(?P<cents>\d{{1,2}})(?:\s+(?:cents?|c))?)?)",
+    re.IGNORECASE,
+)
+
+
+class MoneyError(ValueError):
+    """Not an amount of money in the expected currency."""
+
+
+def _currency(word: str | None) -> str | None:
+    if word is None:
+        return None
+    said = word.casefold()
+    return next((code for code, ws in CURRENCIES.items() if said in ws), None)
+
+
+def _decimal(number: str) -> Decimal:
+    """"1.200,50" / "1,200.50" / "12,50" / "1.200" / "1 200" → a Decimal."""
+    digits = number.replace(" ", "")
+    if digits.casefold().endswith("k"):  # "2k" is two thousand
+        return Decimal(digits[:-1].replace(",", ".")) * 1000
+    last = max(digits.rfind("."), digits.rfind(","))
+    if last == -1:
+        return Decimal(digits)
+    tail = digits[last + 1 :]
+    head = re.sub(r"[.,]", "", digits[:last])
+    if len(tail) == 3 and re.fullmatch(r"\d{1,3}(?:[.,]\d{3})*[.,]\d{3}", digits):
+        return Decimal(head + tail)  # every separator groups thousands
+    return Decimal(f"{head}.{tail}")
+
+
+def read_amount(text: str, *, currency: str = "EUR") -> int:
+    """The amount ``text`` says, in minor units of ``currency`` (cents)."""
+    said = " ".join(with_digits(text.strip().rstrip(".!?,")).split())
+    said = re.sub(r"^(?:(?:at|for|of|by|about|around|roughly)\s+)+", "", said, flags=re.I)
+    said = re.sub(
+        r"\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)$", "", said, flags=re.I
+    )
+    m = _AMOUNT.fullmatch(said)
+    if m is None:
+        raise MoneyError(f"{text.strip()!r} is not an amount of money")
+    codes = {_currency(m.group(g)) for g in ("c1", "c2", "c3") if m.group(g)}
+    if codes and codes != {currency}:
+        other = ", ".join(sorted(c or "?" for c in codes))
+        raise MoneyError(f"{text.strip()!r} is in {other}, not {currency}")
+    try:
+        value = _decimal(m.group("n1") or m.group("n2"))
+    except InvalidOperation:
+        raise MoneyError(f"{text.strip()!r} is not an amount of money") from None
+    cents = int(value * 100)
+    if m.group("cents"):
+        if value != value.to_integral_value() or not (m.group("c2") or "cent" in said):
+            raise MoneyError(f"{text.strip()!r} is not an amount of money")
+        cents += int(m.group("cents"))
+    return cents

@@ -1,0 +1,195 @@
+"""A plan that can ask: an argument the user did not give, or gave unreadably, is asked for.
+
+The act waits (``needs_clarification``) on a provide-argument card that names the argument and
+lists its values when the workflow declares them finite. The user answers in the next turn, by
+clicking a value or by saying it; the answer completes the same act, which is then reduced like
+any other (so a refund still waits for its confirmation card, now showing the amount).
+
+A text answer is read only when the next turn asks for nothing else: its words (or the words
+the interpreter could not place) must parse with the argument's own parser, else the card stays
+open and nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from turnframe._identity import interaction_id
+from turnframe.plan import Act, Evidence, OperationAct, UserTurnPlan
+from turnframe.reduce.context import ReductionContext
+from turnframe.reduce.work import Work
+from turnframe.results import (
+    ActStatus,
+    InteractionKind,
+    InteractionOption,
+    InteractionToCreate,
+    OptionAction,
+)
+from turnframe.workflow import Operation, ParseContext
+
+#: Acts that ask for something themselves: a turn with any of them is not an answer.
+_ASKING_KINDS = frozenset(
+    {"set_field", "operation", "correct", "cancel", "keep_unchanged", "constraint", "start_case"}
+)
+_TRIM = " \t\r\n.,;:!?\"'\u201c\u201d"
+#: Words around a new value for a card's command: "make it 30 instead", "sorry, I meant 25".
+_AMENDING = re.compile(
+    r"(?<!\w)(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to|it\s+should\s+be|no|sorry"
+    r"|actually|instead|rather|i\s+mean[t]?|wait|please|oops|correction|not\s+\S+\s+but)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def ask_for_argument(
+    work: Work,
+    pos: int,
+    *,
+    case_id: str,
+    op: Operation[object],
+    argument: str,
+    reason: str,
+    detail: str,
+) -> None:
+    """Hold the act at ``pos`` on a provide-argument card that asks for ``argument``."""
+    declared = next(a for a in op.arguments if a.name == argument)
+    act = work.entries[pos].act
+    assert isinstance(act, OperationAct)
+    pending = attrs.evolve(act, args={k: v for k, v in act.args.items() if k != argument})
+    ref = work.entries[pos].ref
+    card = InteractionToCreate(
+        interaction_id=interaction_id(
+            account_id=work.account_id,
+            turn_id=work.turn_id,
+            kind=InteractionKind.PROVIDE_ARGUMENT.value,
+            subject={"case_id": case_id, "act": ref.index, "argument": argument},
+        ),
+        kind=InteractionKind.PROVIDE_ARGUMENT,
+        turn_id=work.turn_id,
+        acts=(ref,),
+        options=tuple(
+            InteractionOption(
+                option_id=f"value-{n}",
+                action=OptionAction.PROVIDE_VALUE,
+                label=value,
+                value=value,
+                case_id=case_id,
+            )
+            for n, value in enumerate(declared.choices, start=1)
+        ),
+        case_id=case_id,
+        pending_acts=(pending,),
+        argument=argument,
+    )
+    work.interactions.append(card)
+    work.decide(
+        pos,
+        ActStatus.NEEDS_CLARIFICATION,
+        reason,
+        pos,
+        interaction_id=card.interaction_id,
+        detail=detail,
+    )
+
+
+def answered_act(card: InteractionToCreate, value: str) -> OperationAct | None:
+    """The card's pending act completed with ``value`` for the argument it asks for."""
+    if card.argument is None or len(card.pending_acts) != 1:
+        return None
+    act = card.pending_acts[0]
+    if not isinstance(act, OperationAct):
+        return None
+    return attrs.evolve(act, args={**act.args, card.argument: value})
+
+
+def text_answer(
+    plan: UserTurnPlan, ctx: ReductionContext
+) -> tuple[InteractionToCreate, str] | None:
+    """The open provide-argument card this turn's text answers, with the value said, if the
+    turn asks nothing else and its words parse as that argument."""
+    if ctx.turn.interaction_response is not None:
+        return None
+    if any(act.kind in _ASKING_KINDS or act.kind == "question" for act in plan.acts):
+        return None
+    cards = [c for c in ctx.open_interactions if c.kind is InteractionKind.PROVIDE_ARGUMENT]
+    if not cards:
+        return None
+    card = cards[-1]  # the latest question asked is the one a bare answer answers
+    parser = _parser_of(card, ctx)
+    if parser is None:
+        return None
+    for words in _candidate_words(ctx.turn.text, plan.not_understood):
+        try:
+            parser(words, ParseContext.of(ctx.turn, _state_of(card, ctx)))
+        except ValueError:
+            continue
+        return card, words
+    return None
+
+
+def text_amendment(
+    plan: UserTurnPlan, ctx: ReductionContext
+) -> tuple[InteractionToCreate, Act] | None:
+    """ "make it 30 instead" after a confirmation card: the card's one pending operation with
+    that argument changed, when the turn asks nothing else and the words parse as one of its
+    (non-text) arguments. A new card then shows it; the old one is superseded."""
+    if ctx.turn.interaction_response is not None:
+        return None
+    if any(act.kind in _ASKING_KINDS or act.kind == "question" for act in plan.acts):
+        return None
+    cards = [
+        c
+        for c in ctx.open_interactions
+        if c.kind is InteractionKind.CONFIRM_COMMAND and len(c.pending_acts) == 1
+    ]
+    if not cards:
+        return None
+    card = cards[-1]
+    act = card.pending_acts[0]
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
+    op = None
+    if isinstance(act, OperationAct) and workflow is not None:
+        op = workflow.operation(act.operation)
+    if op is None or not isinstance(act, OperationAct):
+        return None
+    for words in _candidate_words(ctx.turn.text, plan.not_understood):
+        said = _AMENDING.sub("", words).strip(_TRIM)
+        for argument in op.arguments:
+            if argument.type is str or not said:
+                continue
+            try:
+                argument.parse(said, ParseContext.of(ctx.turn, _state_of(card, ctx)))
+            except ValueError:
+                continue
+            return card, attrs.evolve(act, args={**act.args, argument.name: said})
+    return None
+
+
+def _state_of(card: InteractionToCreate, ctx: ReductionContext) -> Any:
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    return None if snapshot is None else snapshot.state
+
+
+def _candidate_words(text: str, unread: Sequence[Evidence]) -> list[str]:
+    out = [text.strip(_TRIM)]
+    out += [ev.text.strip(_TRIM) for ev in unread]
+    return [w for w in dict.fromkeys(out) if w]
+
+
+def _parser_of(
+    card: InteractionToCreate, ctx: ReductionContext
+) -> Callable[[str, ParseContext], Any] | None:
+    act = card.pending_acts[0] if len(card.pending_acts) == 1 else None
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    if not isinstance(act, OperationAct) or snapshot is None:
+        return None
+    workflow = ctx.workflows.get(snapshot.workflow)
+    op = None if workflow is None else workflow.operation(act.operation)
+    argument = (
+        None if op is None else next((a for a in op.arguments if a.name == card.argument), None)
+    )
+    return None if argument is None else argument.parse
