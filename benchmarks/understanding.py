@@ -6,10 +6,12 @@ figures are the share of lines that reach the right effects, overall and per cat
 count of wrong commits (a committed event the line does not expect: it must be 0). This is an
 accuracy measure, not a timing, so there is no baseline run.
 
-    python benchmarks/understanding.py [--quick] [--json] [--holdout] [--show-misses]
+    python benchmarks/understanding.py [--quick] [--json] [--part PART] [--show-misses]
 
-By default it reads the tuned part (``tests/phrasings/*.jsonl``). ``--holdout`` reads
-``tests/phrasings/holdout/`` instead: run it once, at the end, and never tune to it.
+By default it reads the tuned part: the first corpus (``tests/phrasings/*.jsonl``), the
+engineers' own lines (``own/``) and the second, blind corpus's development set (``second/``).
+``--part holdout`` (or ``--holdout``) and ``--part holdout-second`` read the held-out sets: run
+them at the end, and never tune to them. ``--part first|second`` read one development set.
 ``--quick`` plays every fourth line.
 """
 
@@ -35,9 +37,21 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "phrasings"
 DESKS = ("refund-desk", "travel-desk")
 
 
-def corpus_files(holdout: bool) -> list[tuple[str, Path]]:
-    """The held-out files, or the tuned ones: the corpus's own and the engineers' (``own/``)."""
-    folders = [ROOT / "holdout"] if holdout else [ROOT, ROOT / "own"]
+#: Which folders each part reads. The tuned part is the first corpus, the engineers' own lines
+#: and the second (blind) corpus's development set; each held-out set is evaluated only at the
+#: end and never tuned to.
+PARTS = {
+    "tuned": ("", "own", "second"),
+    "first": ("",),
+    "second": ("second",),
+    "holdout": ("holdout",),
+    "holdout-second": ("holdout/second",),
+}
+
+
+def corpus_files(part: str) -> list[tuple[str, Path]]:
+    """The files of one part of the corpus (see :data:`PARTS`)."""
+    folders = [ROOT / sub if sub else ROOT for sub in PARTS[part]]
     return [
         (desk, folder / f"{desk}.jsonl")
         for folder in folders
@@ -73,10 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="every fourth line")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    parser.add_argument("--holdout", action="store_true", help="the held-out quarter (once!)")
+    parser.add_argument("--holdout", action="store_true", help="the first held-out set (once!)")
+    parser.add_argument(
+        "--part", choices=sorted(PARTS), default=None, help="which part to read (default: tuned)"
+    )
     parser.add_argument("--show-misses", action="store_true", help="list each line not right")
     args = parser.parse_args(argv)
-    files = corpus_files(args.holdout)
+    part = args.part or ("holdout" if args.holdout else "tuned")
+    files = corpus_files(part)
     if not files:
         print(f"no corpus files under {ROOT}", file=sys.stderr)
         return 1
@@ -86,12 +104,13 @@ def main(argv: list[str] | None = None) -> int:
     with _progress(sum(len(load_corpus(p)[::every]) for _, p in files), args.json) as step:
         for desk, path in files:
             found = anyio.run(lambda d=desk, p=path: play_desk(d, p, every=every, progress=step))
-            name = desk if path.parent in (ROOT, ROOT / "holdout") else f"{desk} (own)"
+            folder = path.parent.relative_to(ROOT).as_posix()
+            name = desk if folder in (".", "holdout") else f"{desk} ({folder})"
             by_desk[name] = summarize(found).as_json()
             graded.extend(found)
     summary = summarize(graded).as_json()
     summary["by_desk"] = by_desk
-    summary["part"] = "holdout" if args.holdout else "tuned"
+    summary["part"] = part
     if args.show_misses:
         for g in graded:
             if not g.right:
