@@ -46,7 +46,7 @@ from turnframe.pipeline.interpretation import InterpretSetup, resolve_setups
 from turnframe.providers.base import Provider
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
-from turnframe.references import ReferenceBinding
+from turnframe.references import ReferenceBinding, check_every_budget
 from turnframe.response import Block, TurnResponse
 from turnframe.runtime.leasing import SessionLeases
 from turnframe.runtime.settings import (
@@ -100,7 +100,6 @@ class Runtime:
         if chain is None:
             raise ConfigError("a runtime needs a provider", hint="e.g. the offline RulesProvider")
         self._chain = chain
-        self._budget = self._chain.providers[0].context_budget_tokens
         self._narration_chain = _chain_of(narration_provider, retry_policy)
         self._config_arg = config
         self._api_references = references
@@ -173,7 +172,7 @@ class Runtime:
                 narration_chain=self._narration_chain,
                 setups=self.setups,
                 corpora=self.corpora,
-                context_budget_tokens=self._budget,
+                context_budgets=self.context_budgets,
                 inside_commit=self._inside_commit,
                 on_outbox=self.dispatcher.notify if self.dispatcher else None,
                 on_event=self._on_event,
@@ -251,17 +250,28 @@ class Runtime:
                 await self._leases.release(account_id, session_id)
         return len(stale)
 
+    @property
+    def context_budgets(self) -> tuple[tuple[str, int | None], ...]:
+        """Every interpreting provider's declared context budget: a fallback may be reached, so
+        bound references must fit each of them, not only the first."""
+        return tuple((p.name, p.context_budget_tokens) for p in self._chain.providers)
+
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
         config = self._config_arg
         if isinstance(config, str | os.PathLike):
             config = load_config(Path(config))
-        return resolve_setups(
+        setups = resolve_setups(
             list(self.workflows.values()),
             config=config,
             references=self._api_references,
             cli_bindings=self._cli_references,
             cwd=Path.cwd(),
         )
+        # Load time: the bound material alone must fit every provider of the chain; each turn
+        # checks again with its own text (the interpreter, at bind time).
+        for setup in setups.values():
+            check_every_budget(setup.references, setup.template, "", budgets=self.context_budgets)
+        return setups
 
     async def __aexit__(
         self,
