@@ -103,6 +103,7 @@ def interpret_request(
 
 class InterpreterActor(Actor):
     expected_errors = (InterpretationFailed,)
+    stateless = True  # configuration only; one odd answer must not restart it
 
     def __init__(
         self,

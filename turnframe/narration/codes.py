@@ -41,6 +41,10 @@ NOTICE_ALREADY_DONE = "turnframe.notice.already_done"
 NOTICE_NOT_ANSWERED = "turnframe.notice.not_answered"
 NOTICE_PLAN_REJECTED = "turnframe.notice.plan_rejected"
 NOTICE_INTERPRETATION_FAILED = "turnframe.notice.interpretation_failed"
+#: A turn that kept failing the same way was parked: nothing of it committed.
+NOTICE_TURN_FAILED = "turnframe.notice.turn_failed"
+#: A turn whose changes committed but whose reply kept failing: a fallback reply.
+NOTICE_REPLY_UNAVAILABLE = "turnframe.notice.reply_unavailable"
 
 NOTICE_CODES: frozenset[str] = frozenset(
     value for name, value in dict(globals()).items() if name.startswith("NOTICE_")

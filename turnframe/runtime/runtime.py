@@ -32,7 +32,6 @@ from turnframe.actors.ref import ActorRef
 from turnframe.actors.session import (
     SessionActor,
     SessionSettings,
-    TurnIncomplete,
 )
 from turnframe.actors.stages import HandleTurn
 from turnframe.clock import Clock, SystemClock
@@ -346,7 +345,11 @@ class Runtime:
         )
 
     async def handle_turn(self, turn: UserTurn) -> TurnResponse:
-        """Take ``turn`` through every phase; sending the same turn again is idempotent."""
+        """Take ``turn`` through every phase; sending the same turn again is idempotent.
+
+        A turn ends ``delivered`` or ``failed`` (with a typed reason), or raises a typed
+        error; :class:`TurnIncomplete` means it stopped at a boundary and recovery finishes it.
+        """
         attempts = self.settings.resume_attempts + 1
         for attempt in range(attempts):
             if self._leases is not None:
@@ -360,9 +363,10 @@ class Runtime:
                     correlation_id=turn.turn_id,
                 )
                 return response
-            except (ActorCrashed, ActorStopped, TurnIncomplete):
-                # The session actor is restarted by its supervisor; the turn resumes from the
-                # phase the store holds, so nothing finished is done twice.
+            except (ActorCrashed, ActorStopped):
+                # The session actor itself died; its supervisor restarts it (within the
+                # session's own budget) and the turn resumes from the phase the store holds.
+                # A TurnIncomplete is not asked again here: the session already retried.
                 if attempt == attempts - 1:
                     raise
         raise AssertionError("unreachable")
@@ -398,7 +402,11 @@ class Runtime:
         )
 
     async def recover(self) -> RecoveryReport:
-        """Finish every unfinished turn from its phase marker (run on every start)."""
+        """Finish every unfinished turn from its phase marker (run on every start).
+
+        One turn that cannot be finished now never stops the others (nor the start): it is
+        reported ``incomplete`` and tried again by the next recovery, which parks it as
+        ``failed`` once it has given up the same way ``park_after`` times."""
         resumed: list[str] = []
         incomplete: list[str] = []
         skipped: list[str] = []
@@ -408,10 +416,11 @@ class Runtime:
                 # Another runtime (serving that workflow) sharing this store recovers it.
                 skipped.append(record.turn_id)
                 continue
-            turn = converter.structure(record.payload, UserTurn)
             try:
+                turn = converter.structure(record.payload, UserTurn)
                 response = await self.handle_turn(turn)
-            except TurnIncomplete:
+            except Exception as error:
+                logger.warning("recovery left turn %r unfinished: %s", record.turn_id, error)
                 incomplete.append(record.turn_id)
                 continue
             if response.phase in (TurnPhase.DELIVERED, TurnPhase.FAILED):
@@ -450,7 +459,9 @@ class Runtime:
                 store=self.store,
                 workflows=self.workflows,
                 stages=self._running_tree().refs_for(session_id),
-                settings=SessionSettings(ask_timeout=self.settings.ask_timeout),
+                settings=SessionSettings(
+                    ask_timeout=self.settings.ask_timeout, park_after=self.settings.park_after
+                ),
             ),
             restart=Restart.TRANSIENT,
             mailbox_size=self.settings.mailbox_size,

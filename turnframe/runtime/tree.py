@@ -127,7 +127,9 @@ def build_tree(
         strategy=Strategy.ONE_FOR_ONE,
         intensity=intensity,
     )
-    sessions = DynamicSupervisor(name="sessions", intensity=intensity)
+    sessions = DynamicSupervisor(
+        name="sessions", intensity=intensity, child_intensity=settings.session_intensity
+    )
     root = Supervisor(
         name="runtime",
         children=[gates, stages, sessions],
