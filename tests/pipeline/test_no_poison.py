@@ -255,3 +255,26 @@ async def test_a_poisoned_session_cannot_stop_a_healthy_one(
         assert healthy_events <= {EventKind.STARTED, EventKind.STOPPED}
         assert any(e.kind is EventKind.GAVE_UP for e in events)  # the poisoned one, alone
         assert await inner.list_unfinished_turns(account_id=None) == []
+
+
+async def test_a_parked_turn_shows_its_reason_in_sessions_and_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from turnframe.actors import reduction
+    from turnframe.cli.sessions import session_rows
+    from turnframe.pipeline.replay_view import load_replay_view
+
+    def broken(*_: object) -> object:
+        raise KeyError("a reducer bug")
+
+    monkeypatch.setattr(reduction, "reduce", broken)
+    provider = scripted([set_field(TEXT, "Bob", "note", "aisle", "note to aisle")])
+    async with running(provider) as (rt, store):
+        response = await say(rt, TEXT)
+        [row] = await session_rows(store, ACCOUNT, every_turn=False)
+        assert (row.phase, row.reason) == ("failed", "builtins.KeyError")
+        assert row.phase_shown == "failed (builtins.KeyError)"
+        view = await load_replay_view(store, account_id=ACCOUNT, turn_id=response.turn_id)
+        assert view is not None and view.failure is not None
+        assert view.failure["reason"] == "turnframe.turn.parked"
+        assert (view.failure["stopped_in"], view.failure["attempts"]) == ("interpreted", 3)
