@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import anyio
 import anyio.abc
@@ -28,6 +28,7 @@ from turnframe._converter import converter
 from turnframe._ids import new_id
 from turnframe.actors.dead_letters import DeadLetters
 from turnframe.actors.errors import ActorCrashed, ActorStopped
+from turnframe.actors.narrator import NarratorActor
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.session import (
     SessionActor,
@@ -71,6 +72,11 @@ logger = logging.getLogger("turnframe.runtime")
 
 
 class Runtime:
+    # The actor classes the tree is built from. Only the chaos kit swaps them, for the
+    # deliberately broken components that prove its checker catches a violation.
+    _session_class: ClassVar[type[SessionActor]] = SessionActor
+    _narrator_class: ClassVar[type[NarratorActor]] = NarratorActor
+
     def __init__(
         self,
         *,
@@ -175,6 +181,7 @@ class Runtime:
                 inside_commit=self._inside_commit,
                 on_outbox=self.dispatcher.notify if self.dispatcher else None,
                 on_event=self._on_event,
+                narrator_class=self._narrator_class,
             )
             await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
@@ -453,7 +460,7 @@ class Runtime:
             )
         spec = ChildSpec(
             id=child_id,
-            factory=lambda: SessionActor(
+            factory=lambda: self._session_class(
                 account_id=account_id,
                 session_id=session_id,
                 store=self.store,

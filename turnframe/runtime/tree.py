@@ -78,6 +78,7 @@ def build_tree(
     inside_commit: InsideTransactionHook | None,
     on_outbox: Callable[[], None] | None,
     on_event: EventCallback | None = None,
+    narrator_class: type[NarratorActor] = NarratorActor,
 ) -> StageTree:
     def specs(name: str, factory: Callable[[], Actor]) -> list[ChildSpec]:
         return [
@@ -116,7 +117,7 @@ def build_tree(
         ),
         "narrator": specs(
             "narrator",
-            lambda: NarratorActor(
+            lambda: narrator_class(
                 chain=narration_chain, gate=gates.ref(first_gate), workflows=workflows
             ),
         ),
