@@ -4,7 +4,7 @@ each class of violation (a chaos run that finds nothing with a broken part is a 
 - ``retry-after-seal``: a session actor that asks for the turn's interpretation again once it is
   sealed (the seal is the one rule that makes retries safe);
 - ``duplicate-effect``: a store whose commit bundle is not one transaction (events first, the
-  rest after), so a failure in between lets the batch run and commit its events again;
+  rest after), with a crash in between, so the resumed batch commits its events again;
 - ``drop-receipt``: a narrator that leaves receipts out of the reply, so a committed act has no
   visible result.
 
@@ -30,7 +30,7 @@ from turnframe.stores.inputs import CommitBundle
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.records import BundleReceipt, TurnRecord
 from turnframe.testing.chaos.schedule import FaultKind, StoreFault
-from turnframe.testing.faults import FaultPoint
+from turnframe.testing.faults import FaultPoint, InjectedCrash
 
 
 class Sabotage(enum.StrEnum):
@@ -60,7 +60,12 @@ class ReceiptDroppingNarrator(NarratorActor):
 
 
 class NonAtomicCommits(DelegatingStore):
-    """Broken: writes a commit bundle's events in a transaction of their own, before the rest."""
+    """Broken: writes a commit bundle's events in a transaction of their own, before the rest;
+    and the first time, the process dies between the two (which is what atomicity is for)."""
+
+    def __init__(self, inner: Store) -> None:
+        super().__init__(inner)
+        self._died = False
 
     async def commit_bundle(
         self, bundle: CommitBundle, *, inside_transaction: InsideTransactionHook | None = None
@@ -74,6 +79,9 @@ class NonAtomicCommits(DelegatingStore):
             events=bundle.events,
         )
         early = await self.inner.commit_bundle(first)
+        if not self._died:
+            self._died = True
+            raise InjectedCrash(FaultPoint.INSIDE_COMMIT_BUNDLE, 1)
         rest = attrs.evolve(bundle, new_cases=(), events=())
         late = await self.inner.commit_bundle(rest, inside_transaction=inside_transaction)
         return attrs.evolve(late, events=early.events, cases=(*early.cases, *late.cases))
@@ -101,14 +109,11 @@ def sabotaged_store(sabotage: Sabotage | None, store: Store) -> Store:
 
 
 def exposing_faults(sabotage: Sabotage | None) -> tuple[StoreFault, ...]:
-    """Faults that make a broken part show: the seal is only tested by a resumed turn, the
-    commit bundle only by a failure inside it."""
-    if sabotage is Sabotage.RETRY_AFTER_SEAL:
-        point = FaultPoint.AFTER_JOURNAL_INSERT_BEFORE_COMMIT
-    elif sabotage is Sabotage.DUPLICATE_EFFECT:
-        point = FaultPoint.INSIDE_COMMIT_BUNDLE
-    else:
+    """Faults that make a broken part show: the seal is tested best by a resumed turn (the
+    non-atomic store brings its own crash)."""
+    if sabotage is not Sabotage.RETRY_AFTER_SEAL:
         return ()
+    point = FaultPoint.AFTER_JOURNAL_INSERT_BEFORE_COMMIT
     return (StoreFault(kind=FaultKind.STORE_CRASH, point=point, occurrence=1, times=1),)
 
 

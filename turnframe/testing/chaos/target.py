@@ -127,7 +127,13 @@ def load_target(spec: str) -> ChaosTarget:
         ) from None
     found = getattr(module, attribute, None)
     if callable(found) and not isinstance(found, ChaosTarget):
-        found = found()
+        try:
+            found = found()
+        except Exception as error:
+            raise BadChaosTarget(
+                f"calling {spec!r} to get a ChaosTarget failed: {type(error).__name__}: {error}",
+                hint="point --workflow at a ChaosTarget, or a function without arguments",
+            ) from None
     if not isinstance(found, ChaosTarget):
         raise BadChaosTarget(
             f"{spec!r} is not a ChaosTarget (got {type(found).__name__})",
