@@ -268,6 +268,9 @@ def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
         data = _decode(raw_json)
     except ValueError as exc:
         raise PlanRejected([PlanProblem(act_index=None, field="", message=str(exc))]) from None
+    oversized = _oversized(data)
+    if oversized is not None:
+        raise PlanRejected([oversized])
     not_text = non_text_paths(data)
     if not_text:
         # Checked before anything quotes the data: a lone surrogate cannot be stored or hashed.
@@ -289,6 +292,22 @@ def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
         raise PlanRejected(problems)
     plan: UserTurnPlan = structure(data, UserTurnPlan)
     return plan
+
+
+#: More acts (or unreadable spans) than any one turn holds: refused before any per-act check,
+#: so an answer cannot make reading it cost more than a turn is worth.
+MAX_ACTS = 256
+
+
+def _oversized(data: Any) -> PlanProblem | None:
+    if not isinstance(data, dict):
+        return None
+    for field in ("acts", "not_understood"):
+        items = data.get(field)
+        if isinstance(items, list) and len(items) > MAX_ACTS:
+            message = f"{len(items)} items; a turn's plan holds at most {MAX_ACTS}"
+            return PlanProblem(act_index=None, field=field, message=message)
+    return None
 
 
 _NOT_TEXT = "contains a lone surrogate (a \\uD800-\\uDFFF escape without its pair): not text"

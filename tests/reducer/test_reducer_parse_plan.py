@@ -245,3 +245,11 @@ def test_an_unforeseen_failure_while_reading_an_answer_is_a_rejected_plan(
     monkeypatch.setattr(plan_module, "check_shape", broken)
     [problem] = _problems({"acts": [_set_note()]})
     assert "KeyError" in problem.message
+
+
+def test_a_plan_with_more_acts_than_any_turn_holds_is_rejected_before_reading_them() -> None:
+    from turnframe.plan import MAX_ACTS
+
+    [problem] = _problems({"acts": [_set_note()] * (MAX_ACTS + 1)})
+    assert (problem.act_index, problem.field) == (None, "acts")
+    assert str(MAX_ACTS) in problem.message
