@@ -13,7 +13,6 @@ import argparse
 import contextlib
 import importlib.util
 import json
-import logging
 import multiprocessing
 import os
 import sys
@@ -85,7 +84,7 @@ def run_chaos(args: argparse.Namespace) -> int:
 
     target = _target(args.workflow, args.corpus)  # typed errors before anything runs
     sabotage = Sabotage(args.sabotage) if args.sabotage else None
-    with _quiet_runtime_logs(), _progress(args.runs, enabled=sys.stderr.isatty()) as advance:
+    with _progress(args.runs, enabled=sys.stderr.isatty()) as advance:
         report = _play(args, target, sabotage, advance)
     replay = _replay_command(args, sabotage)
     if args.json:
@@ -154,24 +153,8 @@ def _play_chunk(
     """One worker process's share of the runs (seeds ``start`` … ``start + count - 1``)."""
     from turnframe.testing.chaos import chaos
 
-    logging.getLogger("turnframe").addHandler(logging.NullHandler())
-    logging.getLogger("turnframe").propagate = False
     target = _target(spec, Path(corpus) if corpus else None)
     return chaos(target, runs=count, seed=start, sabotage=sabotage)
-
-
-@contextlib.contextmanager
-def _quiet_runtime_logs() -> Iterator[None]:
-    """The faults are deliberate: what the runtime logs about them is not news here."""
-    logger = logging.getLogger("turnframe")
-    handler = logging.NullHandler()
-    logger.addHandler(handler)
-    propagate, logger.propagate = logger.propagate, False
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
-        logger.propagate = propagate
 
 
 @contextlib.contextmanager

@@ -6,9 +6,11 @@ one reproduces alone with ``runs=1`` and its own seed), a few at a time in one e
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import anyio
@@ -100,6 +102,21 @@ class ChaosReport:
             )
 
 
+@contextlib.contextmanager
+def quiet_runtime_logs() -> Iterator[None]:
+    """The faults are deliberate: what the runtime logs about them is not news in a chaos run
+    (the report says what matters). Restores the ``turnframe`` logger afterwards."""
+    logger = logging.getLogger("turnframe")
+    handler = logging.NullHandler()
+    logger.addHandler(handler)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
 async def chaos_async(
     target: ChaosTarget,
     *,
@@ -108,10 +125,24 @@ async def chaos_async(
     sabotage: Sabotage | None = None,
     concurrency: int = 2,
     on_run: OnRun | None = None,
+    quiet: bool = True,
 ) -> ChaosReport:
-    """Play ``runs`` runs of ``target`` (``concurrency`` at a time; each run is independent)."""
+    """Play ``runs`` runs of ``target`` (``concurrency`` at a time; each run is independent).
+    ``quiet`` keeps the runtime's logs about the injected faults out of the way."""
     if runs < 1:
         raise ValueError(f"runs must be >= 1, got {runs}")
+    with quiet_runtime_logs() if quiet else contextlib.nullcontext():
+        return await _play(target, runs, seed, sabotage, concurrency, on_run)
+
+
+async def _play(
+    target: ChaosTarget,
+    runs: int,
+    seed: int,
+    sabotage: Sabotage | None,
+    concurrency: int,
+    on_run: OnRun | None,
+) -> ChaosReport:
     runner = ChaosRunner(target, sabotage=sabotage)
     started = time.perf_counter()
     faults: Counter[str] = Counter({k.value: 0 for k in FaultKind})
@@ -152,6 +183,7 @@ def chaos(
     sabotage: Sabotage | None = None,
     concurrency: int = 2,
     on_run: OnRun | None = None,
+    quiet: bool = True,
 ) -> ChaosReport:
     """:func:`chaos_async` from synchronous code (its own event loop)."""
     report: ChaosReport = anyio.run(
@@ -162,6 +194,7 @@ def chaos(
             sabotage=sabotage,
             concurrency=concurrency,
             on_run=on_run,
+            quiet=quiet,
         )
     )
     return report

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -118,6 +120,8 @@ def load_target(spec: str) -> ChaosTarget:
             f"--workflow {spec!r} is neither a sample desk nor module:attribute",
             hint=f"name a sample desk ({known}) or your ChaosTarget as package.module:NAME",
         )
+    if os.getcwd() not in sys.path:  # your project's module, as `python -m` would find it
+        sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
