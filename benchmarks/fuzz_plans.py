@@ -278,6 +278,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         if not args.json:
             print(f"  {min(total, start + chunk):>7} answers …", file=sys.stderr)
     rate = tally.answers / spent
+    # The ratio's baseline: parse_plan alone on the very same answers, in this run (no runtime).
     baseline = baseline_rate(total, args.seed, chunk)
     return {
         "answers": total,

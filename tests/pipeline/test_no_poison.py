@@ -278,3 +278,16 @@ async def test_a_parked_turn_shows_its_reason_in_sessions_and_replay(
         assert view is not None and view.failure is not None
         assert view.failure["reason"] == "turnframe.turn.parked"
         assert (view.failure["stopped_in"], view.failure["attempts"]) == ("interpreted", 3)
+
+
+async def test_a_click_whose_ids_hold_a_lone_surrogate_is_refused_typed_and_nothing_recorded() -> (
+    None
+):
+    async with running(scripted()) as (rt, store):
+        session = await rt.open_session(account_id=ACCOUNT, session_id="sess-1")
+        with pytest.raises(InvalidTurn) as caught:
+            await rt.respond(
+                session=session, interaction_id="int-\udcff", option_id="ok", expected_revision=1
+            )
+        assert "interaction_response" in caught.value.message
+        assert await store.list_session_turns(ACCOUNT, "sess-1") == []

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from turnframe._converter import converter
-from turnframe._strict import is_unicode_text
+from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.interpreter import InterpretationFailed
 from turnframe.actors.ref import ActorRef
@@ -174,15 +174,19 @@ class SessionActor(Actor):
         turn = message.turn
         if turn.account_id != self._account or turn.session_id != self._session:
             raise WrongSession(f"turn {turn.turn_id!r} belongs to another session")
-        if not is_unicode_text(turn.text):
+        payload = converter.unstructure(turn)
+        not_text = non_text_paths(payload)
+        if not_text:
+            where = ", ".join(".".join(map(str, p)) for p in not_text[:3])
             raise InvalidTurn(
-                f"turn {turn.turn_id!r}: its text holds a lone surrogate, which is not text",
+                f"turn {storable_text(turn.turn_id)!r}: {storable_text(where)} holds a lone "
+                "surrogate, which is not text; nothing was recorded",
                 hint="decode the user's bytes as UTF-8 before building the turn",
             )
         record = await self._store.record_user_turn(
             account_id=self._account,
             session_id=self._session,
-            payload=converter.unstructure(turn),
+            payload=payload,
             turn_id=turn.turn_id,
         )
         if turn.turn_id not in self._turn_ids:
