@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+#: ``pytester`` runs an adopter's test file with the chaos plugin (tests/chaos).
+pytest_plugins = ["pytester"]
+
 
 @pytest.fixture
 def anyio_backend() -> str:

@@ -18,7 +18,7 @@ from turnframe.results import ReductionPlan, Rejection
 from turnframe.workflow import Argument, DomainEvent, Field, Operation, Question, Workflow
 
 if TYPE_CHECKING:
-    from turnframe.actors.session import TurnIncomplete
+    from turnframe.actors.session import InvalidTurn, TurnIncomplete
     from turnframe.runtime import Runtime, RuntimeSettings, UnknownSession, UnknownWorkflow
     from turnframe.runtime.leasing import SessionLeasedElsewhere
     from turnframe.stores import SqliteStore, Store
@@ -34,6 +34,7 @@ _LAZY = {
     "Store": "turnframe.stores",
     "SessionLeasedElsewhere": "turnframe.runtime.leasing",
     "TurnIncomplete": "turnframe.actors.session",
+    "InvalidTurn": "turnframe.actors.session",
     "UnknownSession": "turnframe.runtime",
     "UnknownWorkflow": "turnframe.runtime",
 }
@@ -55,6 +56,7 @@ __all__ = [
     "DomainEvent",
     "Field",
     "InteractionResponse",
+    "InvalidTurn",
     "Operation",
     "PlanRejected",
     "Question",

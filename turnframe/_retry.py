@@ -1,7 +1,7 @@
 """Retries and back-off, on tenacity (the one retry library), sleeping with ``anyio.sleep``.
 
-Every loop that tries something again (a turn whose session actor restarted, a step that
-failed at a boundary, a commit that met a newer revision, the outbox dispatcher after a crash)
+Every loop that tries something again (a turn whose session actor restarted, a failed step
+of a turn, a commit that met a newer revision, the outbox dispatcher after a crash)
 is a :func:`retrying` loop, and every back-off delay (the outbox's retry schedule, the
 supervisors' restart pause, the provider chain's) is tenacity's ``wait_exponential``. No jitter
 anywhere: delays are deterministic, so records and tests are too.

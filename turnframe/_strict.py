@@ -223,6 +223,59 @@ def _check_mapping(value: Any, value_tp: Any, path: Path, out: list[ShapeProblem
         _check(item, value_tp, (*path, str(key)), out)
 
 
+def is_unicode_text(text: str) -> bool:
+    """Whether ``text`` is Unicode text that can be stored: no lone surrogate (``"\\ud800"``),
+    which JSON escapes can produce but UTF-8 cannot encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def storable_text(text: str) -> str:
+    """``text`` itself when it is Unicode text, else with each lone surrogate written as a
+    backslash escape, so a record quoting untrusted text can always be stored."""
+    if is_unicode_text(text):
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def storable(data: Any) -> Any:
+    """JSON ``data`` with every string (keys too) made :func:`storable_text`. For records this
+    code builds (shallow); untrusted input is refused at its boundary instead."""
+    if isinstance(data, str):
+        return storable_text(data)
+    if isinstance(data, dict):
+        return {
+            (storable_text(k) if isinstance(k, str) else k): storable(v) for k, v in data.items()
+        }
+    if isinstance(data, list | tuple):
+        return [storable(v) for v in data]
+    return data
+
+
+def non_text_paths(data: Any) -> list[Path]:
+    """The path of every string (value or key) in parsed JSON ``data`` that is not Unicode text.
+
+    Iterative, so arbitrarily deep data cannot exhaust the stack here."""
+    found: list[Path] = []
+    pending: list[tuple[Any, Path]] = [(data, ())]
+    while pending:
+        value, path = pending.pop()
+        if isinstance(value, str):
+            if not is_unicode_text(value):
+                found.append(path)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and not is_unicode_text(key):
+                    found.append((*path, "(key)"))
+                pending.append((item, (*path, str(key))))
+        elif isinstance(value, list):
+            pending.extend((item, (*path, i)) for i, item in enumerate(value))
+    return sorted(found, key=str)
+
+
 _FIELD_CACHE: dict[type[Any], dict[str, tuple[Any, bool]]] = {}
 
 

@@ -32,7 +32,14 @@ from typing import Any, ClassVar
 import attrs
 
 from turnframe._converter import structure
-from turnframe._strict import Path, ShapeProblem, check_shape, register_tagged_union
+from turnframe._strict import (
+    Path,
+    ShapeProblem,
+    check_shape,
+    non_text_paths,
+    register_tagged_union,
+    storable_text,
+)
 from turnframe.errors import TurnframeError
 from turnframe.messages import UserTurn
 
@@ -265,11 +272,34 @@ class PlanRejected(TurnframeError):
 
 
 def parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
-    """Parse an interpreter's answer for ``turn`` strictly: the whole plan, or PlanRejected."""
+    """Parse an interpreter's answer for ``turn`` strictly: the whole plan, or PlanRejected.
+
+    Every way an answer can fail to be read (not JSON, nested too deep, not Unicode text, the
+    wrong shape, a bug tripped by odd data) is a :class:`PlanRejected`, never another exception:
+    a model's answer is untrusted input and must not crash the actor reading it."""
+    try:
+        return _parse_plan(raw_json, turn)
+    except PlanRejected:
+        raise
+    except Exception as exc:  # a value this parser did not foresee: still a rejection
+        message = f"the answer could not be read ({type(exc).__name__})"
+        raise PlanRejected([PlanProblem(act_index=None, field="", message=message)]) from None
+
+
+def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
     try:
         data = _decode(raw_json)
     except ValueError as exc:
         raise PlanRejected([PlanProblem(act_index=None, field="", message=str(exc))]) from None
+    oversized = _oversized(data)
+    if oversized is not None:
+        raise PlanRejected([oversized])
+    not_text = non_text_paths(data)
+    if not_text:
+        # Checked before anything quotes the data: a lone surrogate cannot be stored or hashed.
+        raise PlanRejected(
+            _located(ShapeProblem(path=_printable(path), message=_NOT_TEXT)) for path in not_text
+        )
     problems = [_located(p) for p in check_shape(data, UserTurnPlan)]
     if isinstance(data, dict) and isinstance(data.get("acts"), list):
         problems.extend(_semantic_problems(data["acts"], problems, turn.text))
@@ -305,6 +335,35 @@ def _check_units(plan: UserTurnPlan, out: list[PlanProblem]) -> None:
             seen.add(index)
 
 
+#: More acts (or unreadable spans, or units) than any one turn holds: refused before any
+#: per-act check, so an answer cannot make reading it cost more than a turn is worth.
+MAX_ACTS = 256
+
+
+def _oversized(data: Any) -> PlanProblem | None:
+    if not isinstance(data, dict):
+        return None
+    lists = [(field, data.get(field)) for field in ("acts", "not_understood", "units")]
+    if isinstance(data.get("units"), list):  # a unit names acts: no more than a plan holds
+        lists += [
+            (f"units[{n}].acts", unit.get("acts"))
+            for n, unit in enumerate(data["units"][: MAX_ACTS + 1])
+            if isinstance(unit, dict)
+        ]
+    for field, items in lists:
+        if isinstance(items, list) and len(items) > MAX_ACTS:
+            message = f"{len(items)} items; a turn's plan holds at most {MAX_ACTS}"
+            return PlanProblem(act_index=None, field=field, message=message)
+    return None
+
+
+_NOT_TEXT = "contains a lone surrogate (a \\uD800-\\uDFFF escape without its pair): not text"
+
+
+def _printable(path: Path) -> Path:
+    return tuple(p if isinstance(p, int) else storable_text(p) for p in path)
+
+
 def _decode(raw_json: str | bytes) -> Any:
     if isinstance(raw_json, bytes):
         try:
@@ -315,6 +374,8 @@ def _decode(raw_json: str | bytes) -> Any:
         return json.loads(raw_json, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_nan)
     except json.JSONDecodeError as exc:
         raise ValueError(f"the answer is not JSON: {exc.msg} at position {exc.pos}") from None
+    except RecursionError:
+        raise ValueError("the answer nests arrays or objects too deeply to be a plan") from None
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

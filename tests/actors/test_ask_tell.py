@@ -208,6 +208,35 @@ async def test_the_asker_of_the_crashing_message_gets_actor_crashed_with_the_exc
 
 
 @pytest.mark.anyio
+async def test_a_stateless_actor_answers_a_failing_message_with_actor_crashed_and_serves_on() -> (
+    None
+):
+    from turnframe.supervisors import EventKind, SupervisionEvent
+
+    starts: list[int] = []
+    seen: list[SupervisionEvent] = []
+
+    class Pure(Counter):
+        stateless = True
+
+        async def on_start(self) -> None:
+            starts.append(1)
+
+    spec = ChildSpec(id="pure", factory=Pure)
+    async with Supervisor(name="root", children=[spec], on_event=seen.append) as sup:
+        ref = sup.ref("pure")
+        await ref.ask(Add(n=3))
+        for _ in range(20):  # far beyond any restart intensity: nothing restarts
+            with pytest.raises(ActorCrashed) as caught:
+                await ref.ask(Fail(expected=False))
+            assert isinstance(caught.value.cause, ValueError)
+        assert await ref.ask(Total()) == 3  # the same instance kept serving
+    assert starts == [1]
+    kinds = [e.kind for e in seen if e.child == "pure"]
+    assert kinds.count(EventKind.CRASHED) == 20 and EventKind.RESTARTED not in kinds
+
+
+@pytest.mark.anyio
 async def test_the_correlation_id_of_a_message_is_readable_inside_its_handler() -> None:
     async with Supervisor(name="root", children=[counter()]) as sup:
         ref = sup.ref("counter")

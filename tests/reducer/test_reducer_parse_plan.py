@@ -204,3 +204,70 @@ def test_a_start_case_and_its_new_case_target_parse() -> None:
         )
     )
     assert parse_plan(plan_json(plan), make_turn(text)) == plan
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_an_answer_nested_a_thousand_levels_deep_is_a_rejected_plan_not_a_recursion_error(
+    depth: int,
+) -> None:
+    deep_value = '{"acts": [' + "[" * depth + "]" * depth + "]}"
+    for raw in ("[" * depth + "]" * depth, deep_value):
+        [problem] = _problems(raw)
+        assert problem.act_index is None
+
+
+def test_a_lone_surrogate_in_a_plan_value_is_rejected_naming_the_field() -> None:
+    raw = json.dumps({"acts": [_set_note(value="\ud800")]})  # written as the escape \ud800
+    assert "\\ud800" in raw
+    [problem] = _problems(raw)
+    assert (problem.act_index, problem.field) == (0, "value")
+    assert "surrogate" in problem.message
+    problem.message.encode("utf-8")  # the rejection itself can be stored
+
+
+def test_a_lone_surrogate_in_a_key_or_a_raw_answer_is_rejected_and_the_message_is_storable() -> (
+    None
+):
+    for raw in ('{"acts": [], "\\udfff": 1}', '{"acts": [], "not_understood": "\ud800"}'):
+        with pytest.raises(PlanRejected) as caught:
+            parse_plan(raw, TURN)
+        str(caught.value).encode("utf-8")
+
+
+def test_an_unforeseen_failure_while_reading_an_answer_is_a_rejected_plan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import turnframe.plan as plan_module
+
+    def broken(*_: object) -> list[object]:
+        raise KeyError("a bug tripped by odd data")
+
+    monkeypatch.setattr(plan_module, "check_shape", broken)
+    [problem] = _problems({"acts": [_set_note()]})
+    assert "KeyError" in problem.message
+
+
+def test_a_plan_with_more_acts_than_any_turn_holds_is_rejected_before_reading_them() -> None:
+    from turnframe.plan import MAX_ACTS
+
+    [problem] = _problems({"acts": [_set_note()] * (MAX_ACTS + 1)})
+    assert (problem.act_index, problem.field) == (None, "acts")
+    assert str(MAX_ACTS) in problem.message
+
+
+@pytest.mark.parametrize(
+    ("units", "field"),
+    [
+        ([{"acts": [0, 1]}] * 257, "units"),
+        ([{"acts": [0, 1] * 200}], "units[0].acts"),
+    ],
+)
+def test_more_units_or_unit_members_than_any_turn_holds_are_rejected_before_reading_them(
+    units: list[dict[str, list[int]]], field: str
+) -> None:
+    from turnframe.plan import MAX_ACTS
+
+    assert len(units) > MAX_ACTS or len(units[0]["acts"]) > MAX_ACTS
+    [problem] = _problems({"acts": [_set_note(), _set_note()], "units": units})
+    assert (problem.act_index, problem.field) == (None, field)
+    assert str(MAX_ACTS) in problem.message

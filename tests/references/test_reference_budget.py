@@ -6,6 +6,7 @@ from turnframe.references import (
     ContextBudgetExceededError,
     ReferenceSlot,
     check_context_budget,
+    check_every_budget,
     estimate_tokens,
     inline_references,
     measure_context,
@@ -60,3 +61,30 @@ def test_a_prompt_over_budget_fails_fast_naming_each_slot_and_its_size(
 def test_no_declared_budget_never_fails(slots: tuple[ReferenceSlot, ...]) -> None:
     refs = inline_references(workflow=WORKFLOW, slots=slots, texts={"profile": "x" * 10_000})
     assert check_context_budget(refs, None, "hi", budget_tokens=None).total_tokens > 2500
+
+
+def test_the_budget_error_names_the_largest_slot_as_the_one_to_shrink(
+    slots: tuple[ReferenceSlot, ...],
+) -> None:
+    refs = inline_references(
+        workflow=WORKFLOW, slots=slots, texts={"glossary": "x" * 4000, "profile": "Ana"}
+    )
+    with pytest.raises(ContextBudgetExceededError) as caught:
+        check_context_budget(refs, None, "hi", budget_tokens=500)
+    assert (caught.value.slot, caught.value.provider) == ("glossary", "the provider")
+    assert "'glossary'" in (caught.value.hint or "")
+
+
+def test_every_provider_of_the_chain_is_checked_not_only_the_first(
+    slots: tuple[ReferenceSlot, ...],
+) -> None:
+    refs = inline_references(
+        workflow=WORKFLOW, slots=slots, texts={"glossary": "x" * 4000, "profile": "Ana"}
+    )
+    budgets = [("primary", 200_000), ("small-fallback", 800), ("unbounded", None)]
+    with pytest.raises(ContextBudgetExceededError) as caught:
+        check_every_budget(refs, None, "hi", budgets=budgets)
+    assert caught.value.provider == "provider 'small-fallback'"
+    assert caught.value.slot == "glossary"
+    roomy = [("primary", 200_000), ("unbounded", None)]
+    assert check_every_budget(refs, None, "hi", budgets=roomy).total_tokens > 1000

@@ -22,6 +22,7 @@ from turnframe.stores import (
     Store,
     TurnRecord,
 )
+from turnframe.stores.sqlite.driver import DriverName
 
 ACCOUNT = "acct-a"
 OTHER = "acct-b"
@@ -74,9 +75,10 @@ class SqliteFileFactory:
 @attrs.frozen
 class SqliteMemoryFactory:
     persistent: bool = False
+    driver: DriverName = "auto"
 
     def open(self, *, clock: ManualClock) -> AbstractAsyncContextManager[Store]:
-        return SqliteStore.open(":memory:", clock=clock)
+        return SqliteStore.open(":memory:", clock=clock, driver=self.driver)
 
     def unsupported(self, backend: str) -> str | None:
         return None
@@ -144,6 +146,7 @@ def _postgres(tmp: Path) -> StoreFactory:
 FACTORIES: dict[str, Callable[[Path], StoreFactory]] = {
     "sqlite": lambda tmp: SqliteFileFactory(tmp / "store.db"),
     "sqlite-memory": lambda tmp: SqliteMemoryFactory(),
+    "sqlite-inline": lambda tmp: SqliteMemoryFactory(driver="inline"),
     "postgres": _postgres,
 }
 

@@ -6,7 +6,7 @@ import pytest
 from store_kit import ACCOUNT, MakeTurn, move
 
 from turnframe.lifecycle import TurnPhase
-from turnframe.stores import IllegalTransition, PhaseConflict, Store
+from turnframe.stores import IllegalTransition, NotFound, PhaseConflict, Store
 
 pytestmark = pytest.mark.anyio
 
@@ -64,3 +64,24 @@ async def test_a_plan_written_with_a_conflicting_phase_move_is_rolled_back(
         )
     reread = await store.get_turn(ACCOUNT, turn.turn_id)
     assert reread is not None and reread.plan is None
+
+
+async def test_failed_attempts_are_counted_in_a_row_per_signature(
+    store: Store, make_turn: MakeTurn
+) -> None:
+    turn = await make_turn(phase=P.EXECUTING)
+    counts = [
+        await store.note_turn_failure(ACCOUNT, turn.turn_id, signature=signature)
+        for signature in ("executing:timeout", "executing:timeout", "executing:crash", "x", "x")
+    ]
+    assert counts == [1, 2, 1, 1, 2]
+    reread = await store.get_turn(ACCOUNT, turn.turn_id)
+    assert reread is not None and reread.phase is P.EXECUTING  # a counter, not a phase move
+
+
+async def test_counting_a_failure_of_another_accounts_turn_is_not_found(
+    store: Store, make_turn: MakeTurn
+) -> None:
+    turn = await make_turn()
+    with pytest.raises(NotFound):
+        await store.note_turn_failure("someone-else", turn.turn_id, signature="x")

@@ -132,3 +132,46 @@ async def test_stopping_an_unknown_child_is_refused() -> None:
     async with DynamicSupervisor(name="sessions") as sessions:
         with pytest.raises(UnknownChild):
             await sessions.stop_child("nobody")
+
+
+@attrs.frozen(kw_only=True)
+class Poison:
+    pass
+
+
+class Fragile(Session):
+    @handler
+    def poison(self, message: Poison) -> None:
+        raise ValueError("this message always crashes the session")
+
+
+@pytest.mark.anyio
+async def test_a_child_over_its_own_restart_budget_is_given_up_and_its_siblings_never_notice(
+    events: EventRecorder,
+) -> None:
+    from turnframe.actors import ActorCrashed, ActorStopped
+    from turnframe.supervisors import RestartIntensity
+
+    said: list[str] = []
+    sessions = DynamicSupervisor(
+        name="sessions",
+        intensity=RestartIntensity(max_restarts=1, within_seconds=60),
+        child_intensity=RestartIntensity(max_restarts=2, within_seconds=60),
+    )
+    fragile = ChildSpec(id="poisoned", factory=lambda: Fragile(said), restart=Restart.TRANSIENT)
+    async with Supervisor(name="root", children=[sessions], on_event=events):
+        healthy = await sessions.start_child(session("healthy", said))
+        poisoned = await sessions.start_child(fragile)
+        for _ in range(3):  # crashes beyond the supervisor's own intensity (1): no escalation
+            with pytest.raises(ActorCrashed):
+                await poisoned.ask(Poison())
+            assert await healthy.ask(Say(text="still here")) == "healthy: still here"
+        await events.wait_for(EventKind.GAVE_UP, "poisoned")
+        with pytest.raises(ActorStopped):
+            await poisoned.ask(Say(text="anyone?"))
+        assert sessions.child_ids() == ["healthy"]
+        assert events.count(EventKind.ESCALATED, "poisoned") == 0
+        assert events.count(EventKind.RESTARTED, "healthy") == 0
+        # The same id starts afresh, with a fresh budget.
+        again = await sessions.start_child(session("poisoned", said))
+        assert await again.ask(Say(text="back")) == "poisoned: back"

@@ -56,6 +56,11 @@ class Actor:
     """
 
     expected_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+    #: An actor whose instance keeps nothing between messages (its state is configuration)
+    #: sets this: a handler that raises answers its asker with ``ActorCrashed`` as always,
+    #: but the instance goes on serving. A restart would change nothing, and one poison
+    #: message must not use up its supervisor's restart intensity.
+    stateless: ClassVar[bool] = False
 
     _turnframe_ref: ActorRef | None = None
     _turnframe_stop_requested: bool = False

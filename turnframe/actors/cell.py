@@ -5,6 +5,8 @@ supervisor runs one instance at a time with ``run``: a fresh instance from the f
 ``on_start``, then messages one at a time, in order, until a stop request (drained or not),
 the actor's own ``stop()``, or a crash. The message being handled when a crash happens answers
 its asker with ``ActorCrashed``; everything queued behind it stays for the next instance.
+A ``stateless`` actor's handler that raises answers the same way, but the instance goes on
+serving: there is nothing a restart would reset (see :attr:`Actor.stateless`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class ActorCell:
         self.factory = factory
         self.mailbox = Mailbox(name, capacity=capacity, dead_letters=dead_letters)
         self.ref = ActorRef(self.mailbox)
+        #: Told about each message a stateless instance failed on (its supervisor reports it).
+        self.on_message_failure: Callable[[Exception], None] | None = None
         self._stop_requested = False
         self._drain = False
 
@@ -92,6 +96,7 @@ class ActorCell:
         receive_nowait = mailbox.receive_nowait
         table = type(actor).handler_table()
         expected = actor.expected_errors
+        contained = actor.stateless
         correlation: str | None = None
         handled = 0
         try:
@@ -128,7 +133,10 @@ class ActorCell:
                     self._answer_with_expected(err, envelope)
                 except Exception as err:
                     self._crashed(err, envelope)
-                    raise
+                    if not contained:
+                        raise
+                    if self.on_message_failure is not None:
+                        self.on_message_failure(err)
                 except BaseException:
                     # Cancelled mid-message (shutdown deadline, or the enclosing scope): it was
                     # not handled, so it is accounted for as a dead letter and its asker told.

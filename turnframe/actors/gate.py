@@ -100,6 +100,7 @@ class ExecutionGate(Actor):
     """
 
     expected_errors = (StoreError, TurnContended)
+    stateless = True  # every answer comes from the store
 
     def __init__(
         self,

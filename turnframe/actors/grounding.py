@@ -15,6 +15,8 @@ from turnframe.workflow import CaseSnapshot, Workflow
 
 
 class GroundingActor(Actor):
+    stateless = True  # reads the store per message; keeps nothing between messages
+
     def __init__(
         self,
         *,

@@ -6,10 +6,11 @@ answer strictly. Every retry and fallback first asks the ExecutionGate (through 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from turnframe._converter import converter
+from turnframe._strict import storable_text
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import Interpret, Interpretation, MayRetry
@@ -21,7 +22,8 @@ from turnframe.providers.base import ProviderRequest, Purpose
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.errors import ChainError
 from turnframe.references import (
-    check_context_budget,
+    ContextBudgetExceededError,
+    check_every_budget,
     reference_record,
 )
 from turnframe.workflow import Workflow
@@ -105,6 +107,7 @@ def interpret_request(
 
 class InterpreterActor(Actor):
     expected_errors = (InterpretationFailed,)
+    stateless = True  # configuration only; one odd answer must not restart it
 
     def __init__(
         self,
@@ -113,11 +116,11 @@ class InterpreterActor(Actor):
         gate: ActorRef,
         workflows: Mapping[str, Workflow[Any]],
         setups: Mapping[str, InterpretSetup],
-        context_budget_tokens: int | None = None,
+        context_budgets: Sequence[tuple[str, int | None]] = (),
         gate_timeout: float = 10.0,
     ) -> None:
         self._setups = setups
-        self._budget = context_budget_tokens
+        self._budgets = tuple(context_budgets)
         self._chain = chain
         self._gate = gate
         self._workflows = workflows
@@ -127,14 +130,16 @@ class InterpreterActor(Actor):
     async def interpret(self, message: Interpret) -> Interpretation:
         workflow = self._workflows[message.workflow]
         setup = self._setups[message.workflow]
-        # Fails fast, before any provider call, naming the slots and their sizes.
-        usage = check_context_budget(
-            setup.references,
-            setup.template,
-            message.turn.text,
-            budget_tokens=self._budget,
-            provider="the interpreting provider",
-        )
+        # Fails fast, before any provider call, naming the slot and the provider it overflows
+        # (any provider of the chain may be reached by a fallback).
+        try:
+            usage = check_every_budget(
+                setup.references, setup.template, message.turn.text, budgets=self._budgets
+            )
+        except ContextBudgetExceededError as error:
+            raise InterpretationFailed(
+                f"turn {message.turn.turn_id!r}: {error.message}", attempts=(), cause=error
+            ) from error
         request = interpret_request(message, workflow, setup)
         gate = _GateAdapter(self._gate, message.turn.account_id, self._gate_timeout)
         try:
@@ -154,7 +159,7 @@ class InterpreterActor(Actor):
                 f"turn {message.turn.turn_id!r}: the plan was rejected whole",
                 attempts=tuple(answer.attempts),
                 cause=error,
-                raw=answer.text,
+                raw=storable_text(answer.text),
             ) from error
         warnings = relatedness_warnings(plan, message.turn.text, setup)
         record = setup.record

@@ -35,6 +35,8 @@ class _NarrationGate:
 
 
 class NarratorActor(Actor):
+    stateless = True  # composes from its message alone
+
     def __init__(
         self,
         *,

@@ -9,6 +9,8 @@ from turnframe.results import ReductionPlan
 
 
 class ReducerActor(Actor):
+    stateless = True  # a pure function behind a mailbox
+
     @handler
     def reduce(self, message: Reduce) -> ReductionPlan:
         return reduce(message.plan, message.context)

@@ -2,14 +2,20 @@
 
 A turn is driven as a phase machine over the durable marker: each step reads the phase the
 store holds and does the next thing (interpret, reduce and persist cards, execute through the
-gate, ground and narrate). A step that fails at a boundary (a store error, a crashed stage
-actor) is retried from the phase the store then holds, so a resumed turn never repeats a
-finished step: interpretation only before the seal, commands only by idempotency key.
+gate, ground and narrate). A step that fails (a store error, a crashed stage actor, anything)
+is retried from the phase the store then holds, so a resumed turn never repeats a finished
+step: interpretation only before the seal, commands only by idempotency key.
+
+No poison (DESIGN §2): a failure that keeps coming the same way ends the turn in a final
+phase with a typed reason (:mod:`turnframe.pipeline.failures`), recorded once; a transient one
+leaves it to recovery, which parks it after ``park_after`` tries. Nothing a turn brings makes
+this actor crash, so one session's input never restarts or stops anything else.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,8 +23,8 @@ import attrs
 
 from turnframe._converter import converter
 from turnframe._retry import retrying
+from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
-from turnframe.actors.errors import ActorError
 from turnframe.actors.interpreter import InterpretationFailed
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import (
@@ -36,9 +42,17 @@ from turnframe.actors.stages import (
 from turnframe.corpora import ThreadContext
 from turnframe.errors import TurnframeError
 from turnframe.execution import ExecutionReport
-from turnframe.lifecycle import TurnPhase
+from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.messages import UserTurn
 from turnframe.pipeline.directory import build_context
+from turnframe.pipeline.failures import (
+    TURN_PARKED,
+    FailureStreak,
+    failure_signature,
+    fallback_blocks,
+    is_transient,
+    parked_record,
+)
 from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.response import Block, TurnResponse
@@ -55,6 +69,15 @@ from turnframe.stores.protocol import Store
 from turnframe.stores.records import InteractionStatus, TurnRecord
 from turnframe.telemetry.hooks import observe_stage
 from turnframe.workflow import CaseSnapshot, Workflow
+
+logger = logging.getLogger("turnframe.session")
+
+#: Journal statuses a parked turn's entries leave (an unknown outcome is reconciled instead).
+_WITHDRAWABLE = (
+    JournalStatus.PENDING,
+    JournalStatus.EXECUTING,
+    JournalStatus.AWAITING_CONFIRMATION,
+)
 
 
 class TurnIncomplete(TurnframeError):
@@ -76,10 +99,10 @@ class WrongSession(TurnframeError):
     code = "turnframe.turn.wrong_session"
 
 
-class BadTurnText(TurnframeError):
-    """The turn's text is not valid Unicode text (e.g. lone surrogates from undecodable bytes)."""
+class InvalidTurn(TurnframeError):
+    """A user turn that cannot be taken as given; nothing of it was recorded."""
 
-    code = "turnframe.turn.bad_text"
+    code = "turnframe.turn.invalid"
 
 
 @attrs.frozen(kw_only=True)
@@ -94,26 +117,18 @@ class StageRefs:
 @attrs.frozen(kw_only=True)
 class SessionSettings:
     ask_timeout: float = 30.0
+    #: Failed steps in a row the same way (twice as many in all) before a handling gives up.
     max_step_failures: int = 3
     #: A longer message is not interpreted (a notice says so); interpretation stays bounded.
     max_turn_chars: int = 4_000
-
-
-def _is_boundary_failure(error: BaseException) -> bool:
-    """Failures a resumed step may get past: the store's, a stage actor's, an injected crash."""
-    return isinstance(error, StoreError | ActorError | RuntimeError | OSError)
-
-
-def _resumable(error: BaseException) -> bool:
-    """A boundary failure that is worth another step (a turn's own final answers are not)."""
-    final = isinstance(error, InterpretationFailed | TurnIncomplete | WrongSession)
-    return _is_boundary_failure(error) and not final
+    #: Handlings that gave up in a row the same transient way before the turn is parked.
+    park_after: int = 3
 
 
 class SessionActor(Actor):
     # A store failure before the turn is recorded is an answer too (typed, retryable by the
     # caller), not a crash of the session.
-    expected_errors = (TurnIncomplete, WrongSession, BadTurnText, StoreError)
+    expected_errors = (TurnIncomplete, WrongSession, InvalidTurn, StoreError)
 
     def __init__(
         self,
@@ -166,56 +181,58 @@ class SessionActor(Actor):
         turn = message.turn
         if turn.account_id != self._account or turn.session_id != self._session:
             raise WrongSession(f"turn {turn.turn_id!r} belongs to another session")
-        try:
-            turn.text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise BadTurnText(
-                f"turn {turn.turn_id!r}: the text is not valid Unicode at position {exc.start}",
-                hint="send the user's words as UTF-8 text",
-            ) from None
+        payload = converter.unstructure(turn)
+        not_text = non_text_paths(payload)
+        if not_text:
+            where = ", ".join(".".join(map(str, p)) for p in not_text[:3])
+            raise InvalidTurn(
+                f"turn {storable_text(turn.turn_id)!r}: {storable_text(where)} holds a lone "
+                "surrogate, which is not text; nothing was recorded",
+                hint="decode the user's bytes as UTF-8 before building the turn",
+            )
         record = await self._store.record_user_turn(
             account_id=self._account,
             session_id=self._session,
-            payload=converter.unstructure(turn),
+            payload=payload,
             turn_id=turn.turn_id,
         )
         if turn.turn_id not in self._turn_ids:
             self._turn_ids.append(turn.turn_id)
-        try:
-            return await self._drive(turn, record)
-        except (InterpretationFailed, TurnIncomplete, WrongSession):
-            self._forget(turn.turn_id)
-            raise
+        return await self._drive(turn, record)
 
     async def _drive(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
-        """Take ``turn`` from its phase to a response, step by step. A failure at a boundary
-        is retried from the phase the store then holds, ``max_step_failures`` times in all;
-        after that (or when the store cannot say) the turn is :class:`TurnIncomplete`, its
-        durable phase kept for recovery."""
+        """Step through the phases until the turn answers. A failed step (anything) is tried
+        again from the phase the store then holds, until the same failure keeps coming
+        (``max_step_failures`` in a row, twice as many in all) or the store cannot say where
+        the turn stands; then :meth:`_give_up` decides what follows."""
+        streak = FailureStreak()
+        limit = self._settings.max_step_failures
         latest = record
-        failure: Exception | None = None
-        steps = retrying(retry_on=_resumable, attempts=self._settings.max_step_failures)
+        counted: Exception | None = None  # the step failure the streak counted last
+        again = False  # whether that failure is worth another try
+        steps = retrying(retry_on=lambda error: error is counted and again)
         try:
             async for attempt in steps:
                 with attempt:
                     try:
-                        if failure is not None:
-                            latest = await self._resume_after(turn, latest, failure)
                         while True:
                             step = await self._step(turn, latest)
                             if isinstance(step, TurnResponse):
                                 return step
                             latest = step
                     except Exception as error:
-                        if _resumable(error):
-                            failure = error
+                        current = await self._after_failure(turn)
+                        if current is not None and current.phase.is_terminal:
+                            self._forget(turn.turn_id)
+                            return await self._reload(turn, current)  # it ended before
+                        streak.add(failure_signature((current or latest).phase, error))
+                        counted, again = error, current is not None and streak.allows(limit)
+                        latest = current or latest
                         raise
         except Exception as error:
-            if not _resumable(error):
-                raise
-            current = await self._after_failure(turn)
-            phase = current.phase if current else latest.phase
-            raise TurnIncomplete(turn.turn_id, phase, error) from error
+            if error is not counted:
+                raise  # not a step's failure (the store failed reloading an ended turn)
+            return await self._give_up(turn, latest, error, streak)
         raise AssertionError("tenacity either returns the response or re-raises the error")
 
     async def _after_failure(self, turn: UserTurn) -> TurnRecord | None:
@@ -224,13 +241,103 @@ class SessionActor(Actor):
         self._directory.forget()
         return await self._reread(turn)
 
-    async def _resume_after(
-        self, turn: UserTurn, latest: TurnRecord, failure: Exception
-    ) -> TurnRecord:
-        current = await self._after_failure(turn)
-        if current is None:
-            raise TurnIncomplete(turn.turn_id, latest.phase, failure) from failure
-        return current
+    async def _give_up(
+        self, turn: UserTurn, record: TurnRecord, error: Exception, streak: FailureStreak
+    ) -> TurnResponse:
+        """A transient failure leaves the turn to recovery (counted durably) until it has given
+        up ``park_after`` times the same way; any other failure parks the turn now."""
+        self._forget(turn.turn_id)
+        attempts = streak.total
+        if is_transient(error):
+            try:
+                attempts = await self._store.note_turn_failure(
+                    self._account, turn.turn_id, signature=streak.signature or ""
+                )
+            except StoreError:
+                raise TurnIncomplete(turn.turn_id, record.phase, error) from error
+            if attempts < self._settings.park_after:
+                raise TurnIncomplete(turn.turn_id, record.phase, error) from error
+        try:
+            return await self._park(turn, error, attempts)
+        except Exception as park_error:  # the store refuses even that now: recovery tries again
+            logger.warning("turn %r could not be parked now: %s", turn.turn_id, park_error)
+            raise TurnIncomplete(turn.turn_id, record.phase, error) from park_error
+
+    async def _park(self, turn: UserTurn, error: Exception, attempts: int) -> TurnResponse:
+        """End the turn with a typed reason, recorded once: ``failed`` when nothing committed,
+        else ``delivered`` with a fallback reply (the narrator may be what failed)."""
+        record = await self._get(turn)
+        if record.phase.is_terminal:
+            return await self._reload(turn, record)
+        committed = record.phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED)
+        parked = parked_record(
+            turn_id=turn.turn_id,
+            session_id=self._session,
+            workflow=self._workflow,
+            phase=record.phase,
+            committed=committed,
+            error=error,
+            attempts=attempts,
+        )
+        logger.error(
+            "turn %r parked in phase %s after %d attempt(s): %s",
+            turn.turn_id,
+            record.phase.value,
+            attempts,
+            parked["error"]["code"],
+            extra={"correlation_id": turn.turn_id},
+        )
+        blocks = fallback_blocks(
+            account_id=self._account,
+            turn_id=turn.turn_id,
+            reduction=record.reduction,
+            committed=committed,
+            error=error,
+        )
+        if not committed:
+            await self._withdraw_commands(turn)
+            if await self._store.get_replay_record(self._account, turn.turn_id) is None:
+                await self._store.save_replay_record(self._account, turn.turn_id, parked)
+        final = TurnPhase.DELIVERED if committed else TurnPhase.FAILED
+        await self._store.save_assistant_turn(
+            self._account,
+            turn.turn_id,
+            [converter.unstructure(b) for b in blocks],
+            meta={"failure": parked["outcome"], "parked": parked},
+            phase=PhaseMove(expected=record.phase, new=final),
+        )
+        return TurnResponse(
+            session_id=self._session,
+            turn_id=turn.turn_id,
+            phase=final,
+            blocks=blocks,
+            results=_results_or_none(record),
+        )
+
+    async def _withdraw_commands(self, turn: UserTurn) -> None:
+        """Before a turn that committed nothing is parked: its admitted commands fail (they
+        never ran: the commit bundle is atomic) and its cards expire, so nothing of it can run
+        later and no card of it blocks a case."""
+        for entry in await self._store.list_journal(self._account, turn.turn_id):
+            if entry.status in _WITHDRAWABLE:
+                await self._store.set_journal_status(
+                    self._account,
+                    entry.idempotency_key,
+                    expected=entry.status,
+                    new=JournalStatus.FAILED,
+                    outcome={"reason": TURN_PARKED},
+                )
+        cards = await self._store.list_open_interactions(self._account, session_id=self._session)
+        for card in cards:
+            if card.turn_id == turn.turn_id:
+                await self._store.resolve_interaction(
+                    self._account,
+                    CardResolution(
+                        interaction_id=card.interaction_id,
+                        status=InteractionStatus.EXPIRED,
+                        resolution={"reason": TURN_PARKED},
+                    ),
+                )
 
     async def _reread(self, turn: UserTurn) -> TurnRecord | None:
         try:
@@ -337,9 +444,7 @@ class SessionActor(Actor):
                 interactions=cards,
                 phase=move,
             )
-        except Exception as error:
-            if not _is_boundary_failure(error):
-                raise
+        except Exception:
             current = await self._reread(turn)
             if current is None or current.phase is not TurnPhase.INTERPRETED:
                 raise
@@ -616,6 +721,15 @@ def _results(reduction: ReductionPlan) -> tuple[PlannedActResult, ...]:
     outcome = reduction.interaction_outcome
     extra = outcome.results if outcome is not None else ()
     return tuple(reduction.results) + tuple(extra)
+
+
+def _results_or_none(record: TurnRecord) -> tuple[PlannedActResult, ...]:
+    """The stored reduction's results, or none when it cannot be read (a parked turn's reply
+    must not depend on the data that may have failed it)."""
+    try:
+        return _results(converter.structure(record.reduction, ReductionPlan))
+    except Exception:
+        return ()
 
 
 def _stored_plan(record: TurnRecord) -> UserTurnPlan:

@@ -44,6 +44,12 @@ class SessionRow:
     turn_id: str
     phase: str
     text: str
+    #: Why the turn failed (or its reply was parked): a stable code; empty otherwise.
+    reason: str = ""
+
+    @property
+    def phase_shown(self) -> str:
+        return f"{self.phase} ({self.reason})" if self.reason else self.phase
 
 
 def act_rows(view: ReplayView) -> list[ActRow]:
@@ -175,7 +181,8 @@ class PlainRenderer:
             return
         header = ("SESSION", "WORKFLOW", "TURNS", "TURN", "PHASE", "MESSAGE")
         table = [header] + [
-            (r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase, r.text) for r in rows
+            (r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase_shown, r.text)
+            for r in rows
         ]
         widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
         for row in table:
@@ -372,7 +379,9 @@ class RichRenderer:
         for column in ("session", "workflow", "turns", "turn", "phase", "message"):
             table.add_column(column, overflow="fold")
         for r in rows:
-            table.add_row(r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase, r.text)
+            table.add_row(
+                r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase_shown, r.text
+            )
         self._console.print(table)
 
 

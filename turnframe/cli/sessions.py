@@ -11,6 +11,7 @@ from turnframe.cli.desk import default_store, open_store
 from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.render import Renderer, SessionRow, choose_renderer
+from turnframe.lifecycle import TurnPhase
 from turnframe.stores import Store
 from turnframe.stores.records import TurnRecord
 
@@ -69,9 +70,22 @@ async def session_rows(store: Store, account: str, *, every_turn: bool) -> list[
                     turn_id=turn.turn_id if turn else "-",
                     phase=turn.phase.value if turn else "-",
                     text=_said(turn),
+                    reason=await _reason(store, account, turn),
                 )
             )
     return rows
+
+
+async def _reason(store: Store, account: str, turn: TurnRecord | None) -> str:
+    """The typed reason a turn failed, or its reply was parked (from its stored reply)."""
+    if turn is None or not turn.phase.is_terminal:
+        return ""
+    stored = await store.get_assistant_turn(account, turn.turn_id)
+    meta = stored.meta if stored is not None and isinstance(stored.meta, dict) else {}
+    parked = meta.get("parked")
+    if isinstance(parked, dict) and isinstance(parked.get("error"), dict):
+        return str(parked["error"].get("code") or "")
+    return str(meta.get("failure") or "") if turn.phase is TurnPhase.FAILED else ""
 
 
 def _said(turn: TurnRecord | None) -> str:
@@ -92,6 +106,7 @@ def _row_json(row: SessionRow) -> dict[str, Any]:
         "turns": row.turns,
         "turn_id": None if row.turn_id == "-" else row.turn_id,
         "phase": None if row.phase == "-" else row.phase,
+        "reason": row.reason or None,
         "text": row.text,
     }
 

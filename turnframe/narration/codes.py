@@ -49,6 +49,10 @@ NOTICE_PLAN_REJECTED = "turnframe.notice.plan_rejected"
 NOTICE_INTERPRETATION_FAILED = "turnframe.notice.interpretation_failed"
 #: The message is over ``RuntimeSettings.max_turn_chars``: not read, nothing done.
 NOTICE_INPUT_TOO_LONG = "turnframe.notice.input_too_long"
+#: A turn that kept failing the same way was parked: nothing of it committed.
+NOTICE_TURN_FAILED = "turnframe.notice.turn_failed"
+#: A turn whose changes committed but whose reply kept failing: a fallback reply.
+NOTICE_REPLY_UNAVAILABLE = "turnframe.notice.reply_unavailable"
 
 NOTICE_CODES: frozenset[str] = frozenset(
     value for name, value in dict(globals()).items() if name.startswith("NOTICE_")

@@ -138,7 +138,17 @@ async def load_replay_view(store: Store, *, account_id: str, turn_id: str) -> Re
         journal=journal,
         events=events,
         blocks=None if assistant is None else assistant.blocks,
+        meta=None if assistant is None else assistant.meta,
     )
+
+
+def _failure(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The outcome and typed error, a rejected plan's problems and raw answer, and for a
+    parked turn the reason, where it stopped and after how many attempts."""
+    failure = {k: record.get(k) for k in ("outcome", "error", "problems", "raw")}
+    failure.update({k: record[k] for k in ("reason", "stopped_in", "attempts") if k in record})
+    failure["error"] = _redacted(failure["error"], "message")
+    return failure
 
 
 def build_replay_view(
@@ -148,6 +158,7 @@ def build_replay_view(
     journal: Sequence[JournalRecord],
     events: Sequence[EventRecord],
     blocks: Json,
+    meta: Json = None,
 ) -> ReplayView:
     """The view from the records alone (pure: the same records give the same view)."""
     payload = _mapping(turn.payload)
@@ -168,9 +179,11 @@ def build_replay_view(
     else:
         source, plan, interpretation, reduction = "none", {}, {}, {}
     failure = None
-    if record.get("outcome") is not None:  # a turn whose interpretation failed
-        failure = {k: record.get(k) for k in ("outcome", "error", "problems", "raw")}
-        failure["error"] = _redacted(failure["error"], "message")
+    parked = _mapping(meta).get("parked")
+    if record.get("outcome") is not None:  # a failed interpretation, or a parked turn
+        failure = _failure(record)
+    elif isinstance(parked, dict):  # it committed, and its reply was parked
+        failure = _failure(parked)
     attempts = interpretation.get("provider_attempts", record.get("provider_attempts"))
     return ReplayView(
         account_id=turn.account_id,

@@ -343,7 +343,8 @@ class _ChainCall:
                 **fields,
                 outcome=AttemptOutcome.OK,
                 used=True,
-                answer_digest=digest_bytes(result.text.encode()),
+                # surrogatepass: an answer that is not text is digested; the parser refuses it
+                answer_digest=digest_bytes(result.text.encode("utf-8", "surrogatepass")),
             )
             return result
         if isinstance(result, ProviderError):
@@ -404,7 +405,8 @@ class _ChainCall:
             await self._record(
                 **fields,
                 outcome=AttemptOutcome.LATE_ANSWER,
-                answer_digest=digest_bytes(result.text.encode()),
+                # surrogatepass: an answer that is not text is digested; the parser refuses it
+                answer_digest=digest_bytes(result.text.encode("utf-8", "surrogatepass")),
             )
         elif isinstance(result, ProviderError):
             await self._record(

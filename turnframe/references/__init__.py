@@ -18,6 +18,7 @@ from turnframe.references.budget import (
     ContextUsage,
     SlotUsage,
     check_context_budget,
+    check_every_budget,
     measure_context,
 )
 from turnframe.references.describe import SlotStatus, describe_bindings
@@ -130,6 +131,7 @@ __all__ = [
     "api_references",
     "canonical_for",
     "check_context_budget",
+    "check_every_budget",
     "check_relatedness",
     "check_runtime_wide_bindings",
     "check_slots",

@@ -7,6 +7,8 @@ size. The same measurement, recorded on every turn, shows what the references co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from turnframe.references.errors import ContextBudgetExceededError
@@ -73,13 +75,15 @@ def check_context_budget(
     usage = measure_context(references, template, turn_text)
     if budget_tokens is None or usage.total_tokens <= budget_tokens:
         return usage
+    by_size = sorted(usage.slots, key=lambda s: (-s.token_estimate, s.slot))
     slots = (
         "; ".join(
             f"{s.slot!r} ({s.description}) {s.size_bytes} bytes ~{s.token_estimate} tokens"
-            for s in sorted(usage.slots, key=lambda s: (-s.token_estimate, s.slot))
+            for s in by_size
         )
         or "no references bound"
     )
+    largest = by_size[0].slot if by_size else None
     raise ContextBudgetExceededError(
         f"workflow {usage.workflow!r}: the prompt needs ~{usage.total_tokens} tokens but "
         f"{provider} declares a context budget of {budget_tokens}: references {slots}; "
@@ -87,6 +91,27 @@ def check_context_budget(
         workflow=usage.workflow,
         needed_tokens=usage.total_tokens,
         budget_tokens=budget_tokens,
-        hint="bind smaller reference files, clear optional slots with --reference NAME=, "
-        "or use a provider with a larger context budget",
+        slot=largest,
+        provider=provider,
+        hint=(f"bind a smaller file to slot {largest!r}, " if largest else "")
+        + "clear optional slots with --reference NAME=, "
+        "or use providers with a larger context budget",
     )
+
+
+def check_every_budget(
+    references: ResolvedReferences,
+    template: PromptTemplate | None,
+    turn_text: str,
+    *,
+    budgets: Sequence[tuple[str, int | None]],
+) -> ContextUsage:
+    """:func:`check_context_budget` against every provider a request may reach (the whole
+    chain: a fallback with a smaller window must fit too); ``budgets`` are (name, tokens)."""
+    usage = measure_context(references, template, turn_text)
+    for name, budget in sorted(budgets, key=lambda b: (b[1] is None, b[1] or 0)):
+        if budget is not None and usage.total_tokens > budget:
+            check_context_budget(
+                references, template, turn_text, budget_tokens=budget, provider=f"provider {name!r}"
+            )
+    return usage

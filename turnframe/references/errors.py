@@ -84,12 +84,23 @@ class ContextBudgetExceededError(TurnframeError):
     code = "turnframe.reference.context_budget_exceeded"
 
     def __init__(
-        self, message: str, *, workflow: str, needed_tokens: int, budget_tokens: int, hint: str
+        self,
+        message: str,
+        *,
+        workflow: str,
+        needed_tokens: int,
+        budget_tokens: int,
+        hint: str,
+        slot: str | None = None,
+        provider: str | None = None,
     ) -> None:
         super().__init__(message, hint=hint)
         self.workflow = workflow
         self.needed_tokens = needed_tokens
         self.budget_tokens = budget_tokens
+        #: The largest bound slot (the first one to shrink), None when no reference is bound.
+        self.slot = slot
+        self.provider = provider
 
 
 class TemplateError(TurnframeError):

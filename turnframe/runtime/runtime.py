@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import anyio
 import anyio.abc
@@ -31,11 +31,11 @@ from turnframe._ids import new_id
 from turnframe._retry import exponential_wait, retrying
 from turnframe.actors.dead_letters import DeadLetters
 from turnframe.actors.errors import ActorCrashed, ActorStopped
+from turnframe.actors.narrator import NarratorActor
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.session import (
     SessionActor,
     SessionSettings,
-    TurnIncomplete,
 )
 from turnframe.actors.stages import HandleTurn
 from turnframe.clock import Clock, SystemClock
@@ -50,7 +50,7 @@ from turnframe.pipeline.interpretation import InterpretSetup, resolve_setups
 from turnframe.providers.base import Provider
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
-from turnframe.references import ReferenceBinding
+from turnframe.references import ReferenceBinding, check_every_budget
 from turnframe.response import Block, TurnResponse
 from turnframe.runtime.feed import DeliveredTurn, TurnFeed
 from turnframe.runtime.leasing import SessionLeases
@@ -84,6 +84,11 @@ def _log_dispatcher_crash(state: RetryCallState) -> None:
 
 
 class Runtime:
+    # The actor classes the tree is built from. Only the chaos kit swaps them, for the
+    # deliberately broken components that prove its checker catches a violation.
+    _session_class: ClassVar[type[SessionActor]] = SessionActor
+    _narrator_class: ClassVar[type[NarratorActor]] = NarratorActor
+
     def __init__(
         self,
         *,
@@ -113,7 +118,6 @@ class Runtime:
         if chain is None:
             raise ConfigError("a runtime needs a provider", hint="e.g. the offline RulesProvider")
         self._chain = chain
-        self._budget = self._chain.providers[0].context_budget_tokens
         self._narration_chain = _chain_of(narration_provider, retry_policy)
         self._config_arg = config
         self._api_references = references
@@ -192,10 +196,11 @@ class Runtime:
                 narration_chain=self._narration_chain,
                 setups=self.setups,
                 corpora=self.corpora,
-                context_budget_tokens=self._budget,
+                context_budgets=self.context_budgets,
                 inside_commit=self._inside_commit,
                 on_outbox=self.dispatcher.notify if self.dispatcher else None,
                 on_event=self._on_event,
+                narrator_class=self._narrator_class,
             )
             await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
@@ -285,19 +290,30 @@ class Runtime:
                 register(registry)
         return registry
 
+    @property
+    def context_budgets(self) -> tuple[tuple[str, int | None], ...]:
+        """Every interpreting provider's declared context budget: a fallback may be reached, so
+        bound references must fit each of them, not only the first."""
+        return tuple((p.name, p.context_budget_tokens) for p in self._chain.providers)
+
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
         config = self._config_arg
         if isinstance(config, str | os.PathLike):
             config = load_config(Path(config))
         if self._own_corpora and config is not None and config.corpora != CorpusSources():
             self.corpora = self._registry(config.corpora)
-        return resolve_setups(
+        setups = resolve_setups(
             list(self.workflows.values()),
             config=config,
             references=self._api_references,
             cli_bindings=self._cli_references,
             cwd=Path.cwd(),
         )
+        # Load time: the bound material alone must fit every provider of the chain; each turn
+        # checks again with its own text (the interpreter, at bind time).
+        for setup in setups.values():
+            check_every_budget(setup.references, setup.template, "", budgets=self.context_budgets)
+        return setups
 
     async def __aexit__(
         self,
@@ -373,7 +389,11 @@ class Runtime:
         )
 
     async def handle_turn(self, turn: UserTurn) -> TurnResponse:
-        """Take ``turn`` through every phase; sending the same turn again is idempotent."""
+        """Take ``turn`` through every phase; sending the same turn again is idempotent.
+
+        A turn ends ``delivered`` or ``failed`` (with a typed reason), or raises a typed
+        error; :class:`TurnIncomplete` means it stopped at a boundary and recovery finishes it.
+        """
         with self.telemetry.turn(turn) as observed:  # telemetry: the turn's span and metrics
             try:
                 response = await self._handle_turn(turn)
@@ -384,10 +404,12 @@ class Runtime:
             return response
 
     async def _handle_turn(self, turn: UserTurn) -> TurnResponse:
-        # A crashed or stopped session actor is restarted by its supervisor, and an incomplete
-        # turn resumes from the phase the store holds, so trying again does nothing twice.
+        # The session actor itself died: its supervisor restarts it (within the session's own
+        # budget) and the turn resumes from the phase the store holds, so trying again does
+        # nothing twice. A TurnIncomplete is not asked again here: the session already retried
+        # its step, counted the failure durably, and recovery finishes (or parks) the turn.
         resumes = retrying(
-            retry_on=lambda error: isinstance(error, ActorCrashed | ActorStopped | TurnIncomplete),
+            retry_on=lambda error: isinstance(error, ActorCrashed | ActorStopped),
             attempts=self.settings.resume_attempts + 1,
         )
         async for attempt in resumes:
@@ -444,7 +466,11 @@ class Runtime:
         )
 
     async def recover(self) -> RecoveryReport:
-        """Finish every unfinished turn from its phase marker (run on every start)."""
+        """Finish every unfinished turn from its phase marker (run on every start).
+
+        One turn that cannot be finished now never stops the others (nor the start): it is
+        reported ``incomplete`` and tried again by the next recovery, which parks it as
+        ``failed`` once it has given up the same way ``park_after`` times."""
         resumed: list[str] = []
         incomplete: list[str] = []
         skipped: list[str] = []
@@ -454,10 +480,11 @@ class Runtime:
                 # Another runtime (serving that workflow) sharing this store recovers it.
                 skipped.append(record.turn_id)
                 continue
-            turn = converter.structure(record.payload, UserTurn)
             try:
+                turn = converter.structure(record.payload, UserTurn)
                 response = await self.handle_turn(turn)
-            except TurnIncomplete:
+            except Exception as error:
+                logger.warning("recovery left turn %r unfinished: %s", record.turn_id, error)
                 incomplete.append(record.turn_id)
                 continue
             if response.phase in (TurnPhase.DELIVERED, TurnPhase.FAILED):
@@ -490,7 +517,7 @@ class Runtime:
             )
         spec = ChildSpec(
             id=child_id,
-            factory=lambda: SessionActor(
+            factory=lambda: self._session_class(
                 account_id=account_id,
                 session_id=session_id,
                 store=self.store,
@@ -499,6 +526,7 @@ class Runtime:
                 settings=SessionSettings(
                     ask_timeout=self.settings.ask_timeout,
                     max_turn_chars=self.settings.max_turn_chars,
+                    park_after=self.settings.park_after,
                 ),
             ),
             restart=Restart.TRANSIENT,

@@ -41,6 +41,14 @@ class RuntimeSettings:
     intensity: RestartIntensity = attrs.field(
         factory=lambda: RestartIntensity(max_restarts=10, within_seconds=10.0)
     )
+    #: Each session actor's own restart budget: one that crashes more often is stopped (its
+    #: next turn starts it afresh from the store); it never counts against other sessions.
+    session_intensity: RestartIntensity = attrs.field(
+        factory=lambda: RestartIntensity(max_restarts=3, within_seconds=10.0)
+    )
+    #: A turn whose handling gave up this many times in a row the same transient way (store
+    #: timeouts, say) is parked as ``failed`` with the reason instead of recovered forever.
+    park_after: int = attrs.field(default=3, validator=attrs.validators.ge(1))
 
 
 @attrs.frozen(kw_only=True)

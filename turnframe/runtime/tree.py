@@ -74,10 +74,11 @@ def build_tree(
     narration_chain: ProviderChain | None,
     setups: Mapping[str, InterpretSetup],
     corpora: CorpusRegistry,
-    context_budget_tokens: int | None,
+    context_budgets: Sequence[tuple[str, int | None]],
     inside_commit: InsideTransactionHook | None,
     on_outbox: Callable[[], None] | None,
     on_event: EventCallback | None = None,
+    narrator_class: type[NarratorActor] = NarratorActor,
 ) -> StageTree:
     def specs(name: str, factory: Callable[[], Actor]) -> list[ChildSpec]:
         return [
@@ -104,7 +105,7 @@ def build_tree(
                 gate=gates.ref(first_gate),
                 workflows=workflows,
                 setups=setups,
-                context_budget_tokens=context_budget_tokens,
+                context_budgets=context_budgets,
             ),
         ),
         "reducer": specs("reducer", ReducerActor),
@@ -116,7 +117,7 @@ def build_tree(
         ),
         "narrator": specs(
             "narrator",
-            lambda: NarratorActor(
+            lambda: narrator_class(
                 chain=narration_chain, gate=gates.ref(first_gate), workflows=workflows
             ),
         ),
@@ -127,7 +128,9 @@ def build_tree(
         strategy=Strategy.ONE_FOR_ONE,
         intensity=intensity,
     )
-    sessions = DynamicSupervisor(name="sessions", intensity=intensity)
+    sessions = DynamicSupervisor(
+        name="sessions", intensity=intensity, child_intensity=settings.session_intensity
+    )
     root = Supervisor(
         name="runtime",
         children=[gates, stages, sessions],

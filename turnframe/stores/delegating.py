@@ -132,6 +132,9 @@ class DelegatingStore:
     ) -> TurnRecord:
         return await self._inner.advance_phase(account_id, turn_id, expected, new)
 
+    async def note_turn_failure(self, account_id: str, turn_id: str, *, signature: str) -> int:
+        return await self._inner.note_turn_failure(account_id, turn_id, signature=signature)
+
     async def save_plan(
         self, account_id: str, turn_id: str, plan: Json, *, phase: PhaseMove | None = None
     ) -> TurnRecord:

@@ -184,6 +184,14 @@ class Store(Protocol):
         :class:`IllegalTransition` if ``expected`` may not advance to ``new``."""
         ...
 
+    async def note_turn_failure(self, account_id: str, turn_id: str, *, signature: str) -> int:
+        """Count one attempt to finish the turn that gave up, and return how many attempts in a
+        row gave up with this ``signature`` (this one included; another signature starts again
+        at 1). A lifecycle counter, not a payload: recovery parks a turn whose count reaches its
+        budget instead of trying it forever. An unknown (or another account's) turn is
+        :class:`NotFound`."""
+        ...
+
     async def save_plan(
         self, account_id: str, turn_id: str, plan: Json, *, phase: PhaseMove | None = None
     ) -> TurnRecord:

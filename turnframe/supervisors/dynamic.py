@@ -3,6 +3,11 @@
 It is a ``one_for_one`` supervisor that starts empty. ``start_child`` adds an actor and returns
 its ref; ``stop_child`` drains and removes it; a ``transient`` child that stops itself (its
 session ended) is removed too. ``max_children`` bounds how many run at once.
+
+With ``child_intensity`` every child has its own restart budget instead of sharing the
+supervisor's: a child that crashes more often than that is stopped for good (``gave_up``; what
+it still had queued becomes dead letters) and the supervisor never escalates because of it.
+One session that keeps crashing then never restarts, or stops, another session.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ class DynamicSupervisor(Supervisor):
         name: str,
         max_children: int | None = None,
         intensity: RestartIntensity | None = None,
+        child_intensity: RestartIntensity | None = None,
         backoff: Backoff | None = None,
         restart: Restart = Restart.PERMANENT,
         shutdown: float = math.inf,
@@ -50,6 +56,7 @@ class DynamicSupervisor(Supervisor):
             sleep=sleep,
         )
         self.max_children = max_children
+        self.child_intensity = child_intensity
 
     def count_children(self) -> int:
         return len(self.child_ids())

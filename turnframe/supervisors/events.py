@@ -17,6 +17,9 @@ class EventKind(enum.StrEnum):
     RESTARTED = "restarted"
     ESCALATED = "escalated"
     STOPPED = "stopped"
+    #: A child that crashed more often than its own budget was stopped for good; its
+    #: supervisor and its siblings go on (a dynamic supervisor's ``child_intensity``).
+    GAVE_UP = "gave_up"
 
 
 @attrs.frozen(kw_only=True)
@@ -24,7 +27,7 @@ class SupervisionEvent:
     """One thing a supervisor saw or did. ``at`` is the supervisor's monotonic time.
 
     ``delay`` is the backoff waited before a restart; ``error`` is the crash (``crashed``), the
-    last crash (``escalated``) or None.
+    last crash (``escalated``, ``gave_up``) or None.
     """
 
     kind: EventKind
@@ -43,6 +46,7 @@ _LEVELS = {
     EventKind.STOPPED: logging.DEBUG,
     EventKind.CRASHED: logging.WARNING,
     EventKind.ESCALATED: logging.ERROR,
+    EventKind.GAVE_UP: logging.ERROR,
 }
 
 

@@ -15,6 +15,20 @@ class RestartHistory:
         self._all: deque[float] = deque()
         self._per_child: dict[str, deque[float]] = {}
 
+    def record_child(
+        self, now: float, child: str, budget: RestartIntensity
+    ) -> tuple[bool, int]:
+        """Record a restart of ``child`` against its own ``budget`` only (not the supervisor's
+        window). Returns (its budget exceeded, its restarts within that window)."""
+        mine = self._per_child.setdefault(child, deque())
+        _forget_before(mine, now - budget.within_seconds)
+        mine.append(now)
+        return len(mine) > budget.max_restarts, len(mine)
+
+    def forget(self, child: str) -> None:
+        """A child gone for good keeps no history."""
+        self._per_child.pop(child, None)
+
     def record(self, now: float, child: str) -> tuple[bool, int]:
         """Record a restart of ``child`` at ``now``.
 

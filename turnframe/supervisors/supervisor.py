@@ -93,6 +93,9 @@ class Supervisor:
         self._on_event = on_event
         self._time = time_source
         self._sleep = sleep
+        #: Set by a dynamic supervisor: each child's own restart budget (see _on_exit).
+        self.child_intensity: RestartIntensity | None = None
+        self._history: RestartHistory | None = None
         self._slots: dict[str, Slot] = {}
         self._running = False
         self._disposed = False
@@ -179,6 +182,7 @@ class Supervisor:
         send, receive = anyio.create_memory_object_stream[Signal](math.inf)
         self._signals = send
         history = RestartHistory(self.intensity)
+        self._history = history
         self._running = True
         failure: Exception | None = None
         try:
@@ -197,6 +201,7 @@ class Supervisor:
                     self._disposed = True
         finally:
             self._running = False
+            self._history = None
             self._task_group = None
             self._signals = None
             send.close()
@@ -280,7 +285,16 @@ class Supervisor:
             self._emit(EventKind.STOPPED, slot)
             self._forget(slot, f"{slot.restart.value} child {slot.id!r} ended")
             return None
-        exceeded, attempt = history.record(self._time(), slot.id)
+        if self.child_intensity is not None:
+            # Each child has its own budget: one that keeps crashing is stopped for good and
+            # never escalates, so its siblings (other sessions) are never restarted with it.
+            exceeded, attempt = history.record_child(self._time(), slot.id, self.child_intensity)
+            if exceeded:
+                self._emit(EventKind.GAVE_UP, slot, error=error)
+                self._forget(slot, f"child {slot.id!r} crashed more often than its budget")
+                return None
+        else:
+            exceeded, attempt = history.record(self._time(), slot.id)
         if exceeded:
             self._emit(EventKind.ESCALATED, slot, error=error)
             return RestartIntensityExceeded(
@@ -376,6 +390,8 @@ class Supervisor:
     def _forget(self, slot: Slot, reason: str) -> None:
         if self._slots.get(slot.id) is slot:
             del self._slots[slot.id]
+            if self._history is not None:
+                self._history.forget(slot.id)
         slot.runnable.dispose(reason)
 
     # -- dynamic children --------------------------------------------------------------------
@@ -433,6 +449,10 @@ class Supervisor:
                 dead_letters=self._dead_letters,
             )
             slot = Slot(child.id, child.restart, child.shutdown, runnable)
+            # A stateless actor's failed message is reported like a crash, without a restart.
+            runnable.on_message_failure = lambda err: self._emit(
+                EventKind.CRASHED, slot, error=err
+            )
         self._slots[child_id] = slot
         return slot
 

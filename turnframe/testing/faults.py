@@ -12,6 +12,8 @@ so the caller sees a failure although the write is durable (as after a crash or 
 ============================================  ====================================================
 point                                         where
 ============================================  ====================================================
+``before_turn_recorded``                      ``record_user_turn``, before the inner call (a
+                                              crash here kills the session actor mid-message)
 ``before_interaction_persistence``            ``save_reduction``, before the inner call
 ``after_interaction_persistence``             ``save_reduction``, after the inner call committed
                                               (plan, reduction, cards and phase move are stored)
@@ -53,10 +55,12 @@ from turnframe.stores.records import (
     Json,
     OutboxRecord,
     OutboxResult,
+    TurnRecord,
 )
 
 
 class FaultPoint(enum.StrEnum):
+    BEFORE_TURN_RECORDED = "before_turn_recorded"
     BEFORE_INTERACTION_PERSISTENCE = "before_interaction_persistence"
     AFTER_INTERACTION_PERSISTENCE = "after_interaction_persistence"
     BEFORE_JOURNAL_INSERT = "before_journal_insert"
@@ -169,6 +173,24 @@ class FaultyStore(DelegatingStore):
         if fault.mode is FaultMode.TIMEOUT:
             raise StoreTimeout(f"injected timeout at {point.value} (hit {hit})")
         raise InjectedCrash(point, hit)
+
+    async def record_user_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        self.reach(FaultPoint.BEFORE_TURN_RECORDED)
+        return await self.inner.record_user_turn(
+            account_id=account_id,
+            session_id=session_id,
+            payload=payload,
+            turn_id=turn_id,
+            idempotency_key=idempotency_key,
+        )
 
     async def save_reduction(
         self,

@@ -238,6 +238,12 @@ class PostgresStore:
     async def list_unfinished_turns(self, *, account_id: str | None) -> list[TurnRecord]:
         return await self._read(lambda c: turns.list_unfinished_turns(c, account_id))
 
+    async def note_turn_failure(self, account_id: str, turn_id: str, *, signature: str) -> int:
+        now = self._now()
+        return await self._write(
+            lambda c: turns.note_turn_failure(c, account_id, turn_id, signature, now)
+        )
+
     async def advance_phase(
         self, account_id: str, turn_id: str, expected: TurnPhase, new: TurnPhase
     ) -> TurnRecord:

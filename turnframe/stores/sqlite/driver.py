@@ -8,6 +8,10 @@ statements across: it sends one synchronous function per transaction. Two driver
 - :class:`ThreadDriver` on any anyio backend (aiosqlite is asyncio-only): one
   ``sqlite3.Connection`` used from anyio worker threads under a ``CapacityLimiter(1)``, so again
   one body at a time.
+- :class:`InlineDriver`, named only, for an in-memory database: the body runs on the event
+  loop's own thread, with no hop at all. A body never awaits, so it still owns the connection
+  while it runs; it blocks the loop for as long as SQLite takes, which in memory is microseconds
+  (chaos runs and tests; never for a file another process shares).
 
 Either way, a caller cancelled while its body runs does not stop the body: the transaction still
 commits or rolls back as a whole; the caller just does not wait for the answer.
@@ -23,11 +27,12 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 
 import aiosqlite
 import anyio
+import anyio.lowlevel
 import anyio.to_thread
 
 T = TypeVar("T")
 
-DriverName = Literal["auto", "aiosqlite", "thread"]
+DriverName = Literal["auto", "aiosqlite", "thread", "inline"]
 
 #: sqlite3.connect arguments shared by both drivers: autocommit mode (the store issues BEGIN and
 #: COMMIT itself) and a statement cache large enough for every statement the store uses.
@@ -56,6 +61,8 @@ async def connect(database: str, *, driver: DriverName = "auto") -> Driver:
         driver = "aiosqlite" if _running_on_asyncio() else "thread"
     if driver == "aiosqlite":
         return await AiosqliteDriver.connect(database)
+    if driver == "inline":
+        return InlineDriver(sqlite3.connect(database, **_CONNECT_ARGS))
     return await ThreadDriver.connect(database)
 
 
@@ -103,3 +110,15 @@ class ThreadDriver:
 
     async def aclose(self) -> None:
         await anyio.to_thread.run_sync(self._conn.close, limiter=self._one_at_a_time)
+
+
+class InlineDriver:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        await anyio.lowlevel.checkpoint()  # a store call is still a point others may run at
+        return body(self._conn)
+
+    async def aclose(self) -> None:
+        self._conn.close()

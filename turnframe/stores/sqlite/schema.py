@@ -160,8 +160,23 @@ _V3 = [
         (account_id, session_id, idempotency_key) WHERE idempotency_key IS NOT NULL""",
 ]
 
+# Failed attempts to finish a turn, counted per turn (recovery parks a turn that keeps failing
+# the same way): a lifecycle counter beside the turn, never part of its payloads.
+# Migration 5 (4 is the recall index).
+_V5 = [
+    """CREATE TABLE turn_failures (
+        account_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        noted_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, turn_id),
+        FOREIGN KEY (account_id, turn_id) REFERENCES turns (account_id, id)
+    )""",
+]
+
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3)]
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3), (5, _V5)]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 

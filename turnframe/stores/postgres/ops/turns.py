@@ -192,6 +192,25 @@ async def list_unfinished_turns(conn: Conn, account_id: str | None) -> list[Turn
     return [codec.turn(r) for r in rows]
 
 
+async def note_turn_failure(
+    conn: Conn, account_id: str, turn_id: str, signature: str, now: datetime
+) -> int:
+    """Count a failed attempt: one more in a row with the same signature, else the first."""
+    await turn_exists(conn, account_id, turn_id)
+    count = await conn.fetchval(
+        "INSERT INTO turn_failures (account_id, turn_id, signature, count, noted_at) "
+        "VALUES ($1, $2, $3, 1, $4) ON CONFLICT (account_id, turn_id) DO UPDATE SET "
+        "count = CASE WHEN turn_failures.signature = EXCLUDED.signature "
+        "THEN turn_failures.count + 1 ELSE 1 END, "
+        "signature = EXCLUDED.signature, noted_at = EXCLUDED.noted_at RETURNING count",
+        account_id,
+        turn_id,
+        signature,
+        now,
+    )
+    return int(count)
+
+
 async def move_phase(
     conn: Conn, account_id: str, turn_id: str, move: PhaseMove, now: datetime
 ) -> TurnRecord:

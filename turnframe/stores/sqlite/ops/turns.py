@@ -174,6 +174,25 @@ def list_unfinished_turns(conn: sqlite3.Connection, account_id: str | None) -> l
     return [codec.turn(r) for r in rows]
 
 
+def note_turn_failure(
+    conn: sqlite3.Connection, account_id: str, turn_id: str, signature: str, now: str
+) -> int:
+    """Count a failed attempt: one more in a row with the same signature, else the first."""
+    turn_exists(conn, account_id, turn_id)
+    row = conn.execute(
+        "SELECT signature, count FROM turn_failures WHERE account_id = ? AND turn_id = ?",
+        (account_id, turn_id),
+    ).fetchone()
+    count = int(row[1]) + 1 if row is not None and row[0] == signature else 1
+    conn.execute(
+        "INSERT INTO turn_failures (account_id, turn_id, signature, count, noted_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, turn_id) DO UPDATE SET "
+        "signature = excluded.signature, count = excluded.count, noted_at = excluded.noted_at",
+        (account_id, turn_id, signature, count, now),
+    )
+    return count
+
+
 def move_phase(
     conn: sqlite3.Connection, account_id: str, turn_id: str, move: PhaseMove, now: str
 ) -> None:
