@@ -150,6 +150,9 @@ class CommandBatch:
 class InteractionKind(enum.StrEnum):
     CONFIRM_COMMAND = "confirm_command"
     SELECT_TARGET = "select_target"
+    #: The recall stage's store-expansion card: confirm = search the full text, decline = stop.
+    #: It authorizes no command; the recall stage reads the click (docs/recall.md).
+    RECALL_EXPANSION = "recall_expansion"
 
 
 class OptionAction(enum.StrEnum):

@@ -39,6 +39,7 @@ from turnframe.messages import UserTurn
 from turnframe.pipeline.directory import build_context
 from turnframe.plan import UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
+from turnframe.recall.session import SessionRecall
 from turnframe.response import Block, TurnResponse
 from turnframe.results import (
     InteractionKind,
@@ -80,12 +81,14 @@ class StageRefs:
     gate: ActorRef
     grounding: ActorRef
     narrator: ActorRef
+    recall: ActorRef | None = None  # None: recall acts are answered by grounding alone
 
 
 @attrs.frozen(kw_only=True)
 class SessionSettings:
     ask_timeout: float = 30.0
     max_step_failures: int = 3
+    index_recall_on_stop: bool = False  # write the session's recall index entry when it stops
 
 
 def _is_boundary_failure(error: BaseException) -> bool:
@@ -127,6 +130,7 @@ class SessionActor(Actor):
         self._reductions: dict[str, ReductionPlan] = {}
         self._contexts: dict[str, Mapping[str, CaseSnapshot]] = {}
         self._open_cards: tuple[InteractionToCreate, ...] | None = None
+        self._recall = SessionRecall()
 
     async def on_start(self) -> None:
         record = await self._store.get_session(self._account, self._session)
@@ -134,6 +138,7 @@ class SessionActor(Actor):
             raise WrongSession(f"session {self._session!r} does not exist for this account")
         self._workflow = record.workflow
         stored = record.thread_context or {}
+        self._recall = SessionRecall.of(stored)
         if "thread" in stored or "anaphora" in stored:  # {"thread": ..., "anaphora": ...}
             self._anaphora = stored.get("anaphora")
             stored = stored.get("thread") or {}
@@ -141,6 +146,10 @@ class SessionActor(Actor):
             self._thread = converter.structure(stored, ThreadContext)
         turns = await self._store.list_session_turns(self._account, self._session)
         self._turn_ids = [t.turn_id for t in turns]
+
+    async def on_stop(self) -> None:
+        if self._settings.index_recall_on_stop:
+            await self._recall.index(self._store, self._account, self._session)
 
     @handler
     async def handle(self, message: HandleTurn) -> TurnResponse:
@@ -220,6 +229,7 @@ class SessionActor(Actor):
                 workflow=self._workflow,
                 case_labels=tuple(labels),
                 focus_label=self._focus,
+                recall_pending=self._recall.pending,
             )
             try:
                 interpretation = await self._ask(self._stages.interpreter, message)
@@ -307,6 +317,7 @@ class SessionActor(Actor):
                 anaphora=self._anaphora,
             ),
         )
+        recalled = await self._recall.advance(self._stages.recall, self._ask, turn, plan, reduction)
         cards = tuple(reduction.interactions)
         narration: Narration = await self._ask(
             self._stages.narrator,
@@ -319,6 +330,7 @@ class SessionActor(Actor):
                 answers=tuple(grounded.answers),
                 cases=await self._cases_of(turn, reduction),
                 answered=await self._answered_card(turn, reduction),
+                recall=recalled.drafts,
             ),
         )
         thread = self._thread
@@ -329,9 +341,14 @@ class SessionActor(Actor):
             turn.turn_id,
             [converter.unstructure(b) for b in narration.blocks],
             meta={"narration_attempts": converter.unstructure(narration.attempts)},
-            thread_context={"thread": converter.unstructure(thread), "anaphora": self._anaphora},
+            thread_context=self._recall.context(
+                {"thread": converter.unstructure(thread), "anaphora": self._anaphora}, recalled
+            ),
             phase=PhaseMove(expected=record.phase, new=TurnPhase.DELIVERED),
+            interactions=recalled.cards,
+            card_resolutions=recalled.closing,
         )
+        self._recall = self._recall.after(recalled)
         self._thread = thread
         self._forget(turn.turn_id)
         return TurnResponse(

@@ -31,6 +31,7 @@ class Interpret:
     case_labels: tuple[str, ...]
     focus_label: str | None = None
     prior_attempts: tuple[ProviderAttempt, ...] = ()
+    recall_pending: str | None = None  # what a recall in progress waits for (docs/recall.md)
 
 
 @attrs.frozen(kw_only=True)
@@ -92,6 +93,7 @@ class Narrate:
     failure: Any = None
     cases: Mapping[str, Any] = attrs.field(factory=dict)  # case id -> CaseSnapshot
     answered: InteractionToCreate | None = None  # the card this turn's click answered
+    recall: Sequence[Any] = ()  # the recall stage's drafts (turnframe.narration.draft.Draft)
 
 
 @attrs.frozen(kw_only=True)

@@ -4,7 +4,9 @@
 - ``turnframe chat``: talk to a sample desk, interactively or from a script, as text or JSON;
 - ``turnframe replay TURN_ID``: a stored turn's audit view, from its records alone;
 - ``turnframe sessions``: an account's sessions with their last turn and phase;
-- ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why.
+- ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why;
+- ``turnframe recall index`` / ``turnframe recall search "cue"``: the recall index of earlier
+  conversations, and a search over it (docs/recall.md).
 
 A user mistake prints one line on stderr, ``turnframe: <code>: <message> (<hint>)``, and exits
 1 (2 for a command line argparse refuses); there is no traceback. See docs/cli.md.
@@ -40,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Commands import the runtime when they run, so `--version` and `--help` stay fast.
     from turnframe.cli.chat import add_chat_command
     from turnframe.cli.demo import add_demo_command
+    from turnframe.cli.recall import add_recall_commands
     from turnframe.cli.replay import add_replay_command
     from turnframe.cli.sessions import add_sessions_command
     from turnframe.corpora.cli import add_corpus_commands
@@ -55,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_command(commands)
     add_sessions_command(commands)
     add_corpus_commands(commands)
+    add_recall_commands(commands)
     return parser
 
 

@@ -13,6 +13,7 @@ import attrs
 
 from turnframe.cli.errors import NoOpenCard, UnknownOptionLabel
 from turnframe.pipeline.replay_view import ReplayView, load_replay_view
+from turnframe.recall.present import contract_fields
 from turnframe.response import TurnResponse
 from turnframe.runtime import Runtime
 from turnframe.stores.records import InteractionRecord, SessionRecord
@@ -129,7 +130,15 @@ def turn_json(response: TurnResponse) -> dict[str, Any]:
             }
             for r in response.results
         ],
-        "blocks": [{"kind": b.kind.value, "code": b.code, "text": b.text} for b in response.blocks],
+        "blocks": [
+            {
+                "kind": b.kind.value,
+                "code": b.code,
+                "text": b.text,
+                **contract_fields(b.code, b.data),
+            }
+            for b in response.blocks
+        ],
         "events": [{"type": e.name, "case_id": e.case_id} for e in response.events],
     }
 

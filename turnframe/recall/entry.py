@@ -116,6 +116,8 @@ class IndexEntry:
     identifiers: tuple[IdentifierTuple, ...]
     markers: MarkerProfile
     cross_refs: tuple[StructuredAnchor, ...]
+    #: Coinages a user turn of the record marks settled ("let's go with Bluebird").
+    settled: tuple[str, ...]
     #: The evidence mode of every signal term (keywords, identifiers, markers, topic words).
     signals: dict[str, EvidenceMode]
     source_scan: SourceScan
@@ -126,6 +128,9 @@ class IndexEntry:
     parent_pointer: str | None = None
     turn_count: int = 0
     indexed_through: str | None = None  # the last turn the entry covers
+    #: Turns in which the user was recalling another conversation: they ask about the past,
+    #: they are not it, so the entry is derived without them.
+    recall_turns: tuple[str, ...] = ()
     writer_version: int = WRITER_VERSION
 
     def mode_of(self, term: str) -> EvidenceMode | None:

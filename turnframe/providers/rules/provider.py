@@ -10,7 +10,9 @@ InterpreterActor's turn payload)::
      "case_labels": ["Anna", "Bob"],                 the case labels the user may name
      "locale": "en",                                 optional, default "en"
      "focus_label": "Anna",                          optional: the case the session talks about
-     "glossary": "the office = Rua Augusta 12"}      optional: glossary text (references' format)
+     "glossary": "the office = Rua Augusta 12",      optional: glossary text (references' format)
+     "recall_pending": "presented"}                  optional: what a recall in progress waits
+                                                     for (asked, expansion, presented)
 
 Other keys are ignored. A payload it cannot read is a ``ProviderBadRequest`` (the chain falls
 back); narration requests are refused the same way — this provider only interprets. The same
@@ -30,6 +32,7 @@ from turnframe.messages import UserTurn
 from turnframe.plan import UserTurnPlan
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
+from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.split import split_clauses
@@ -48,9 +51,10 @@ def read_turn(
     case_labels: Sequence[str] = (),
     focus_label: str | None = None,
     glossary: Glossary | None = None,
+    recall_pending: str | None = None,
 ) -> UserTurnPlan:
     """The plan for ``turn`` (pure: the same inputs always give the same plan)."""
-    return _read(turn, _vocabulary(workflow), case_labels, focus_label, glossary)
+    return _read(turn, _vocabulary(workflow), case_labels, focus_label, glossary, recall_pending)
 
 
 @functools.lru_cache(maxsize=64)
@@ -64,6 +68,7 @@ def _read(
     case_labels: Sequence[str],
     focus_label: str | None,
     glossary: Glossary | None,
+    recall_pending: str | None = None,
 ) -> UserTurnPlan:
     text = turn.text
     plan = PlanBuilder(text=text)
@@ -71,6 +76,11 @@ def _read(
         start = len(text) - len(text.lstrip())
         plan.not_understood(start, len(text.rstrip()))
         return plan.plan()
+    if recall.read_recollect(text, plan):
+        return plan.plan()
+    disposition = recall.read_disposition(text, recall_pending)
+    if disposition is not None:
+        recall.emit(disposition, text, plan)
     aliases = find_aliases(glossary, text) if glossary is not None else ()
     targets = Targets(text=text, labels=tuple(case_labels), focus=focus_label, aliases=aliases)
     reader = Reader(
@@ -82,7 +92,10 @@ def _read(
         plan=plan,
     )
     for clause in split_clauses(text, vocab):
-        reader.read(clause)
+        if disposition is None or clause.start >= disposition.end:
+            reader.read(clause)
+    if recall_pending in ("asked", "presented"):
+        recall.answer_in_own_words(text, plan)
     return plan.plan()
 
 
@@ -119,6 +132,7 @@ class RulesProvider:
         case_labels: Sequence[str] = (),
         focus_label: str | None = None,
         glossary: Glossary | None = None,
+        recall_pending: str | None = None,
     ) -> str:
         """Plan JSON for ``turn`` (``glossary`` defaults to the provider's own)."""
         name = workflow if isinstance(workflow, str) else workflow.name
@@ -130,7 +144,7 @@ class RulesProvider:
                 hint="build RulesProvider(workflows=[...]) with every workflow it interprets",
             )
         chosen = glossary if glossary is not None else self._glossary
-        plan = _read(turn, vocab, case_labels, focus_label, chosen)
+        plan = _read(turn, vocab, case_labels, focus_label, chosen, recall_pending)
         return plan_to_json(plan)
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
@@ -162,6 +176,7 @@ class RulesProvider:
             case_labels=payload["case_labels"],
             focus_label=payload["focus_label"],
             glossary=glossary,
+            recall_pending=payload["recall_pending"],
         )
         return ProviderAnswer(text=text, model=RULES_MODEL)
 
@@ -195,7 +210,9 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
     labels = data.get("case_labels", [])
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
         raise _bad("'case_labels' must be a list of strings")
-    optional = {key: data.get(key) for key in ("locale", "focus_label", "glossary")}
+    optional = {
+        key: data.get(key) for key in ("locale", "focus_label", "glossary", "recall_pending")
+    }
     for key, value in optional.items():
         if value is not None and not isinstance(value, str):
             raise _bad(f"{key!r} must be a string")
@@ -207,4 +224,5 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
         "locale": optional["locale"] or "en",
         "focus_label": optional["focus_label"],
         "glossary": optional["glossary"],
+        "recall_pending": optional["recall_pending"],
     }

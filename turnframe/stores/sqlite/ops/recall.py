@@ -144,13 +144,14 @@ def find(conn: sqlite3.Connection, account_id: str, query: RecallQuery) -> Recal
             "WHERE account_id = ? AND literal = ?"
         )
         params += [base + offset, query.identifier_weight, account_id, literal]
-    excluded = ", ".join("?" for _ in query.exclude_sessions) or "NULL"
+    marks = ", ".join("?" for _ in query.exclude_sessions)
+    excluded = f"WHERE session_id NOT IN ({marks}) " if marks else ""
     sql = (
         "WITH hits (session_id, term, source, turn_id, weight) AS MATERIALIZED ("
         + " UNION ALL ".join(selects)
         + "), top AS (SELECT session_id, SUM(weight) AS score FROM "
         "(SELECT DISTINCT session_id, term, weight FROM hits) "
-        f"WHERE session_id NOT IN ({excluded}) GROUP BY session_id "
+        f"{excluded}GROUP BY session_id "
         "ORDER BY score DESC, session_id DESC LIMIT ?) "
         "SELECT h.session_id, top.score, h.term, h.source, h.turn_id, s.workflow, s.created_at, "
         "lt.created_at FROM hits h JOIN top ON top.session_id = h.session_id "
