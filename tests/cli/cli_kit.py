@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]
+
 #: A Wednesday: "Friday" is 2026-01-30 and the seeded discount is valid until 2026-01-31.
 CLOCK = "2026-01-28T09:30:00+00:00"
 DEMO_TURN = (
@@ -21,6 +23,10 @@ def run_cli(
     *args: str | Path, cwd: Path, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if k not in ("TURNFRAME_STORE", "NO_COLOR")}
+    # The package under test is this checkout's, wherever the interpreter's own install points.
+    environment["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT), environment.get("PYTHONPATH", "")) if p
+    )
     environment.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "turnframe", *map(str, args)],

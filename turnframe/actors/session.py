@@ -349,6 +349,8 @@ class SessionActor(Actor):
             card_resolutions=recalled.closing,
         )
         self._recall = self._recall.after(recalled)
+        if recalled.cards or recalled.closing:
+            self._open_cards = None  # the recall stage opened or closed a card: read them again
         self._thread = thread
         self._forget(turn.turn_id)
         return TurnResponse(

@@ -41,6 +41,8 @@ RECALL_OPENING = re.compile(
     rf"(?:(?:so|hey|um|uh|oh|and|also|wait),?\s+)*(?:"
     rf"(?:what|which|who|where)(?:'s|\s+(?:was|were|is|'s))\s+(?:that|the|those|this)\s+"
     rf"(?:[\w'-]+\s+){{0,4}}?{_WE}\s+(?:\w+\s+)?{_DID}"
+    rf"|(?:what|which|who|where)\s+(?:was|were)\s+that\s+(?:[\w'-]+\s+){{0,3}}?"
+    rf"(?:thing|one|again|called|about|from|with)"
     rf"|(?:do|did|can|could|would)\s+{_WE}\s+(?:still\s+)?(?:remember|recall)"
     rf"|(?:the|that)\s+(?:one|thing|idea|plan|conversation|chat|discussion|bit)\s+{_WE}\s+"
     rf"(?:\w+\s+)?{_DID}"
