@@ -156,9 +156,8 @@ async def test_after_a_round_trip_an_empty_search_offers_the_full_text_and_expan
 ) -> None:
     async with recalling(store) as rt:
         # Never indexed: only the opening (the spine) and, on election, the full text hold it.
-        later = await converse(
-            rt, [TRAIN, "Also, our friend Ines recommended a tiled cafe near the station"], days_ago=6
-        )
+        cafe = "Also, our friend Ines recommended a tiled cafe near the station"
+        later = await converse(rt, [TRAIN, cafe], days_ago=6)
         chat = await Chat.start(rt)
         asked = recall_block(await chat.say("do you remember that place somebody recommended?"))
         assert asked.code == "turnframe.recall.ask"

@@ -23,7 +23,7 @@ import anyio
 from turnframe.cli.desk import default_store, open_store
 from turnframe.cli.errors import UsageError
 from turnframe.cli.options import add_account, add_store, add_style
-from turnframe.recall.search import SearchResult, search
+from turnframe.recall.preview import SearchResult, search
 from turnframe.recall.writer import IndexReport, index_account
 
 

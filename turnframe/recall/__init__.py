@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from turnframe.recall.codes import CURRENCY_CAVEAT, RECALL_CODES
-    from turnframe.recall.search import SearchResult, search
+    from turnframe.recall.preview import SearchResult, search
     from turnframe.recall.settings import RecallSettings
     from turnframe.recall.state import RecalledContext, recalled_contexts
     from turnframe.recall.writer import IndexReport, index_account, index_session
@@ -31,8 +31,8 @@ _LAZY = {
     "IndexReport": "turnframe.recall.writer",
     "index_account": "turnframe.recall.writer",
     "index_session": "turnframe.recall.writer",
-    "SearchResult": "turnframe.recall.search",
-    "search": "turnframe.recall.search",
+    "SearchResult": "turnframe.recall.preview",
+    "search": "turnframe.recall.preview",
 }
 
 

@@ -156,7 +156,13 @@ def _candidate(
     exact = set(hit.identifiers)
     matches = []
     for identifier in cue_identifiers:
-        by_words = bool(identifier.surface) and all(w in matched_terms for w in identifier.surface)
+        # Its words alone (say "309") anchor only a session no entry speaks for: an entry that
+        # does not hold the literal read those words as something else (order 309, a price).
+        by_words = (
+            entry is None
+            and bool(identifier.surface)
+            and all(w in matched_terms for w in identifier.surface)
+        )
         if identifier.literal in exact or by_words:
             others = max(0, holding.get(identifier.literal, 0) - 1)
             matches.append(

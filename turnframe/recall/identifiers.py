@@ -98,12 +98,12 @@ def find_identifiers(text: str) -> list[Found]:
             "github_pr" if m.group("pr") else "ticket" if m.group("ticket") else "github_issue"
         )
         take(f"#{int(m.group('n'))}", namespace, m.start(), m.end())
-    for m in _HASH.finditer(text):
-        take(f"#{int(m.group('n'))}", "github_issue", m.start(), m.end())
     for m in _ORDER.finditer(text):
         take(f"order:{int(m.group('n'))}", "order", m.start(), m.end())
     for m in _CASE.finditer(text):
         take(f"case:{int(m.group('n'))}", "case", m.start(), m.end())
+    for m in _HASH.finditer(text):  # a bare "#N" after the named kinds: "order #309" is an order
+        take(f"#{int(m.group('n'))}", "github_issue", m.start(), m.end())
     for m in _COMMIT.finditer(text):
         sha = m.group("sha")
         if re.search(r"\d", sha) and re.search(r"[a-f]", sha, _I):

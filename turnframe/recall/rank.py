@@ -51,7 +51,7 @@ class Ranked:
 def entropy_signal(candidate: Candidate, trace: RecallTrace) -> float:
     namespaces = {i.literal: i.namespace for i in trace.identifiers}
     return sum(
-        m.precision * (1.0 if m.exact else 0.75)
+        m.precision * (1.0 if m.exact else 0.5)
         for m in candidate.identifiers
         if authorizes(m.namespace, namespaces.get(m.literal, m.namespace))
     )
