@@ -23,6 +23,7 @@ from turnframe.testing.faults import Fault, FaultPlan, FaultPoint, FaultyStore
 pytestmark = pytest.mark.anyio
 
 POOL = "The hotel pool is closed until March, so we settled on the lounge pass instead"
+PORTO = "Is the pool at the Porto hotel heated in winter?"
 FERRY = "Can you check whether the ferry to Sintra runs on Sundays?"
 
 
@@ -71,7 +72,7 @@ async def test_a_crash_at_any_step_of_a_recall_turn_replays_it_from_the_stored_s
     store: Store, point: FaultPoint
 ) -> None:
     async with recalling(store) as rt:
-        porto = await converse(rt, ["Is the pool at the Porto hotel heated in winter?"], days_ago=20)
+        porto = await converse(rt, [PORTO], days_ago=20)
         pool = await converse(rt, [POOL], days_ago=8)
         await index(rt)
         chat = await Chat.start(rt)
