@@ -54,6 +54,11 @@ RECALL_OPENING = re.compile(
     rf"|{_WE}\s+(?:talked|spoke|chatted)\s+about\s+.+\b(?:before|earlier|last|ago|the\s+other\s+day)"
     rf"|(?:where|when)\s+did\s+{_WE}\s+(?:talk|discuss|leave|land|get)"
     rf"|what\s+was\s+the\s+name\s+of\s+(?:the|that)"
+    rf"|how\s+did\s+(?:the|that|our|all)\s+(?:[\w'-]+\s+){{0,6}}?(?:go|end|turn\s+out|work\s+out)"
+    rf"|what\s+happened\s+(?:with|to)\s+(?:the|that|our)"
+    rf"|(?:walk|take)\s+me\s+through\s+(?:the|that|what|how|everything|all)"
+    rf"|(?:everything|all)\s+(?:that\s+)?{_WE}(?:'ve|\s+have)?\s+(?:ever\s+)?"
+    rf"(?:said|discussed|talked\s+about|decided)"
     rf")\b",
     _I,
 )
