@@ -35,7 +35,8 @@ _WE = r"(?:we|i|you|u)"
 _DID = (
     r"(?:talked|spoke|chatted|discussed|said|settled|agreed|decided|came\s+up\s+with|mentioned"
     r"|looked\s+at|went\s+over|figured\s+out|planned|booked|picked|chose|sorted\s+out"
-    r"|landed\s+on|ended\s+up\s+with|worked\s+out|covered|had)"
+    r"|landed\s+on|ended\s+up\s+with|worked\s+out|covered|had|recommended|suggested|found"
+    r"|liked|used|tried|saw|visited)"
 )
 RECALL_OPENING = re.compile(
     rf"(?:(?:so|hey|um|uh|oh|and|also|wait),?\s+)*(?:"
