@@ -158,6 +158,7 @@ def presented_sessions(block: Block) -> list[str]:
 
 __all__ = [
     "ACCOUNT",
+    "DESK",
     "STORES",
     "TODAY",
     "Chat",
