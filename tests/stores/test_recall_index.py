@@ -253,3 +253,13 @@ def test_a_query_term_is_one_lower_case_word() -> None:
         RecallTerm(forms=("Pool",))
     with pytest.raises(ValueError, match="limit"):
         RecallQuery(limit=0)
+
+
+async def test_a_term_reaches_at_most_its_newest_matching_rows(store: Store) -> None:
+    oldest = await conversation(store, "ferry times")
+    middle = await conversation(store, "the ferry back")
+    newest = await conversation(store, "a late ferry")
+    query = RecallQuery(terms=(term("ferry"),), term_reach=2)
+    found = await store.find_recall(ACCOUNT, query)
+    assert {h.session_id for h in found.hits} == {middle, newest}
+    assert oldest not in {h.session_id for h in found.hits}

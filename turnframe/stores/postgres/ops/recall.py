@@ -4,7 +4,8 @@ The same statements as the SQLite store's (``turnframe.stores.sqlite.ops.recall`
 ``tsquery`` where FTS5 has ``MATCH``: every cue term and identifier contributes the sessions it
 reaches, each (session, term) counted once with its weight; the best ``limit`` sessions by score
 (ties: the newest id first, compared byte-wise as SQLite does) come back with every place they
-matched.
+matched. A term reaches at most its ``term_reach`` newest matching rows per source, in the
+order rows were written (``pos``, as SQLite's rowid).
 """
 
 from __future__ import annotations
@@ -138,17 +139,19 @@ async def find(conn: Conn, account_id: str, query: RecallQuery) -> RecallFound:
         return RecallFound(hits=(), sessions=sessions, indexed=indexed)
     p = _Params()
     account = p(account_id)
+    reach = p(query.term_reach) if query.terms else ""
     selects: list[str] = []
     for number, term in enumerate(query.terms):
         n, w, match = p(number), p(term.weight), p(match_expression(term.forms))
         selects.append(
-            f"SELECT r.session_id, {n}::int, 'index', NULL::text, {w}::int FROM recall_index r "
-            f"WHERE r.terms @@ to_tsquery('simple', {match}) AND r.account_id = {account}"
+            f"(SELECT r.session_id, {n}::int, 'index', NULL::text, {w}::int FROM recall_index r "
+            f"WHERE r.terms @@ to_tsquery('simple', {match}) AND r.account_id = {account} "
+            f"ORDER BY r.pos DESC LIMIT {reach})"
         )
         selects.append(
-            f"SELECT t.session_id, {n}::int, t.part, t.turn_id, {w}::int FROM recall_text t "
+            f"(SELECT t.session_id, {n}::int, t.part, t.turn_id, {w}::int FROM recall_text t "
             f"WHERE t.words @@ to_tsquery('simple', {match}) AND t.account_id = {account} "
-            f"AND t.part IN ({_text_parts(query.scope)})"
+            f"AND t.part IN ({_text_parts(query.scope)}) ORDER BY t.pos DESC LIMIT {reach})"
         )
     base = len(query.terms)
     for offset, literal in enumerate(query.identifiers):

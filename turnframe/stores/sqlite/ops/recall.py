@@ -1,7 +1,11 @@
 """Recall: the derived index entries, their identifiers, and full-text search (FTS5).
 
+Every full-text match is the outer loop of its join (``CROSS JOIN`` fixes SQLite's join order):
+left to the planner, it may scan the account's rows and run the match once per row.
+
 A query is one statement: every cue term (with its variants) and identifier contributes the
-sessions it reaches, each (session, term) counted once with the term's weight; the best
+sessions it reaches (a term at most its ``term_reach`` newest matching rows per source: a word
+that common orders nothing), each (session, term) counted once with the term's weight; the best
 ``limit`` sessions by score (ties: the newest id first) come back with every place they
 matched. Spine scope reads index entries, identifiers and first user turns; full-text scope
 adds every later turn and every reply.
@@ -120,23 +124,35 @@ def find(conn: sqlite3.Connection, account_id: str, query: RecallQuery) -> Recal
     ).fetchone()
     if not query.terms and not query.identifiers:
         return RecallFound(hits=(), sessions=sessions[0], indexed=sessions[1])
+    sql, params = find_statement(account_id, query)
+    rows = conn.execute(sql, params).fetchall()
+    hits = collect_hits(
+        rows, query, time=codec.load_optional_time, started=codec.load_optional_time
+    )
+    return RecallFound(hits=hits, sessions=sessions[0], indexed=sessions[1])
+
+
+def find_statement(account_id: str, query: RecallQuery) -> tuple[str, list[Any]]:
+    """The one statement of a query (the benchmark runs it raw as its baseline)."""
     selects: list[str] = []
     params: list[Any] = []
     for number, term in enumerate(query.terms):
         match = match_expression(term.forms)
         selects.append(
-            "SELECT r.session_id, ?, 'index', NULL, ? FROM recall_index_fts "
-            "JOIN recall_index r ON r.id = recall_index_fts.rowid "
-            "WHERE recall_index_fts MATCH ? AND r.account_id = ?"
+            "SELECT * FROM (SELECT r.session_id, ?, 'index', NULL, ? FROM recall_index_fts "
+            "CROSS JOIN recall_index r ON r.id = recall_index_fts.rowid "
+            "WHERE recall_index_fts MATCH ? AND r.account_id = ? "
+            "ORDER BY recall_index_fts.rowid DESC LIMIT ?)"
         )
-        params += [number, term.weight, match, account_id]
+        params += [number, term.weight, match, account_id, query.term_reach]
         selects.append(
-            "SELECT t.session_id, ?, t.part, t.turn_id, ? FROM recall_text_fts "
-            "JOIN recall_text t ON t.id = recall_text_fts.rowid "
+            "SELECT * FROM (SELECT t.session_id, ?, t.part, t.turn_id, ? FROM recall_text_fts "
+            "CROSS JOIN recall_text t ON t.id = recall_text_fts.rowid "
             f"WHERE recall_text_fts MATCH ? AND t.account_id = ? "
-            f"AND t.part IN ({_text_parts(query.scope)})"
+            f"AND t.part IN ({_text_parts(query.scope)}) "
+            "ORDER BY recall_text_fts.rowid DESC LIMIT ?)"
         )
-        params += [number, term.weight, match, account_id]
+        params += [number, term.weight, match, account_id, query.term_reach]
     base = len(query.terms)
     for offset, literal in enumerate(query.identifiers):
         selects.append(
@@ -160,11 +176,7 @@ def find(conn: sqlite3.Connection, account_id: str, query: RecallQuery) -> Recal
         "ORDER BY top.score DESC, h.session_id DESC, h.turn_id"
     )
     params += [*query.exclude_sessions, query.limit, account_id]
-    rows = conn.execute(sql, params).fetchall()
-    hits = collect_hits(
-        rows, query, time=codec.load_optional_time, started=codec.load_optional_time
-    )
-    return RecallFound(hits=hits, sessions=sessions[0], indexed=sessions[1])
+    return sql, params
 
 
 def counts(
@@ -179,7 +191,7 @@ def counts(
     for term in dict.fromkeys(terms):
         row = conn.execute(
             "SELECT COUNT(DISTINCT t.session_id) FROM recall_text_fts "
-            "JOIN recall_text t ON t.id = recall_text_fts.rowid "
+            "CROSS JOIN recall_text t ON t.id = recall_text_fts.rowid "
             "WHERE recall_text_fts MATCH ? AND t.account_id = ? AND t.session_id <> ?",
             (match_expression((term,)), account_id, other),
         ).fetchone()
