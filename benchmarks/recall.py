@@ -13,7 +13,7 @@ itself is measured below). It grows 1k → 10k → 100k and is measured at each 
   the *same match* is the store's own statement for the cue run raw through aiosqlite (so the
   ratio is what Find adds around it: entries, precision, ranking, the thread hops); *bm25* is
   the plain way to write it, one FTS5 query over the same two full-text tables for the same
-  words (``"a" OR "b" …``), best 24 by bm25 over every match.
+  words (``"a" OR "b" …``), best 16 by bm25 over every match.
 - **Index writer**: sessions per second through ``index_session`` (read the record, judge it
   against the store, derive, write). Baseline: the same rows written by raw statements.
 
@@ -49,7 +49,7 @@ from turnframe.recall.entry import (
     SourceScan,
     entry_from_json,
 )
-from turnframe.recall.find import find, query_terms
+from turnframe.recall.find import FIND_LIMIT, find, query_terms
 from turnframe.recall.identifiers import find_identifiers
 from turnframe.recall.rank import rank
 from turnframe.recall.salience import MarkerProfile
@@ -213,12 +213,13 @@ def _same_match(text: str) -> tuple[str, list[Any]]:
         terms=tuple(terms),
         identifiers=tuple(i.literal for i in recall.trace.identifiers),
         scope=RecallScope.SPINE,
+        limit=FIND_LIMIT,
     )
     return find_statement(ACCOUNT, query)
 
 
 def _bm25_match(text: str) -> tuple[str, list[Any]]:
-    """The plain way to write it: one FTS5 query over both tables, best 24 by bm25."""
+    """The plain way to write it: one FTS5 query over both tables, best 16 by bm25."""
     words, _ = query_terms(cue(text))
     match = " OR ".join(f'"{w}"' for w in words) or '"nothing"'
     return _BM25, [match, ACCOUNT, match, ACCOUNT]
@@ -232,7 +233,7 @@ _BM25 = (
     "UNION ALL SELECT t.session_id, bm25(recall_text_fts) FROM recall_text_fts "
     "CROSS JOIN recall_text t ON t.id = recall_text_fts.rowid "
     "WHERE recall_text_fts MATCH ? AND t.account_id = ? AND t.part = 'spine'"
-    ") ORDER BY score LIMIT 24"
+    ") ORDER BY score LIMIT 16"
 )
 
 

@@ -17,7 +17,7 @@ class RecallSettings:
 
     max_attempts: int = MAX_ATTEMPTS
     adjacent: int = 2
-    find_limit: int = 24
+    find_limit: int = 16
     store_location: str | None = None
     index_on_idle: bool = True
 

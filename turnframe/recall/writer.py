@@ -35,6 +35,8 @@ from turnframe.stores.protocol import Store
 from turnframe.stores.recall import NewRecallEntry, RecallCounts, RecallIdentifier, RecallRecord
 
 MAX_CHARS = 40_000
+#: A repeated word that at most this many other sessions hold is this session's coinage.
+RARE_AT = 1
 USER_KEYWORDS = 16
 REPLY_KEYWORDS = 6
 _ANCHOR_KINDS = {
@@ -159,7 +161,7 @@ def derive_entry(
                 if key not in anchors or channel is AnchorChannel.USER:
                     anchors[key] = StructuredAnchor(kind=kind, ref=found.literal, channel=channel)
 
-    markers = profile(kept, others=counts.terms)
+    markers = profile(kept, others=counts.terms, rare_at=RARE_AT)
     settled = tuple(
         c
         for c in markers.coinage
@@ -246,7 +248,11 @@ async def index_session(store: Store, account_id: str, session_id: str) -> Index
     literals = list(dict.fromkeys(f.literal for s in said for f in find_identifiers(s.text)))
     candidates = coinage_candidates([s.text for s in said])[:24]
     counts = await store.count_recall_terms(
-        account_id, terms=candidates, identifiers=literals, exclude_session=session_id
+        account_id,
+        terms=candidates,
+        identifiers=literals,
+        exclude_session=session_id,
+        upto=RARE_AT + 1,  # a coinage is held by at most RARE_AT other sessions: stop counting
     )
     parent = rec.fork_of(record)
     parent_exists = parent is not None and (await store.get_session(account_id, parent)) is not None

@@ -333,9 +333,14 @@ class DelegatingStore:
         terms: Sequence[str] = (),
         identifiers: Sequence[str] = (),
         exclude_session: str | None = None,
+        upto: int | None = None,
     ) -> RecallCounts:
         return await self._inner.count_recall_terms(
-            account_id, terms=terms, identifiers=identifiers, exclude_session=exclude_session
+            account_id,
+            terms=terms,
+            identifiers=identifiers,
+            exclude_session=exclude_session,
+            upto=upto,
         )
 
     async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:

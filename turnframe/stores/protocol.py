@@ -386,9 +386,11 @@ class Store(Protocol):
         terms: Sequence[str] = (),
         identifiers: Sequence[str] = (),
         exclude_session: str | None = None,
+        upto: int | None = None,
     ) -> RecallCounts:
         """How many of the account's sessions (besides ``exclude_session``) hold each word (in
-        any turn or reply) and each identifier (in their entries)."""
+        any turn or reply; counting stops at ``upto`` when given) and each identifier (in their
+        entries)."""
         ...
 
     async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:

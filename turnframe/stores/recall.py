@@ -95,7 +95,7 @@ class RecallQuery:
     limit: int = attrs.field(default=24, validator=_positive)
     #: A term reaches at most this many of its newest matching rows per source (entries,
     #: turns): a word that common says little, and the query stays bounded as the store grows.
-    term_reach: int = attrs.field(default=500, validator=_positive)
+    term_reach: int = attrs.field(default=200, validator=_positive)
 
 
 class HitSource(enum.StrEnum):

@@ -498,10 +498,11 @@ class PostgresStore:
         terms: Sequence[str] = (),
         identifiers: Sequence[str] = (),
         exclude_session: str | None = None,
+        upto: int | None = None,
     ) -> RecallCounts:
         words, literals = tuple(terms), tuple(identifiers)
         return await self._read(
-            lambda c: recall.counts(c, account_id, words, literals, exclude_session)
+            lambda c: recall.counts(c, account_id, words, literals, exclude_session, upto)
         )
 
     async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:

@@ -190,16 +190,19 @@ async def counts(
     terms: Sequence[str],
     identifiers: Sequence[str],
     exclude_session: str | None,
+    upto: int | None,
 ) -> RecallCounts:
     other = exclude_session or ""
     found_terms: dict[str, int] = {}
     for term in dict.fromkeys(terms):
         n = await conn.fetchval(
-            "SELECT COUNT(DISTINCT session_id) FROM recall_text "
-            "WHERE words @@ to_tsquery('simple', $1) AND account_id = $2 AND session_id <> $3",
+            "SELECT COUNT(*) FROM (SELECT DISTINCT session_id FROM recall_text "
+            "WHERE words @@ to_tsquery('simple', $1) AND account_id = $2 AND session_id <> $3 "
+            "LIMIT $4::bigint) d",
             match_expression((term,)),
             account_id,
             other,
+            upto,
         )
         found_terms[term] = int(n)
     found_ids: dict[str, int] = dict.fromkeys(identifiers, 0)

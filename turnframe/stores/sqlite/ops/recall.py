@@ -185,15 +185,16 @@ def counts(
     terms: Sequence[str],
     identifiers: Sequence[str],
     exclude_session: str | None,
+    upto: int | None,
 ) -> RecallCounts:
     other = exclude_session or ""
     found_terms: dict[str, int] = {}
     for term in dict.fromkeys(terms):
         row = conn.execute(
-            "SELECT COUNT(DISTINCT t.session_id) FROM recall_text_fts "
+            "SELECT COUNT(*) FROM (SELECT DISTINCT t.session_id FROM recall_text_fts "
             "CROSS JOIN recall_text t ON t.id = recall_text_fts.rowid "
-            "WHERE recall_text_fts MATCH ? AND t.account_id = ? AND t.session_id <> ?",
-            (match_expression((term,)), account_id, other),
+            "WHERE recall_text_fts MATCH ? AND t.account_id = ? AND t.session_id <> ? LIMIT ?)",
+            (match_expression((term,)), account_id, other, -1 if upto is None else upto),
         ).fetchone()
         found_terms[term] = int(row[0])
     found_ids: dict[str, int] = dict.fromkeys(identifiers, 0)
