@@ -81,8 +81,8 @@ class Candidate:
 class Found:
     candidates: tuple[Candidate, ...]
     scope: RecallScope
-    sessions: int  # the account's sessions: the coverage searched
-    indexed: int  # of which have an index entry
+    sessions: int | None  # the account's sessions: the coverage searched (None: not counted)
+    indexed: int | None  # of which have an index entry
 
 
 def query_terms(recall: VagueRecall) -> tuple[list[str], list[RecallTerm]]:
@@ -116,6 +116,7 @@ async def find(
     scope: RecallScope,
     exclude: Sequence[str] = (),
     limit: int = FIND_LIMIT,
+    coverage: bool = False,
 ) -> Found:
     shown, terms = query_terms(recall)
     literals = [i.literal for i in recall.trace.identifiers]
@@ -126,6 +127,7 @@ async def find(
         scope=scope,
         exclude_sessions=tuple(exclude),
         limit=limit,
+        coverage=coverage,
     )
     result = await store.find_recall(account_id, query)
     if not result.hits:

@@ -59,7 +59,7 @@ async def search(
     recall = cue(text)
     track = track_of(input_type(recall.trace))
     scope = RecallScope.FULL_TEXT if full_text else RecallScope.SPINE
-    found = await find(store, account_id, recall, scope=scope, limit=max(limit, 1))
+    found = await find(store, account_id, recall, scope=scope, limit=max(limit, 1), coverage=True)
     now = (clock or SystemClock()).now()
     ranked = rank(found.candidates, recall.trace, track, window(recall.trace.temporal, now))
     handles = Handles(store_location=store_location, account_id=account_id)
@@ -92,8 +92,8 @@ async def search(
         scope=scope,
         candidates=tuple(hits),
         dropped=tuple(dropped),
-        sessions=found.sessions,
-        indexed=found.indexed,
+        sessions=found.sessions or 0,
+        indexed=found.indexed or 0,
     )
 
 

@@ -143,25 +143,29 @@ class RecallStage:
 
     async def advance(self, message: RecallTurn) -> RecallOutcome:
         memory = load_memory(message.memory)
-        state = memory.state
-        event = read_event(message.plan, message.reduction, state)
-        step = _Step(self, message, memory, event)
+        event = read_event(message.plan, message.reduction, memory.state)
+        handles = Handles(store_location=self._location, account_id=message.turn.account_id)
+        step = _Step(self._store, self._settings, handles, message.turn, memory, event)
         return await step.run()
-
-    # -- the protocol's steps ---------------------------------------------------------------
 
 
 class _Step:
     """One turn's pass through the protocol."""
 
     def __init__(
-        self, stage: RecallStage, message: RecallTurn, memory: RecallMemory, event: _Event
+        self,
+        store: Store,
+        settings: RecallSettings,
+        handles: Handles,
+        turn: UserTurn,
+        memory: RecallMemory,
+        event: _Event,
     ) -> None:
-        self.store = stage._store
-        self.settings = stage._settings
-        self.turn = message.turn
-        self.account = message.turn.account_id
-        self.handles = Handles(store_location=stage._location, account_id=self.account)
+        self.store = store
+        self.settings = settings
+        self.turn = turn
+        self.account = turn.account_id
+        self.handles = handles
         self.memory = memory
         self.state = memory.state
         self.event = event
@@ -278,6 +282,10 @@ class _Step:
             )
             return self._done(attrs.evolve(self.memory, state=state), said)
         described = _described(recall)
+        sessions, indexed = found.sessions, found.indexed
+        if sessions is None:  # candidates came back, yet none could be opened
+            coverage = await self.store.find_recall(self.account, RecallQuery(coverage=True))
+            sessions, indexed = coverage.sessions, coverage.indexed
         if attempts == 0:
             state = attrs.evolve(base, phase=Phase.ASKED)
             said = present.ask(
@@ -293,15 +301,13 @@ class _Step:
             said = present.expand(
                 described,
                 card_id=card_id,
-                sessions=max(0, found.sessions - 1),
-                indexed=found.indexed,
+                sessions=max(0, (sessions or 0) - 1),
+                indexed=indexed or 0,
                 attempts_left=state.attempts_left(self.settings.max_attempts),
                 dropped=dropped,
             )
             return self._done(attrs.evolve(self.memory, state=state), said)
-        return await self._null(
-            recall, scope, dropped, sessions=found.sessions, indexed=found.indexed
-        )
+        return await self._null(recall, scope, dropped, sessions=sessions, indexed=indexed)
 
     async def _ground_top(
         self, recognizables: Sequence[Recognizable], cue_words: Sequence[str]
@@ -389,15 +395,16 @@ class _Step:
         dropped: Sequence[str],
         *,
         sessions: int | None = None,
-        indexed: int = 0,
+        indexed: int | None = 0,
     ) -> RecallOutcome:
         if sessions is None:
-            coverage = await self.store.find_recall(self.account, RecallQuery())
+            coverage = await self.store.find_recall(self.account, RecallQuery(coverage=True))
             sessions, indexed = coverage.sessions, coverage.indexed
+        sessions = sessions or 0
         said = present.null_match(
             _described(recall),
             sessions=max(0, sessions - 1),
-            indexed=indexed,
+            indexed=indexed or 0,
             full_text=scope is RecallScope.FULL_TEXT,
             dropped=dropped,
         )

@@ -96,6 +96,9 @@ class RecallQuery:
     #: A term reaches at most this many of its newest matching rows per source (entries,
     #: turns): a word that common says little, and the query stays bounded as the store grows.
     term_reach: int = attrs.field(default=200, validator=_positive)
+    #: Count the coverage searched (the account's sessions and entries) even when sessions are
+    #: found; it is always counted when none is.
+    coverage: bool = False
 
 
 class HitSource(enum.StrEnum):
@@ -124,11 +127,12 @@ class RecallHit:
 
 @attrs.frozen(kw_only=True)
 class RecallFound:
-    """A query's hits, and the coverage it searched: the account's sessions and entries."""
+    """A query's hits, and the coverage it searched: the account's sessions and entries (None
+    when hits came back and the query did not ask for coverage)."""
 
     hits: tuple[RecallHit, ...]
-    sessions: int
-    indexed: int
+    sessions: int | None = None
+    indexed: int | None = None
 
 
 @attrs.frozen(kw_only=True)
@@ -137,7 +141,6 @@ class RecallCounts:
 
     terms: dict[str, int]
     identifiers: dict[str, int]
-    sessions: int
 
 
 @attrs.frozen(kw_only=True)

@@ -23,6 +23,7 @@ from turnframe.stores.recall import (
     RecallCounts,
     RecallEntryRecord,
     RecallFound,
+    RecallHit,
     RecallQuery,
     RecallRecord,
     RecallScope,
@@ -128,15 +129,21 @@ def _text_parts(scope: RecallScope) -> str:
 
 
 async def find(conn: Conn, account_id: str, query: RecallQuery) -> RecallFound:
+    hits: tuple[RecallHit, ...] = ()
+    if query.terms or query.identifiers:
+        hits = await _hits(conn, account_id, query)
+    if hits and not query.coverage:
+        return RecallFound(hits=hits)
     coverage = await conn.fetchrow(
         "SELECT (SELECT COUNT(*) FROM sessions WHERE account_id = $1), "
         "(SELECT COUNT(*) FROM recall_index WHERE account_id = $1)",
         account_id,
     )
     assert coverage is not None
-    sessions, indexed = int(coverage[0]), int(coverage[1])
-    if not query.terms and not query.identifiers:
-        return RecallFound(hits=(), sessions=sessions, indexed=indexed)
+    return RecallFound(hits=hits, sessions=int(coverage[0]), indexed=int(coverage[1]))
+
+
+async def _hits(conn: Conn, account_id: str, query: RecallQuery) -> tuple[RecallHit, ...]:
     p = _Params()
     account = p(account_id)
     reach = p(query.term_reach) if query.terms else ""
@@ -176,8 +183,7 @@ async def find(conn: Conn, account_id: str, query: RecallQuery) -> RecallFound:
         'ORDER BY top.score DESC, h.session_id COLLATE "C" DESC, h.turn_id COLLATE "C"'
     )
     rows = await conn.fetch(sql, *p.values)
-    hits = collect_hits(rows, query, time=_as_given, started=_as_given)
-    return RecallFound(hits=hits, sessions=sessions, indexed=indexed)
+    return collect_hits(rows, query, time=_as_given, started=_as_given)
 
 
 def _as_given(value: Any) -> datetime | None:
@@ -215,8 +221,7 @@ async def counts(
             list(found_ids),
         ):
             found_ids[row[0]] = int(row[1])
-    total = await conn.fetchval("SELECT COUNT(*) FROM sessions WHERE account_id = $1", account_id)
-    return RecallCounts(terms=found_terms, identifiers=found_ids, sessions=int(total))
+    return RecallCounts(terms=found_terms, identifiers=found_ids)
 
 
 async def record(conn: Conn, account_id: str, session_id: str) -> RecallRecord | None:

@@ -22,6 +22,7 @@ from turnframe.stores.recall import (
     RecallCounts,
     RecallEntryRecord,
     RecallFound,
+    RecallHit,
     RecallQuery,
     RecallRecord,
     RecallScope,
@@ -117,19 +118,21 @@ def _text_parts(scope: RecallScope) -> str:
 
 
 def find(conn: sqlite3.Connection, account_id: str, query: RecallQuery) -> RecallFound:
-    sessions = conn.execute(
+    hits: tuple[RecallHit, ...] = ()
+    if query.terms or query.identifiers:
+        sql, params = find_statement(account_id, query)
+        rows = conn.execute(sql, params).fetchall()
+        hits = collect_hits(
+            rows, query, time=codec.load_optional_time, started=codec.load_optional_time
+        )
+    if hits and not query.coverage:
+        return RecallFound(hits=hits)
+    sessions, indexed = conn.execute(
         "SELECT (SELECT COUNT(*) FROM sessions WHERE account_id = ?), "
         "(SELECT COUNT(*) FROM recall_index WHERE account_id = ?)",
         (account_id, account_id),
     ).fetchone()
-    if not query.terms and not query.identifiers:
-        return RecallFound(hits=(), sessions=sessions[0], indexed=sessions[1])
-    sql, params = find_statement(account_id, query)
-    rows = conn.execute(sql, params).fetchall()
-    hits = collect_hits(
-        rows, query, time=codec.load_optional_time, started=codec.load_optional_time
-    )
-    return RecallFound(hits=hits, sessions=sessions[0], indexed=sessions[1])
+    return RecallFound(hits=hits, sessions=sessions, indexed=indexed)
 
 
 def find_statement(account_id: str, query: RecallQuery) -> tuple[str, list[Any]]:
@@ -206,8 +209,7 @@ def counts(
             (account_id, other, *found_ids),
         ).fetchall():
             found_ids[literal] = int(n)
-    row = conn.execute("SELECT COUNT(*) FROM sessions WHERE account_id = ?", (account_id,))
-    return RecallCounts(terms=found_terms, identifiers=found_ids, sessions=int(row.fetchone()[0]))
+    return RecallCounts(terms=found_terms, identifiers=found_ids)
 
 
 def record(conn: sqlite3.Connection, account_id: str, session_id: str) -> RecallRecord | None:
