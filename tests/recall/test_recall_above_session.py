@@ -1,5 +1,5 @@
 """Above session scope: a line, a topic or a concept, joined from several sessions by the
-documented edge rules (ADR 0012), presented in one shape, with the edges it rests on and the
+documented edge rules (ADR 0017), presented in one shape, with the edges it rests on and the
 links that resolved to no record."""
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ from pathlib import Path
 import pytest
 
 from turnframe.stores import RecallQuery, RecallScope, RecallTerm, SqliteStore
+from turnframe.stores.sqlite.schema import MIGRATIONS
+
+#: The migration that brought recall (found by what it creates, whatever its number).
+RECALL_VERSION = next(v for v, steps in MIGRATIONS if any("recall_text" in s for s in steps))
 
 pytestmark = pytest.mark.anyio
 
@@ -25,11 +29,11 @@ _RECALL_OBJECTS = [
 ]
 
 
-def _back_to_version_2(path: Path) -> None:
+def _back_to_before_recall(path: Path) -> None:
     conn = sqlite3.connect(path)
     for kind, name in _RECALL_OBJECTS:
         conn.execute(f"DROP {kind} {name}")
-    conn.execute("DELETE FROM schema_version WHERE version = 3")
+    conn.execute("DELETE FROM schema_version WHERE version >= ?", (RECALL_VERSION,))
     conn.commit()
     conn.close()
 
@@ -48,7 +52,7 @@ async def test_turns_and_replies_written_before_the_recall_migration_are_searcha
         )
         blocks = [{"kind": "text", "code": "x.y.z", "text": "the azulejo museum"}]
         await store.save_assistant_turn("a", first.turn_id, blocks)
-    _back_to_version_2(path)
+    _back_to_before_recall(path)
     async with SqliteStore.open(path) as store:
         def query(word: str, scope: RecallScope) -> RecallQuery:
             return RecallQuery(terms=(RecallTerm(forms=(word,)),), scope=scope)

@@ -1,6 +1,6 @@
 """Above session scope: candidates joined into lines, topics and concepts by explicit edge rules.
 
-The seed leaves the edge rules open; ours are these (ADR 0012, docs/recall.md). Each rule reads
+The seed leaves the edge rules open; ours are these (ADR 0017, docs/recall.md). Each rule reads
 only what a candidate carries (its scope, times, anchors, topic, keywords, coinages), so an edge
 is inferred at read time and recorded with the words it rests on:
 
