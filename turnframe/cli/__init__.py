@@ -5,7 +5,9 @@
 - ``turnframe replay TURN_ID``: a stored turn's audit view, from its records alone;
 - ``turnframe sessions``: an account's sessions with their last turn and phase;
 - ``turnframe serve``: the HTTP API and the local inspector page (the ``[http]`` extra);
-- ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why.
+- ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why;
+- ``turnframe recall index`` / ``turnframe recall search "cue"``: the recall index of earlier
+  conversations, and a search over it (docs/recall.md).
 
 A user mistake prints one line on stderr, ``turnframe: <code>: <message> (<hint>)``, and exits
 1 (2 for a command line argparse refuses, 130 after Ctrl-C); there is no traceback. Commands
@@ -33,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Commands import the runtime when they run, so `--version` and `--help` stay fast.
     from turnframe.cli.chat import add_chat_command
     from turnframe.cli.demo import add_demo_command
+    from turnframe.cli.recall import add_recall_commands
     from turnframe.cli.replay import add_replay_command
     from turnframe.cli.serve import add_serve_command
     from turnframe.cli.sessions import add_sessions_command
@@ -50,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sessions_command(commands)
     add_serve_command(commands)
     add_corpus_commands(commands)
+    add_recall_commands(commands)
     return parser
 
 

@@ -196,6 +196,7 @@ class Runtime:
                 inside_commit=self._inside_commit,
                 on_outbox=self.dispatcher.notify if self.dispatcher else None,
                 on_event=self._on_event,
+                recall_location=self._recall_location(),
             )
             await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
@@ -285,6 +286,15 @@ class Runtime:
                 register(registry)
         return registry
 
+    def _recall_location(self) -> str:
+        """The store path recall's resume handles name (``turnframe chat --store …``)."""
+        if self.settings.recall.store_location is not None:
+            return self.settings.recall.store_location
+        if isinstance(self._store_arg, str | os.PathLike):
+            return os.fspath(self._store_arg)
+        location = getattr(self._store, "location", None)
+        return location if isinstance(location, str) else "turnframe.db"
+
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
         config = self._config_arg
         if isinstance(config, str | os.PathLike):
@@ -330,11 +340,13 @@ class Runtime:
         workflow: str | None = None,
         session_id: str | None = None,
         anaphora: bool | None = None,
+        fork_of: str | None = None,
     ) -> SessionRecord:
         """Start a session on ``workflow`` (the only one, if there is one), or resume one.
 
         ``anaphora`` turns thread back-references on or off for this session only (``None``:
-        the runtime's setting); it is stored with the session."""
+        the runtime's setting); it is stored with the session. ``fork_of`` marks the session as
+        a fork of another one (a side conversation): recall resumes a fork through its parent."""
         if session_id is not None:
             existing = await self.store.get_session(account_id, session_id)
             if existing is not None:
@@ -345,11 +357,13 @@ class Runtime:
             raise UnknownWorkflow(
                 f"unknown workflow {workflow!r}", hint=f"this runtime knows: {known}"
             )
+        context: dict[str, Any] | None = None
+        if anaphora is not None or fork_of is not None:
+            context = {"thread": None, "anaphora": anaphora}
+            if fork_of is not None:
+                context["fork_of"] = fork_of
         return await self.store.create_session(
-            account_id=account_id,
-            workflow=name,
-            session_id=session_id,
-            thread_context=None if anaphora is None else {"thread": None, "anaphora": anaphora},
+            account_id=account_id, workflow=name, session_id=session_id, thread_context=context
         )
 
     def new_turn(
@@ -499,6 +513,7 @@ class Runtime:
                 settings=SessionSettings(
                     ask_timeout=self.settings.ask_timeout,
                     max_turn_chars=self.settings.max_turn_chars,
+                    index_recall_on_stop=self.settings.recall.index_on_idle,
                 ),
             ),
             restart=Restart.TRANSIENT,

@@ -20,6 +20,7 @@ from turnframe.actors.gate import ExecutionGate
 from turnframe.actors.grounding import GroundingActor
 from turnframe.actors.interpreter import InterpreterActor
 from turnframe.actors.narrator import NarratorActor
+from turnframe.actors.recall import RecallActor
 from turnframe.actors.reduction import ReducerActor
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.session import StageRefs
@@ -32,7 +33,7 @@ from turnframe.supervisors import ChildSpec, DynamicSupervisor, Strategy, Superv
 from turnframe.supervisors.events import EventCallback
 from turnframe.workflow import Workflow
 
-STAGES = ("interpreter", "reducer", "grounding", "narrator")
+STAGES = ("interpreter", "reducer", "grounding", "recall", "narrator")
 
 
 def pool_member(refs: Sequence[ActorRef], key: str) -> ActorRef:
@@ -62,6 +63,7 @@ class StageTree:
             gate=pool_member([self.gates.ref(i) for i in self.gate_ids], session_id),
             grounding=pick("grounding"),
             narrator=pick("narrator"),
+            recall=pick("recall"),
         )
 
 
@@ -78,6 +80,7 @@ def build_tree(
     inside_commit: InsideTransactionHook | None,
     on_outbox: Callable[[], None] | None,
     on_event: EventCallback | None = None,
+    recall_location: str = "turnframe.db",
 ) -> StageTree:
     def specs(name: str, factory: Callable[[], Actor]) -> list[ChildSpec]:
         return [
@@ -112,6 +115,12 @@ def build_tree(
             "grounding",
             lambda: GroundingActor(
                 store=store, workflows=workflows, registry=corpora, anaphora=settings.anaphora
+            ),
+        ),
+        "recall": specs(
+            "recall",
+            lambda: RecallActor(
+                store=store, settings=settings.recall, store_location=recall_location
             ),
         ),
         "narrator": specs(
