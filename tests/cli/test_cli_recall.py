@@ -70,6 +70,22 @@ def test_a_candidates_resume_command_reopens_that_conversation(tmp_path: Path) -
     assert turn["session_id"] == past["session_id"]
 
 
+def test_a_presentation_of_several_lines_stays_in_the_plain_text_column(tmp_path: Path) -> None:
+    chat(tmp_path, POOL, clock=PAST)
+    asked = script(tmp_path, "do you remember the hotel pool thing?")
+    result = run_cli(
+        "chat", "--store", "t.db", "--clock", TODAY, "--script", asked, "--plain", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    first = next(n for n, line in enumerate(lines) if "Is this the conversation" in line)
+    assert lines[first].startswith("  answer   ")
+    shown = lines[first + 1 : first + 4]
+    assert all(line.startswith(" " * 11) and line.strip() for line in shown)
+    assert shown[0].strip().startswith(f"\u201c{POOL}\u201d")
+    assert shown[-1].strip() == "Recall shows that this was discussed, not that it still holds."
+
+
 def test_the_store_expansion_card_is_clicked_with_click_expand(tmp_path: Path) -> None:
     chat(tmp_path, "What time does the last train from Porto leave?", clock=PAST)
     asked, offered, expanded = chat(
