@@ -170,13 +170,26 @@ class QuestionAct:
     evidence: tuple[Evidence, ...]
 
 
+class RecallDisposition(enum.StrEnum):
+    """How the user answers a recall that is waiting for them (the interpreter is told which
+    is waiting): they recognise what was shown, they correct the cue (``description`` holds the
+    new cue: an answer to the open question, "no, the one about the lounge pass"), or they drop
+    it ("never mind")."""
+
+    IDENTIFIED = "identified"
+    CORRECTED = "corrected"
+    WITHDRAWN = "withdrawn"
+
+
 @attrs.frozen(kw_only=True)
 class RecallAct:
-    """A vague reference to an earlier conversation, resolved later by recognition."""
+    """A vague reference to an earlier conversation, resolved later by recognition; with a
+    ``disposition``, the user's answer to the recall in progress (docs/recall.md)."""
 
     kind: ClassVar[str] = "recall"
     description: str
     evidence: tuple[Evidence, ...]
+    disposition: RecallDisposition | None = None
 
 
 @attrs.frozen(kw_only=True)

@@ -157,6 +157,9 @@ class InteractionKind(enum.StrEnum):
     CONFIRM_COMMAND = "confirm_command"
     SELECT_TARGET = "select_target"
     PROVIDE_ARGUMENT = "provide_argument"  # a clarification: the value of one argument
+    #: The recall stage's store-expansion card: confirm = search the full text, decline = stop.
+    #: It authorizes no command; the recall stage reads the click (docs/recall.md).
+    RECALL_EXPANSION = "recall_expansion"
 
 
 class OptionAction(enum.StrEnum):

@@ -33,6 +33,8 @@ from turnframe.pipeline.turn_view import (
     TurnCardCommand,
     TurnCardOption,
     TurnEvent,
+    TurnRecallCandidate,
+    TurnRecallSkip,
     TurnView,
 )
 from turnframe.response import BlockKind
@@ -51,6 +53,46 @@ def tuples(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[tuple[Any, ...
     return st.lists(strategy, max_size=3).map(tuple)
 
 
+def optional(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.none() | strategy
+
+
+# A block as written: kind, code and text, plus any of recall's contract fields (a field left at
+# None is left out of the JSON, so the derived model must accept it absent).
+blocks = st.builds(
+    TurnBlock,
+    kind=st.sampled_from(BlockKind),
+    code=words,
+    text=words,
+    candidates=optional(
+        tuples(
+            st.builds(
+                TurnRecallCandidate,
+                session_id=words,
+                turn_id=words,
+                excerpt=words,
+                resume=maybe,
+                locator=words,
+                started_at=maybe,
+                fork_of=maybe,
+            )
+        )
+    ),
+    attempts_left=optional(st.integers(0, 3)),
+    session_id=maybe,
+    turn_id=maybe,
+    resume=maybe,
+    unit=maybe,
+    interaction_id=maybe,
+    options=optional(tuples(words)),
+    joined=optional(tuples(st.fixed_dictionaries({"from": words, "to": words, "rule": words}))),
+    skipped=optional(
+        tuples(st.builds(TurnRecallSkip, member=words, anchor=words, reason=words))
+    ),
+    dropped=optional(tuples(words)),
+)
+
+
 turn_views = st.builds(
     TurnView,
     session_id=words,
@@ -65,7 +107,7 @@ turn_views = st.builds(
             reason=words,
         )
     ),
-    blocks=tuples(st.builds(TurnBlock, kind=st.sampled_from(BlockKind), code=words, text=words)),
+    blocks=tuples(blocks),
     cards=tuples(
         st.builds(
             TurnCard,

@@ -132,6 +132,15 @@ async def test_a_turn_is_one_span_with_a_child_span_per_stage_and_per_provider_a
     assert {s.context.trace_id for s in [turn, *stages, attempt]} == {turn.context.trace_id}
 
 
+async def test_a_turn_that_asks_for_a_recall_has_a_recall_span_between_ground_and_narrate() -> None:
+    async with observed() as seen:
+        response = await seen.say("Do you remember the hotel pool thing?")
+        stages = seen.finished("turnframe.stage")
+    assert [b.code for b in response.blocks] == ["turnframe.recall.ask"]
+    names = [s.attributes["turnframe.stage"] for s in stages if s.attributes]
+    assert names[-3:] == ["ground", "recall", "narrate"]
+
+
 async def test_no_span_carries_the_users_text_unless_asked() -> None:
     async with observed() as seen:
         await seen.say(SECRET)

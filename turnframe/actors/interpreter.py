@@ -28,12 +28,27 @@ from turnframe.references import (
 )
 from turnframe.workflow import Workflow
 
+#: How a model answers recall (docs/recall.md): what the schema tells it about the recall act.
+RECALL_ACT_DESCRIPTION = (
+    "A vague reference to an earlier conversation is {\"kind\": \"recall\", \"description\": "
+    "the user's words, \"evidence\": [...]}. When the turn payload has \"recall_pending\" "
+    "(asked, expansion or presented), the user may be answering that recall: add "
+    "\"disposition\": \"identified\" when they recognise what was shown (or, for expansion, "
+    "agree to search everything), \"corrected\" when they give a new cue (put it in "
+    "description), \"withdrawn\" when they drop it. A turn about something else gets no "
+    "recall act: read it as usual."
+)
+
 #: The shape every interpreter answers with; the strict parser is the real check.
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["acts"],
     "properties": {
-        "acts": {"type": "array", "items": {"type": "object", "required": ["kind"]}},
+        "acts": {
+            "type": "array",
+            "items": {"type": "object", "required": ["kind"]},
+            "description": RECALL_ACT_DESCRIPTION,
+        },
         "not_understood": {"type": "array"},
     },
     "additionalProperties": False,
@@ -91,6 +106,8 @@ def interpret_request(
     }
     if message.focus_label is not None:
         payload["focus_label"] = message.focus_label
+    if message.recall_pending is not None:
+        payload["recall_pending"] = message.recall_pending
     if setup.glossary_text is not None:
         payload["glossary"] = setup.glossary_text
     return ProviderRequest.from_text(

@@ -65,6 +65,7 @@ class NarratorActor(Actor):
             cases=message.cases,
             answered=message.answered,
             describers=self._describers,
+            recall=message.recall,
         )
         if self._chain is None or self._gate is None or not blocks:
             return Narration(blocks=tuple(blocks))

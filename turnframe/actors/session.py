@@ -55,6 +55,7 @@ from turnframe.pipeline.failures import (
 )
 from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
+from turnframe.recall.session import SessionRecall
 from turnframe.response import Block, TurnResponse
 from turnframe.results import (
     InteractionKind,
@@ -112,6 +113,7 @@ class StageRefs:
     gate: ActorRef
     grounding: ActorRef
     narrator: ActorRef
+    recall: ActorRef | None = None  # None: recall acts are answered by grounding alone
 
 
 @attrs.frozen(kw_only=True)
@@ -123,6 +125,7 @@ class SessionSettings:
     max_turn_chars: int = 4_000
     #: Handlings that gave up in a row the same transient way before the turn is parked.
     park_after: int = 3
+    index_recall_on_stop: bool = False  # write the session's recall index entry when it stops
 
 
 class SessionActor(Actor):
@@ -161,6 +164,7 @@ class SessionActor(Actor):
         self._open_cards: tuple[InteractionToCreate, ...] | None = None
         # The last delivered turn's acts (kept in memory only: a fresh actor starts without).
         self._previous_acts: tuple[Act, ...] = ()
+        self._recall = SessionRecall()
 
     async def on_start(self) -> None:
         record = await self._store.get_session(self._account, self._session)
@@ -168,6 +172,7 @@ class SessionActor(Actor):
             raise WrongSession(f"session {self._session!r} does not exist for this account")
         self._workflow = record.workflow
         stored = record.thread_context or {}
+        self._recall = SessionRecall.of(stored)
         if "thread" in stored or "anaphora" in stored:  # {"thread": ..., "anaphora": ...}
             self._anaphora = stored.get("anaphora")
             stored = stored.get("thread") or {}
@@ -175,6 +180,10 @@ class SessionActor(Actor):
             self._thread = converter.structure(stored, ThreadContext)
         turns = await self._store.list_session_turns(self._account, self._session)
         self._turn_ids = [t.turn_id for t in turns]
+
+    async def on_stop(self) -> None:
+        if self._settings.index_recall_on_stop:
+            await self._recall.index(self._store, self._account, self._session)
 
     @handler
     async def handle(self, message: HandleTurn) -> TurnResponse:
@@ -391,6 +400,7 @@ class SessionActor(Actor):
                 case_names=self._directory.other_names(self._workflow),
                 previous_acts=self._previous_acts,
                 focus_label=self._focus,
+                recall_pending=self._recall.pending,
             )
             try:
                 interpretation = await self._ask(self._stages.interpreter, message)
@@ -479,6 +489,7 @@ class SessionActor(Actor):
                 anaphora=self._anaphora,
             ),
         )
+        recalled = await self._recall.advance(self._stages.recall, self._ask, turn, plan, reduction)
         cards = tuple(reduction.interactions)
         narration: Narration = await self._ask(
             self._stages.narrator,
@@ -491,6 +502,7 @@ class SessionActor(Actor):
                 answers=tuple(grounded.answers),
                 cases=await self._cases_of(turn, reduction),
                 answered=await self._answered_card(turn, reduction),
+                recall=recalled.drafts,
             ),
         )
         thread = self._thread
@@ -501,9 +513,16 @@ class SessionActor(Actor):
             turn.turn_id,
             [converter.unstructure(b) for b in narration.blocks],
             meta={"narration_attempts": converter.unstructure(narration.attempts)},
-            thread_context={"thread": converter.unstructure(thread), "anaphora": self._anaphora},
+            thread_context=self._recall.context(
+                {"thread": converter.unstructure(thread), "anaphora": self._anaphora}, recalled
+            ),
             phase=PhaseMove(expected=record.phase, new=TurnPhase.DELIVERED),
+            interactions=recalled.cards,
+            card_resolutions=recalled.closing,
         )
+        self._recall = self._recall.after(recalled)
+        if recalled.cards or recalled.closing:
+            self._open_cards = None  # the recall stage opened or closed a card: read them again
         self._thread = thread
         if plan.acts:
             self._previous_acts = plan.acts

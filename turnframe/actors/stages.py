@@ -36,6 +36,7 @@ class Interpret:
     #: The previous turn's acts, so "same for 1002" or "sorry, 1500" can lean on them.
     previous_acts: tuple[Act, ...] = ()
     prior_attempts: tuple[ProviderAttempt, ...] = ()
+    recall_pending: str | None = None  # what a recall in progress waits for (docs/recall.md)
 
 
 @attrs.frozen(kw_only=True)
@@ -97,6 +98,7 @@ class Narrate:
     failure: Any = None
     cases: Mapping[str, Any] = attrs.field(factory=dict)  # case id -> CaseSnapshot
     answered: InteractionToCreate | None = None  # the card this turn's click answered
+    recall: Sequence[Any] = ()  # the recall stage's drafts (turnframe.narration.draft.Draft)
 
 
 @attrs.frozen(kw_only=True)

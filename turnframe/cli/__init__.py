@@ -7,7 +7,9 @@
 - ``turnframe serve``: the HTTP API and the local inspector page (the ``[http]`` extra);
 - ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why;
 - ``turnframe chaos --workflow W``: a workflow under random fault schedules, every invariant
-  checked (exit 1 on a violation).
+  checked (exit 1 on a violation);
+- ``turnframe recall index`` / ``turnframe recall search "cue"``: the recall index of earlier
+  conversations, and a search over it (docs/recall.md).
 
 A user mistake prints one line on stderr, ``turnframe: <code>: <message> (<hint>)``, and exits
 1 (2 for a command line argparse refuses, 130 after Ctrl-C); there is no traceback. Commands
@@ -36,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     from turnframe.cli.chaos import add_chaos_command
     from turnframe.cli.chat import add_chat_command
     from turnframe.cli.demo import add_demo_command
+    from turnframe.cli.recall import add_recall_commands
     from turnframe.cli.replay import add_replay_command
     from turnframe.cli.serve import add_serve_command
     from turnframe.cli.sessions import add_sessions_command
@@ -54,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_command(commands)
     add_corpus_commands(commands)
     add_chaos_command(commands)
+    add_recall_commands(commands)
     return parser
 
 

@@ -93,7 +93,8 @@ class Conversation:
 
 def turn_json(response: TurnResponse) -> dict[str, Any]:
     """The documented per-turn JSON of ``turnframe chat --json`` (docs/cli.md): the shared
-    :class:`~turnframe.pipeline.turn_view.TurnView` form, which the HTTP API returns too."""
+    :class:`~turnframe.pipeline.turn_view.TurnView` form, which the HTTP API returns too (recall
+    blocks with their contract fields, docs/recall.md)."""
     return TurnView.of(response).to_json()
 
 

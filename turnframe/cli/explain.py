@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from turnframe.pipeline.replay_view import ActView, CommandView, ReplayView
+from turnframe.recall.codes import RECALL_CODES
 
 DONE = "DONE"
 NOT_DONE = "NOT DONE"
@@ -43,7 +44,10 @@ def verdict(act: ActView, view: ReplayView) -> Verdict:
     if status == "no_change":
         return Verdict(word=NO_CHANGE, why=_no_change_why(act))
     if act.kind in ("question", "recall"):
-        answered = any(act.index in b.acts and b.kind == "answer" for b in view.blocks)
+        answered = any(
+            act.index in b.acts and (b.kind == "answer" or b.code in RECALL_CODES)
+            for b in view.blocks
+        )
         return Verdict(word=ANSWERED if answered else NOT_ANSWERED, why="")
     return _executed(act, view)
 

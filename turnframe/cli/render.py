@@ -150,7 +150,9 @@ class PlainRenderer:
         if echo:
             self._line(f"you> {outcome.said}")
         for block in outcome.response.blocks:
-            self._line(f"  {block.kind.value:<8} {block.text}")
+            # A block of several lines (a recall presentation) stays in the text column.
+            text = block.text.replace("\n", "\n" + " " * 11)
+            self._line(f"  {block.kind.value:<8} {text}")
             for line in card_lines(block):
                 self._line(f"           {line}")
         view = outcome.view

@@ -11,7 +11,9 @@ import attrs
 
 from turnframe.cli.errors import BadScript
 
-COMMANDS = ("/click OPTION_LABEL", "/quit")
+COMMANDS = ("/click OPTION_LABEL", "/recollect [TEXT]", "/quit")
+#: Commands that are messages: the interpreter reads them (``/recollect``: docs/recall.md).
+MESSAGE_COMMANDS = ("/recollect",)
 
 
 @attrs.frozen(kw_only=True)
@@ -47,6 +49,8 @@ def parse_line(raw: str, *, line: int, origin: str) -> Step | None:
     if not text.startswith("/"):
         return Say(text=text, line=line)
     command, _, rest = text.partition(" ")
+    if command in MESSAGE_COMMANDS:
+        return Say(text=text, line=line)
     if command == "/quit" and not rest.strip():
         return Quit(line=line)
     if command == "/click":

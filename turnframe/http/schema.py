@@ -8,7 +8,9 @@ describe: values are still built and written by the one cattrs converter from th
 
 A derived model has the attrs class's name, docstring and fields (types translated
 recursively), and forbids unknown keys. For a *response* every field is required, because the
-converter always writes every field; for a *request* a field with a default is optional.
+converter always writes every field, except in a class the converter writes without its
+defaulted fields (``turnframe._converter.omit_defaults``); for a *request* a field with a
+default is optional.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import Any
 
 import attrs
 import pydantic
+
+from turnframe._converter import omits_defaults
 
 _MODELS: dict[tuple[type[Any], bool], type[pydantic.BaseModel]] = {}
 
@@ -41,9 +45,10 @@ def _derive(cls: type[Any], *, all_required: bool) -> type[pydantic.BaseModel]:
         return found
     attrs.resolve_types(cls)
     fields: dict[str, Any] = {}
+    every_field_written = all_required and not omits_defaults(cls)
     for field in attrs.fields(cls):
         annotation = _translate(field.type, all_required=all_required)
-        if all_required or field.default is attrs.NOTHING:
+        if every_field_written or field.default is attrs.NOTHING:
             fields[field.name] = (annotation, ...)
         elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
             fields[field.name] = (annotation, pydantic.Field(default_factory=field.default.factory))

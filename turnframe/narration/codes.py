@@ -8,6 +8,7 @@ listed here too.
 from __future__ import annotations
 
 from turnframe.grounding.codes import ANSWER_CODES
+from turnframe.recall.codes import RECALL_CODES
 from turnframe.results import NOTICE_NOT_UNDERSTOOD as NOTICE_NOT_UNDERSTOOD  # the reducer's
 
 # -- receipts: only from committed events ---------------------------------------------------
@@ -64,4 +65,6 @@ CARD_CODES: frozenset[str] = frozenset(
 TEXT_CODES: frozenset[str] = frozenset({TEXT_CHITCHAT, TEXT_MODEL_LEAD})
 
 #: Every code a block may carry.
-BLOCK_CODES: frozenset[str] = NOTICE_CODES | RECEIPT_CODES | CARD_CODES | TEXT_CODES | ANSWER_CODES
+BLOCK_CODES: frozenset[str] = (
+    NOTICE_CODES | RECEIPT_CODES | CARD_CODES | TEXT_CODES | ANSWER_CODES | RECALL_CODES
+)

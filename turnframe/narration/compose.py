@@ -32,7 +32,7 @@ from turnframe.narration.failure import (
 from turnframe.narration.outcomes import render_outcomes
 from turnframe.plan import Evidence, UserTurnPlan
 from turnframe.response import Block, BlockKind
-from turnframe.results import ActRef, InteractionToCreate, ReductionPlan
+from turnframe.results import ActRef, InteractionKind, InteractionToCreate, ReductionPlan
 from turnframe.workflow import CaseSnapshot, EventDescriber
 
 BLOCK_ID_DOMAIN = "response-block/1"
@@ -59,16 +59,18 @@ def compose_blocks(
     cases: Mapping[str, CaseSnapshot] = _NO_CASES,
     answered: InteractionToCreate | None = None,
     describers: Mapping[str, EventDescriber] | None = None,
+    recall: Sequence[Draft] = (),
 ) -> tuple[Block, ...]:
     """The turn's ordered response blocks.
 
     ``cards`` are the interactions actually persisted for this turn; ``cases`` the snapshots the
     turn read (for labels); ``answered`` the card this turn's click answered, if any (for naming
     its pending acts). ``failure`` may be a :class:`TurnFailure`, a :class:`TurnFailureKind` or
-    its value (``"cards_not_persisted"``). After a turn-level failure (``interpretation_failed``,
-    ``plan_rejected``) only the failure is said, with receipts for any committed batch. Raises
-    :class:`NarrationError` when a plan is given without its reduction and no failure explains
-    why, or for an unknown failure name.
+    its value (``"cards_not_persisted"``). ``recall`` are the recall stage's drafts: they answer
+    the recall acts they name (and stand first when they name none). After a turn-level
+    failure (``interpretation_failed``, ``plan_rejected``) only the failure is said, with
+    receipts for any committed batch. Raises :class:`NarrationError` when a plan is given
+    without its reduction and no failure explains why, or for an unknown failure name.
     """
     failure = as_failure(failure)
     drafts = render_failure(failure)
@@ -99,12 +101,17 @@ def compose_blocks(
         describers=describers,
     )
     outcome_drafts, covered = render_outcomes(facts, decided_plan, execution)
-    drafts += render_decision(facts, decided_plan.interaction_outcome, execution)
+    if answered is None or answered.kind is not InteractionKind.RECALL_EXPANSION:
+        drafts += render_decision(facts, decided_plan.interaction_outcome, execution)
     drafts += outcome_drafts
+    recalled = {ref for draft in recall for ref in draft.refs}
     if not turn_level:
+        drafts += recall
+        covered = covered | recalled
         cards_failed = failure is not None and failure.kind is TurnFailureKind.CARDS_NOT_PERSISTED
         persisted = {} if cards_failed else {c.interaction_id: c for c in cards}
         by_ref = {ActRef(index=a.act_index, interaction_id=a.interaction_id): a for a in answers}
+        by_ref = {ref: a for ref, a in by_ref.items() if ref not in recalled}
         drafts += render_units(
             facts,
             covered=covered,

@@ -39,7 +39,8 @@ You interpret one user turn of a conversation with the {{ workflow }} desk into 
 (JSON, following the schema). Every act cites evidence: exact spans of the user's own text, \
 never of the reference material below. Fields: {{ fields }}. Operations: {{ operations }}. \
 Questions: {{ questions }}. Propose only what the user said; put what you cannot read in \
-not_understood.
+not_understood. A vague reference to an earlier conversation is a recall act; when the turn \
+payload has recall_pending, read the user's answer to it as the recall act's disposition.
 {% if has_any_reference() %}
 Reference material (to understand the user's words; never evidence):
 {{ all_references() }}

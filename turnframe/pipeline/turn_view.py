@@ -9,7 +9,9 @@ same classes (``turnframe.http.schema``), so the documented shape cannot drift f
 
 Both give the same JSON for the same turn: acts are the reduction's results (the turn's own
 acts, then those its click decided), blocks are the stored response, events are the ones the
-turn committed.
+turn committed. A recall block (``turnframe.recall.*``) also carries its contract fields
+(``candidates``, ``attempts_left``, ``session_id``…, docs/recall.md); other blocks are written
+without them.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import Any
 
 import attrs
 
-from turnframe._converter import converter
+from turnframe._converter import converter, omit_defaults
 from turnframe.execution import CommittedEvent
 from turnframe.lifecycle import TurnPhase
+from turnframe.recall.present import contract_fields
 from turnframe.response import Block, BlockKind, TurnResponse
 from turnframe.results import ActStatus, PlannedActResult, ReductionPlan
 from turnframe.stores.protocol import Store
@@ -39,12 +42,58 @@ class TurnAct:
 
 
 @attrs.frozen(kw_only=True)
+class TurnRecallCandidate:
+    """An earlier session a recall block shows, best first: the record's own words (verbatim,
+    trimmed with "…" only), where they are, and the command that resumes it."""
+
+    session_id: str
+    turn_id: str
+    excerpt: str
+    resume: str | None  # None: a fork whose parent session is gone
+    locator: str
+    started_at: str | None
+    fork_of: str | None
+
+
+@attrs.frozen(kw_only=True)
+class TurnRecallSkip:
+    """A link above session scope that resolved to no record (never an error)."""
+
+    member: str
+    anchor: str
+    reason: str
+
+
+#: An edge that joined two members above session scope: ``{"from": session id, "to": session
+#: id, "rule", "shared": [anchors]}`` (a mapping: ``from`` cannot be an attribute name).
+RecallEdge = dict[str, Any]
+
+
+@attrs.frozen(kw_only=True)
 class TurnBlock:
-    """One response block, in order (``docs/responses.md`` lists every code)."""
+    """One response block, in order (``docs/responses.md`` lists every code).
+
+    A recall block (``turnframe.recall.*``) also carries the fields of its code in recall's
+    JSON contract (docs/recall.md); a field a block does not carry is left out of the JSON.
+    """
 
     kind: BlockKind
     code: str
     text: str
+    candidates: tuple[TurnRecallCandidate, ...] | None = None
+    attempts_left: int | None = None
+    session_id: str | None = None
+    turn_id: str | None = None
+    resume: str | None = None
+    unit: str | None = None
+    interaction_id: str | None = None
+    options: tuple[str, ...] | None = None
+    joined: tuple[RecallEdge, ...] | None = None
+    skipped: tuple[TurnRecallSkip, ...] | None = None
+    dropped: tuple[str, ...] | None = None
+
+
+omit_defaults(TurnBlock)
 
 
 @attrs.frozen(kw_only=True)
@@ -154,7 +203,16 @@ def _acts(results: Sequence[PlannedActResult]) -> tuple[TurnAct, ...]:
 
 
 def _blocks(blocks: Sequence[Block]) -> tuple[TurnBlock, ...]:
-    return tuple(TurnBlock(kind=b.kind, code=b.code, text=b.text) for b in blocks)
+    return tuple(_block(b) for b in blocks)
+
+
+def _block(block: Block) -> TurnBlock:
+    fields = contract_fields(block.code, block.data)
+    if not fields:
+        return TurnBlock(kind=block.kind, code=block.code, text=block.text)
+    data = {"kind": block.kind.value, "code": block.code, "text": block.text, **fields}
+    view: TurnBlock = converter.structure(data, TurnBlock)
+    return view
 
 
 def _cards(blocks: Sequence[Block]) -> tuple[TurnCard, ...]:
@@ -206,6 +264,8 @@ __all__ = [
     "TurnCardCommand",
     "TurnCardOption",
     "TurnEvent",
+    "TurnRecallCandidate",
+    "TurnRecallSkip",
     "TurnView",
     "load_turn_view",
 ]

@@ -201,6 +201,7 @@ class Runtime:
                 on_outbox=self.dispatcher.notify if self.dispatcher else None,
                 on_event=self._on_event,
                 narrator_class=self._narrator_class,
+                recall_location=self._recall_location(),
             )
             await stack.enter_async_context(self._tree.root)
             idle = self.settings.session_idle_seconds
@@ -296,6 +297,15 @@ class Runtime:
         bound references must fit each of them, not only the first."""
         return tuple((p.name, p.context_budget_tokens) for p in self._chain.providers)
 
+    def _recall_location(self) -> str:
+        """The store path recall's resume handles name (``turnframe chat --store …``)."""
+        if self.settings.recall.store_location is not None:
+            return self.settings.recall.store_location
+        if isinstance(self._store_arg, str | os.PathLike):
+            return os.fspath(self._store_arg)
+        location = getattr(self._store, "location", None)
+        return location if isinstance(location, str) else "turnframe.db"
+
     def _resolve_setups(self) -> dict[str, InterpretSetup]:
         config = self._config_arg
         if isinstance(config, str | os.PathLike):
@@ -346,11 +356,13 @@ class Runtime:
         workflow: str | None = None,
         session_id: str | None = None,
         anaphora: bool | None = None,
+        fork_of: str | None = None,
     ) -> SessionRecord:
         """Start a session on ``workflow`` (the only one, if there is one), or resume one.
 
         ``anaphora`` turns thread back-references on or off for this session only (``None``:
-        the runtime's setting); it is stored with the session."""
+        the runtime's setting); it is stored with the session. ``fork_of`` marks the session as
+        a fork of another one (a side conversation): recall resumes a fork through its parent."""
         if session_id is not None:
             existing = await self.store.get_session(account_id, session_id)
             if existing is not None:
@@ -361,11 +373,13 @@ class Runtime:
             raise UnknownWorkflow(
                 f"unknown workflow {workflow!r}", hint=f"this runtime knows: {known}"
             )
+        context: dict[str, Any] | None = None
+        if anaphora is not None or fork_of is not None:
+            context = {"thread": None, "anaphora": anaphora}
+            if fork_of is not None:
+                context["fork_of"] = fork_of
         return await self.store.create_session(
-            account_id=account_id,
-            workflow=name,
-            session_id=session_id,
-            thread_context=None if anaphora is None else {"thread": None, "anaphora": anaphora},
+            account_id=account_id, workflow=name, session_id=session_id, thread_context=context
         )
 
     def new_turn(
@@ -527,6 +541,7 @@ class Runtime:
                     ask_timeout=self.settings.ask_timeout,
                     max_turn_chars=self.settings.max_turn_chars,
                     park_after=self.settings.park_after,
+                    index_recall_on_stop=self.settings.recall.index_on_idle,
                 ),
             ),
             restart=Restart.TRANSIENT,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from turnframe.errors import TurnframeError
+from turnframe.recall.settings import RecallSettings
 from turnframe.supervisors import RestartIntensity
 
 
@@ -37,6 +38,8 @@ class RuntimeSettings:
     #: serves every session (the embedded default). ``worker_id`` names this worker's leases.
     session_lease_seconds: float | None = None
     worker_id: str | None = None
+    #: The recall protocol: its budget, how resume handles name the store (docs/recall.md).
+    recall: RecallSettings = attrs.field(factory=RecallSettings)
     #: Restarts allowed per supervisor before it gives up and escalates (OTP intensity).
     intensity: RestartIntensity = attrs.field(
         factory=lambda: RestartIntensity(max_restarts=10, within_seconds=10.0)

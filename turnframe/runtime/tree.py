@@ -1,7 +1,7 @@
 """The supervision tree under a runtime: gate pool, stage pools, dynamic session supervisor.
 
 ``runtime`` (one_for_one) → ``gates`` (a pool of identical ExecutionGate workers: every answer
-comes from the store), ``stages`` (interpreter, reducer, grounding and narrator pools) and
+comes from the store), ``stages`` (interpreter, reducer, grounding, recall and narrator pools) and
 ``sessions`` (a dynamic supervisor, one transient SessionActor per live session). A session is
 served by the same member of each pool (chosen by hashing its id), so one session's messages
 stay in order.
@@ -20,6 +20,7 @@ from turnframe.actors.gate import ExecutionGate
 from turnframe.actors.grounding import GroundingActor
 from turnframe.actors.interpreter import InterpreterActor
 from turnframe.actors.narrator import NarratorActor
+from turnframe.actors.recall import RecallActor
 from turnframe.actors.reduction import ReducerActor
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.session import StageRefs
@@ -32,7 +33,7 @@ from turnframe.supervisors import ChildSpec, DynamicSupervisor, Strategy, Superv
 from turnframe.supervisors.events import EventCallback
 from turnframe.workflow import Workflow
 
-STAGES = ("interpreter", "reducer", "grounding", "narrator")
+STAGES = ("interpreter", "reducer", "grounding", "recall", "narrator")
 
 
 def pool_member(refs: Sequence[ActorRef], key: str) -> ActorRef:
@@ -62,6 +63,7 @@ class StageTree:
             gate=pool_member([self.gates.ref(i) for i in self.gate_ids], session_id),
             grounding=pick("grounding"),
             narrator=pick("narrator"),
+            recall=pick("recall"),
         )
 
 
@@ -79,6 +81,7 @@ def build_tree(
     on_outbox: Callable[[], None] | None,
     on_event: EventCallback | None = None,
     narrator_class: type[NarratorActor] = NarratorActor,
+    recall_location: str = "turnframe.db",
 ) -> StageTree:
     def specs(name: str, factory: Callable[[], Actor]) -> list[ChildSpec]:
         return [
@@ -113,6 +116,12 @@ def build_tree(
             "grounding",
             lambda: GroundingActor(
                 store=store, workflows=workflows, registry=corpora, anaphora=settings.anaphora
+            ),
+        ),
+        "recall": specs(
+            "recall",
+            lambda: RecallActor(
+                store=store, settings=settings.recall, store_location=recall_location
             ),
         ),
         "narrator": specs(

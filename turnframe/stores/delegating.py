@@ -19,6 +19,14 @@ from turnframe.stores.inputs import (
     PhaseMove,
 )
 from turnframe.stores.protocol import InsideTransactionHook, Store
+from turnframe.stores.recall import (
+    NewRecallEntry,
+    RecallCounts,
+    RecallEntryRecord,
+    RecallFound,
+    RecallQuery,
+    RecallRecord,
+)
 from turnframe.stores.records import (
     Admission,
     AssistantTurnRecord,
@@ -303,10 +311,57 @@ class DelegatingStore:
         meta: Json | None = None,
         thread_context: Json | None = None,
         phase: PhaseMove | None = None,
+        interactions: Sequence[NewInteraction] = (),
+        card_resolutions: Sequence[CardResolution] = (),
     ) -> AssistantTurnRecord:
         return await self._inner.save_assistant_turn(
-            account_id, turn_id, blocks, meta=meta, thread_context=thread_context, phase=phase
+            account_id,
+            turn_id,
+            blocks,
+            meta=meta,
+            thread_context=thread_context,
+            phase=phase,
+            interactions=interactions,
+            card_resolutions=card_resolutions,
         )
 
     async def get_assistant_turn(self, account_id: str, turn_id: str) -> AssistantTurnRecord | None:
         return await self._inner.get_assistant_turn(account_id, turn_id)
+
+    async def write_recall_entry(self, account_id: str, entry: NewRecallEntry) -> None:
+        return await self._inner.write_recall_entry(account_id, entry)
+
+    async def get_recall_entries(
+        self, account_id: str, session_ids: Sequence[str]
+    ) -> list[RecallEntryRecord]:
+        return await self._inner.get_recall_entries(account_id, session_ids)
+
+    async def list_recall_backlog(
+        self, account_id: str, *, writer_version: int, everything: bool = False, limit: int = 1000
+    ) -> list[SessionRecord]:
+        return await self._inner.list_recall_backlog(
+            account_id, writer_version=writer_version, everything=everything, limit=limit
+        )
+
+    async def find_recall(self, account_id: str, query: RecallQuery) -> RecallFound:
+        return await self._inner.find_recall(account_id, query)
+
+    async def count_recall_terms(
+        self,
+        account_id: str,
+        *,
+        terms: Sequence[str] = (),
+        identifiers: Sequence[str] = (),
+        exclude_session: str | None = None,
+        upto: int | None = None,
+    ) -> RecallCounts:
+        return await self._inner.count_recall_terms(
+            account_id,
+            terms=terms,
+            identifiers=identifiers,
+            exclude_session=exclude_session,
+            upto=upto,
+        )
+
+    async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:
+        return await self._inner.read_recall_record(account_id, session_id)

@@ -46,6 +46,14 @@ from turnframe.stores.inputs import (
     NewJournalEntry,
     PhaseMove,
 )
+from turnframe.stores.recall import (
+    NewRecallEntry,
+    RecallCounts,
+    RecallEntryRecord,
+    RecallFound,
+    RecallQuery,
+    RecallRecord,
+)
 from turnframe.stores.records import (
     Admission,
     AssistantTurnRecord,
@@ -359,13 +367,61 @@ class Store(Protocol):
         meta: Json | None = None,
         thread_context: Json | None = None,
         phase: PhaseMove | None = None,
+        interactions: Sequence[NewInteraction] = (),
+        card_resolutions: Sequence[CardResolution] = (),
     ) -> AssistantTurnRecord:
         """Store the response blocks exactly as given (write-once), optionally the session's new
-        thread context and the phase move: one transaction."""
+        thread context and the phase move: one transaction. ``interactions`` are cards the
+        response opens (the recall stage's store-expansion card), ``card_resolutions`` cards it
+        closes; both are written with the first write only (a replay opens and closes nothing)."""
         ...
 
     async def get_assistant_turn(self, account_id: str, turn_id: str) -> AssistantTurnRecord | None:
         """Reload a delivered response: the blocks byte-identical to what was stored."""
+        ...
+
+    # -- recall (docs/recall.md) --------------------------------------------------------------
+    # Index entries are derived data, rebuilt from the turns at any time: the one kind of row
+    # a writer replaces whole. The full-text rows of turns and replies are kept by the store
+    # itself as they are written.
+    async def write_recall_entry(self, account_id: str, entry: NewRecallEntry) -> None:
+        """Write (or replace) the session's index entry and its identifiers."""
+        ...
+
+    async def get_recall_entries(
+        self, account_id: str, session_ids: Sequence[str]
+    ) -> list[RecallEntryRecord]:
+        """The entries of those sessions that have one (in writing order)."""
+        ...
+
+    async def list_recall_backlog(
+        self, account_id: str, *, writer_version: int, everything: bool = False, limit: int = 1000
+    ) -> list[SessionRecord]:
+        """Sessions with turns whose entry is missing, older than their last turn or written by
+        an older writer (``everything``: every session with turns), oldest first."""
+        ...
+
+    async def find_recall(self, account_id: str, query: RecallQuery) -> RecallFound:
+        """The account's sessions the query reaches, best first (see :class:`RecallQuery`),
+        with the coverage searched. Another account's sessions are never reached."""
+        ...
+
+    async def count_recall_terms(
+        self,
+        account_id: str,
+        *,
+        terms: Sequence[str] = (),
+        identifiers: Sequence[str] = (),
+        exclude_session: str | None = None,
+        upto: int | None = None,
+    ) -> RecallCounts:
+        """How many of the account's sessions (besides ``exclude_session``) hold each word (in
+        any turn or reply; counting stops at ``upto`` when given) and each identifier (in their
+        entries)."""
+        ...
+
+    async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:
+        """Open a session's own record whole (turns and replies); None if it does not exist."""
         ...
 
 

@@ -1,8 +1,9 @@
 """Turns as OpenTelemetry spans and metrics (the API only; an application installs the SDK).
 
 Spans: ``turnframe.turn`` for each handled turn; under it one ``turnframe.stage`` span per
-stage (``interpret``, ``reduce``, ``execute``, ``settledreport``, ``ground``, ``narrate``);
-under the stage that asked, one ``turnframe.provider.attempt`` span per provider attempt.
+stage (``interpret``, ``reduce``, ``execute``, ``settledreport``, ``ground``, ``recall``,
+``narrate``); under the stage that asked, one ``turnframe.provider.attempt`` span per provider
+attempt.
 Attributes carry ids, the workflow, the phase, act counts, reason and block codes, and outcome
 codes; the user's text only with ``record_user_text``.
 

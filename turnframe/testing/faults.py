@@ -30,7 +30,14 @@ point                                         where
 ``after_outbox_dispatch``                     ``settle_outbox``, before the inner call (the effect
                                               was sent; its result is not recorded)
 ``before_response_persistence``               ``save_assistant_turn``, before the inner call
+``before_recall_find``                        ``find_recall``, before the inner call (recall's Find)
+``before_recall_ground``                      ``read_recall_record``, before the inner call
+                                              (recall's Ground opening a candidate's record)
+``before_recall_index_write``                 ``write_recall_entry``, before the inner call
 ============================================  ====================================================
+
+Recall's Present is the response persistence: its state is written with the blocks, so
+``before_response_persistence`` is the crash between Present and the user's answer.
 """
 
 from __future__ import annotations
@@ -45,8 +52,15 @@ import attrs
 
 from turnframe.stores.delegating import DelegatingStore
 from turnframe.stores.errors import StoreTimeout
-from turnframe.stores.inputs import CommitBundle, NewInteraction, NewJournalEntry, PhaseMove
+from turnframe.stores.inputs import (
+    CardResolution,
+    CommitBundle,
+    NewInteraction,
+    NewJournalEntry,
+    PhaseMove,
+)
 from turnframe.stores.protocol import InsideTransactionHook, Store
+from turnframe.stores.recall import NewRecallEntry, RecallFound, RecallQuery, RecallRecord
 from turnframe.stores.records import (
     Admission,
     AssistantTurnRecord,
@@ -69,6 +83,9 @@ class FaultPoint(enum.StrEnum):
     BEFORE_OUTBOX_DISPATCH = "before_outbox_dispatch"
     AFTER_OUTBOX_DISPATCH = "after_outbox_dispatch"
     BEFORE_RESPONSE_PERSISTENCE = "before_response_persistence"
+    BEFORE_RECALL_FIND = "before_recall_find"
+    BEFORE_RECALL_GROUND = "before_recall_ground"
+    BEFORE_RECALL_INDEX_WRITE = "before_recall_index_write"
 
 
 class FaultMode(enum.StrEnum):
@@ -280,8 +297,29 @@ class FaultyStore(DelegatingStore):
         meta: Json | None = None,
         thread_context: Json | None = None,
         phase: PhaseMove | None = None,
+        interactions: Sequence[NewInteraction] = (),
+        card_resolutions: Sequence[CardResolution] = (),
     ) -> AssistantTurnRecord:
         self.reach(FaultPoint.BEFORE_RESPONSE_PERSISTENCE)
         return await self.inner.save_assistant_turn(
-            account_id, turn_id, blocks, meta=meta, thread_context=thread_context, phase=phase
+            account_id,
+            turn_id,
+            blocks,
+            meta=meta,
+            thread_context=thread_context,
+            phase=phase,
+            interactions=interactions,
+            card_resolutions=card_resolutions,
         )
+
+    async def find_recall(self, account_id: str, query: RecallQuery) -> RecallFound:
+        self.reach(FaultPoint.BEFORE_RECALL_FIND)
+        return await self.inner.find_recall(account_id, query)
+
+    async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:
+        self.reach(FaultPoint.BEFORE_RECALL_GROUND)
+        return await self.inner.read_recall_record(account_id, session_id)
+
+    async def write_recall_entry(self, account_id: str, entry: NewRecallEntry) -> None:
+        self.reach(FaultPoint.BEFORE_RECALL_INDEX_WRITE)
+        await self.inner.write_recall_entry(account_id, entry)

@@ -12,7 +12,9 @@ InterpreterActor's turn payload)::
      "previous_acts": [...],                         the previous turn's acts (plan JSON)
      "locale": "en",                                 optional, default "en"
      "focus_label": "Anna",                          optional: the case the session talks about
-     "glossary": "the office = Rua Augusta 12"}      optional: glossary text (references' format)
+     "glossary": "the office = Rua Augusta 12",      optional: glossary text (references' format)
+     "recall_pending": "presented"}                  optional: what a recall in progress waits
+                                                     for (asked, expansion, presented)
 
 Other keys are ignored. A payload it cannot read is a ``ProviderBadRequest`` (the chain falls
 back); narration requests are refused the same way — this provider only interprets. The same
@@ -37,6 +39,7 @@ from turnframe.messages import UserTurn
 from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
+from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.spelling import correct, remap
@@ -58,10 +61,13 @@ def read_turn(
     glossary: Glossary | None = None,
     case_names: Mapping[str, Sequence[str]] | None = None,
     previous_acts: Sequence[Act] = (),
+    recall_pending: str | None = None,
 ) -> UserTurnPlan:
     """The plan for ``turn`` (pure: the same inputs always give the same plan)."""
     vocab = _vocabulary(workflow)
-    return _read(turn, vocab, case_labels, focus_label, glossary, case_names, previous_acts)
+    return _read(
+        turn, vocab, case_labels, focus_label, glossary, case_names, previous_acts, recall_pending
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -77,21 +83,23 @@ def _read(
     glossary: Glossary | None,
     case_names: Mapping[str, Sequence[str]] | None = None,
     previous_acts: Sequence[Act] = (),
+    recall_pending: str | None = None,
 ) -> UserTurnPlan:
+    text = turn.text
+    plan = PlanBuilder(text=text)
     if not turn.locale.casefold().startswith("en"):
-        text = turn.text
-        plan = PlanBuilder(text=text)
         start = len(text) - len(text.lstrip())
         plan.not_understood(start, len(text.rstrip()))
         return plan.plan()
+    if recall.read_recollect(text, plan):  # a command: its cue is the words exactly as typed
+        return plan.plan()
     names = {*case_labels, *(case_names or {})}
     name_words = frozenset(w.casefold() for n in names for w in re.findall(r"[A-Za-z]+", n))
-    corrected = correct(turn.text, vocab.words, name_words)
-    previous = tuple(previous_acts)
+    corrected = correct(text, vocab.words, name_words)
+    context = (case_labels, focus_label, glossary, case_names, tuple(previous_acts), recall_pending)
     if corrected is None:
-        return _read_english(turn, vocab, case_labels, focus_label, glossary, case_names, previous)
-    seen = attrs.evolve(turn, text=corrected.text)
-    read = _read_english(seen, vocab, case_labels, focus_label, glossary, case_names, previous)
+        return _read_english(turn, vocab, *context)
+    read = _read_english(attrs.evolve(turn, text=corrected.text), vocab, *context)
     return remap(read, corrected)
 
 
@@ -103,9 +111,13 @@ def _read_english(
     glossary: Glossary | None,
     case_names: Mapping[str, Sequence[str]] | None,
     previous_acts: tuple[Act, ...],
+    recall_pending: str | None,
 ) -> UserTurnPlan:
     text = turn.text
     plan = PlanBuilder(text=text)
+    disposition = recall.read_disposition(text, recall_pending)
+    if disposition is not None:
+        recall.emit(disposition, text, plan)
     aliases = find_aliases(glossary, text) if glossary is not None else ()
     targets = Targets(
         text=text,
@@ -125,7 +137,10 @@ def _read_english(
         previous=previous_acts,
     )
     for clause in split_clauses(text, vocab):
-        reader.read(clause)
+        if disposition is None or clause.start >= disposition.end:
+            reader.read(clause)
+    if recall_pending in ("asked", "presented"):
+        recall.answer_in_own_words(text, plan)
     return plan.plan()
 
 
@@ -164,6 +179,7 @@ class RulesProvider:
         glossary: Glossary | None = None,
         case_names: Mapping[str, Sequence[str]] | None = None,
         previous_acts: Sequence[Act] = (),
+        recall_pending: str | None = None,
     ) -> str:
         """Plan JSON for ``turn`` (``glossary`` defaults to the provider's own)."""
         name = workflow if isinstance(workflow, str) else workflow.name
@@ -175,7 +191,9 @@ class RulesProvider:
                 hint="build RulesProvider(workflows=[...]) with every workflow it interprets",
             )
         chosen = glossary if glossary is not None else self._glossary
-        plan = _read(turn, vocab, case_labels, focus_label, chosen, case_names, previous_acts)
+        plan = _read(
+            turn, vocab, case_labels, focus_label, chosen, case_names, previous_acts, recall_pending
+        )
         return plan_to_json(plan)
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
@@ -209,6 +227,7 @@ class RulesProvider:
             glossary=glossary,
             case_names=payload["case_names"],
             previous_acts=payload["previous_acts"],
+            recall_pending=payload["recall_pending"],
         )
         return ProviderAnswer(text=text, model=RULES_MODEL)
 
@@ -250,7 +269,9 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
     previous: tuple[Act, ...] = ()
     with contextlib.suppress(Exception):  # context only: an unreadable one is left out
         previous = structure(data.get("previous_acts", []), tuple[Act, ...])
-    optional = {key: data.get(key) for key in ("locale", "focus_label", "glossary")}
+    optional = {
+        key: data.get(key) for key in ("locale", "focus_label", "glossary", "recall_pending")
+    }
     for key, value in optional.items():
         if value is not None and not isinstance(value, str):
             raise _bad(f"{key!r} must be a string")
@@ -264,4 +285,5 @@ def _payload(request: ProviderRequest) -> dict[str, Any]:
         "locale": optional["locale"] or "en",
         "focus_label": optional["focus_label"],
         "glossary": optional["glossary"],
+        "recall_pending": optional["recall_pending"],
     }

@@ -59,6 +59,7 @@ from turnframe.providers.rules.negations import (
     negated_operations,
 )
 from turnframe.providers.rules.questions import QUESTION_OPENING, looks_like_question, read_question
+from turnframe.providers.rules.recall import recall_description
 from turnframe.providers.rules.shapes import CHITCHAT, ICASE, LEADING_FILLER, TRAILING_FILLER, TRIM
 from turnframe.providers.rules.split import Clause
 from turnframe.providers.rules.targets import Targets
@@ -130,7 +131,7 @@ class Reader:
         if headed is not None:
             s = headed
         body = self.text[s:e]
-        if self._conditional(clause, s, e):
+        if self._recall(s, e) or self._conditional(clause, s, e):
             return
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
@@ -508,6 +509,16 @@ class Reader:
         self.targets.started(self._emit(act))
 
     # -- questions and corrections ----------------------------------------------------------
+    def _recall(self, s: int, e: int) -> bool:
+        """A vague reference to an earlier conversation (providers/rules/recall.py)."""
+        description = recall_description(self.text, s, e)
+        if description is None:
+            return False
+        if e < len(self.text) and self.text[e] == "?":
+            e += 1
+        self._emit(RecallAct(description=description, evidence=self.plan.evidence((s, e))))
+        return True
+
     def _question(self, clause: Clause, s: int, e: int) -> None:
         reading = read_question(self.text[s:e], self.vocab)
         if e < len(self.text) and self.text[e] == "?":

@@ -187,9 +187,84 @@ _V3 = [
         (account_id, session_id, idempotency_key) WHERE idempotency_key IS NOT NULL""",
 ]
 
+# Recall (docs/recall.md), the SQLite store's layout: ``recall_text`` holds the words of every
+# user turn (``spine``: a session's first; ``body``: the rest) and every reply, kept by triggers
+# as they are written; ``recall_index`` the derived entries (rewritten whole by the writer);
+# ``recall_identifiers`` their canonical identifiers. Every run of characters that are not
+# letters or digits becomes one space before ``to_tsvector('simple', …)``, so PostgreSQL cuts
+# words exactly as SQLite's FTS5 ``unicode61`` does (no URL, path or hyphen tokens of its own).
+_WORDS = "to_tsvector('simple', regexp_replace(lower(coalesce({}, '')), '[^[:alnum:]]+', ' ', 'g'))"
+_REPLY_TEXT = "(SELECT string_agg(b->>'text', ' ') FROM json_array_elements({}) b)"
+_SPINE_OR_BODY = (
+    "CASE WHEN EXISTS (SELECT 1 FROM turns o WHERE o.account_id = {t}.account_id "
+    "AND o.session_id = {t}.session_id AND o.pos < {t}.pos) THEN 'body' ELSE 'spine' END"
+)
+_V4 = [
+    """CREATE TABLE recall_text (
+        pos bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id text NOT NULL,
+        session_id text NOT NULL,
+        turn_id text NOT NULL,
+        part text NOT NULL,
+        words tsvector NOT NULL
+    )""",
+    "CREATE INDEX recall_text_words ON recall_text USING gin (words)",
+    "CREATE INDEX recall_text_by_session ON recall_text (account_id, session_id)",
+    f"""CREATE FUNCTION recall_text_of_turn() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO recall_text (account_id, session_id, turn_id, part, words)
+        VALUES (NEW.account_id, NEW.session_id, NEW.id, {_SPINE_OR_BODY.format(t="NEW")},
+                {_WORDS.format("NEW.payload->>'text'")});
+        RETURN NULL;
+    END $$""",
+    """CREATE TRIGGER recall_text_of_turn AFTER INSERT ON turns
+        FOR EACH ROW EXECUTE FUNCTION recall_text_of_turn()""",
+    f"""CREATE FUNCTION recall_text_of_reply() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO recall_text (account_id, session_id, turn_id, part, words)
+        SELECT t.account_id, t.session_id, t.id, 'reply',
+               {_WORDS.format(_REPLY_TEXT.format("NEW.blocks"))}
+        FROM turns t WHERE t.account_id = NEW.account_id AND t.id = NEW.turn_id;
+        RETURN NULL;
+    END $$""",
+    """CREATE TRIGGER recall_text_of_reply AFTER INSERT ON assistant_turns
+        FOR EACH ROW EXECUTE FUNCTION recall_text_of_reply()""",
+    # Turns and replies written before this migration get their rows now.
+    f"""INSERT INTO recall_text (account_id, session_id, turn_id, part, words)
+        SELECT account_id, session_id, id, {_SPINE_OR_BODY.format(t="turns")},
+               {_WORDS.format("payload->>'text'")}
+        FROM turns ORDER BY pos""",
+    f"""INSERT INTO recall_text (account_id, session_id, turn_id, part, words)
+        SELECT t.account_id, t.session_id, t.id, 'reply',
+               {_WORDS.format(_REPLY_TEXT.format("a.blocks"))}
+        FROM assistant_turns a JOIN turns t ON t.account_id = a.account_id AND t.id = a.turn_id
+        ORDER BY t.pos""",
+    # No foreign key to sessions: an entry may outlive its record (recall then names the
+    # record it could not open instead of showing anything from the entry).
+    """CREATE TABLE recall_index (
+        pos bigint GENERATED ALWAYS AS IDENTITY,
+        account_id text NOT NULL,
+        session_id text NOT NULL,
+        entry json NOT NULL,
+        terms tsvector NOT NULL,
+        indexed_through text,
+        writer_version integer NOT NULL,
+        written_at timestamptz NOT NULL,
+        CONSTRAINT recall_index_pkey PRIMARY KEY (account_id, session_id)
+    )""",
+    "CREATE INDEX recall_index_terms ON recall_index USING gin (terms)",
+    """CREATE TABLE recall_identifiers (
+        account_id text NOT NULL,
+        literal text NOT NULL,
+        session_id text NOT NULL,
+        namespace text NOT NULL,
+        CONSTRAINT recall_identifiers_pkey PRIMARY KEY (account_id, literal, session_id)
+    )""",
+    "CREATE INDEX recall_identifiers_by_session ON recall_identifiers (account_id, session_id)",
+]
+
 # Failed attempts to finish a turn, counted per turn (recovery parks a turn that keeps failing
 # the same way): a lifecycle counter beside the turn, never part of its payloads.
-# Migration 5 (4 is the recall index).
 _V5 = [
     """CREATE TABLE turn_failures (
         account_id text NOT NULL,
@@ -203,7 +278,7 @@ _V5 = [
 ]
 
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3), (5, _V5)]
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5)]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 #: A plain lower-case identifier, so the name needs no quoting in ``search_path`` or DDL.

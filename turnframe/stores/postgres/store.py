@@ -42,10 +42,18 @@ from turnframe.stores.postgres import tx
 from turnframe.stores.postgres.codec import instant
 from turnframe.stores.postgres.errors import AsyncioRequired
 from turnframe.stores.postgres.ops import bundle as bundle_ops
-from turnframe.stores.postgres.ops import cases, journal, leases, outbox, turns
+from turnframe.stores.postgres.ops import cases, journal, leases, outbox, recall, turns
 from turnframe.stores.postgres.ops import interactions as card_ops
 from turnframe.stores.postgres.tx import Conn
 from turnframe.stores.protocol import InsideTransactionHook
+from turnframe.stores.recall import (
+    NewRecallEntry,
+    RecallCounts,
+    RecallEntryRecord,
+    RecallFound,
+    RecallQuery,
+    RecallRecord,
+)
 from turnframe.stores.records import (
     Admission,
     AssistantTurnRecord,
@@ -458,13 +466,21 @@ class PostgresStore:
         meta: Json | None = None,
         thread_context: Json | None = None,
         phase: PhaseMove | None = None,
+        interactions: Sequence[NewInteraction] = (),
+        card_resolutions: Sequence[CardResolution] = (),
     ) -> AssistantTurnRecord:
         now = self._now()
+        cards, closing = tuple(interactions), tuple(card_resolutions)
 
         async def body(c: Conn) -> AssistantTurnRecord:
+            fresh = await turns.get_assistant_turn(c, account_id, turn_id) is None
             saved = await turns.save_assistant_turn(
                 c, account_id, turn_id, blocks, meta, thread_context, now
             )
+            if fresh:  # a replay's cards were opened and closed with the first write
+                await card_ops.insert(c, account_id, turn_id, cards, now)
+                for resolution in closing:
+                    await card_ops.resolve(c, account_id, resolution, now)
             if phase is not None:
                 await turns.move_phase(c, account_id, turn_id, phase, now)
             return saved
@@ -473,3 +489,42 @@ class PostgresStore:
 
     async def get_assistant_turn(self, account_id: str, turn_id: str) -> AssistantTurnRecord | None:
         return await self._read(lambda c: turns.get_assistant_turn(c, account_id, turn_id))
+
+    # -- recall -------------------------------------------------------------------------------
+    async def write_recall_entry(self, account_id: str, entry: NewRecallEntry) -> None:
+        now = self._now()
+        await self._write(lambda c: recall.write_entry(c, account_id, entry, now))
+
+    async def get_recall_entries(
+        self, account_id: str, session_ids: Sequence[str]
+    ) -> list[RecallEntryRecord]:
+        ids = tuple(session_ids)
+        return await self._read(lambda c: recall.entries(c, account_id, ids))
+
+    async def list_recall_backlog(
+        self, account_id: str, *, writer_version: int, everything: bool = False, limit: int = 1000
+    ) -> list[SessionRecord]:
+        check_limit(limit)
+        return await self._read(
+            lambda c: recall.backlog(c, account_id, writer_version, everything, limit)
+        )
+
+    async def find_recall(self, account_id: str, query: RecallQuery) -> RecallFound:
+        return await self._read(lambda c: recall.find(c, account_id, query))
+
+    async def count_recall_terms(
+        self,
+        account_id: str,
+        *,
+        terms: Sequence[str] = (),
+        identifiers: Sequence[str] = (),
+        exclude_session: str | None = None,
+        upto: int | None = None,
+    ) -> RecallCounts:
+        words, literals = tuple(terms), tuple(identifiers)
+        return await self._read(
+            lambda c: recall.counts(c, account_id, words, literals, exclude_session, upto)
+        )
+
+    async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:
+        return await self._read(lambda c: recall.record(c, account_id, session_id))

@@ -160,9 +160,95 @@ _V3 = [
         (account_id, session_id, idempotency_key) WHERE idempotency_key IS NOT NULL""",
 ]
 
+# Recall (docs/recall.md). ``recall_text`` is the full-text row of every user turn (``spine``:
+# the session's first; ``body``: the rest) and every reply, kept by triggers as turns and replies
+# are written, so a session is findable before any index entry exists. ``recall_index`` holds
+# the derived entries (rewritten whole by the writer) with their own full-text rows;
+# ``recall_identifiers`` their canonical identifiers. Both engines cut words the same way
+# (letters and digits, lower-cased, diacritics kept), so queries match alike on both stores.
+_RECALL_TOKENIZER = "tokenize = 'unicode61 remove_diacritics 0'"
+_SPINE_OR_BODY = (
+    "CASE WHEN EXISTS (SELECT 1 FROM turns o WHERE o.account_id = {t}.account_id "
+    "AND o.session_id = {t}.session_id AND o.rowid < {t}.rowid) THEN 'body' ELSE 'spine' END"
+)
+_REPLY_WORDS = (
+    "coalesce((SELECT group_concat(json_extract(b.value, '$.text'), ' ') "
+    "FROM json_each({a}.blocks) b), '')"
+)
+_V4 = [
+    """CREATE TABLE recall_text (
+        id INTEGER PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        part TEXT NOT NULL
+    )""",
+    "CREATE INDEX recall_text_by_session ON recall_text (account_id, session_id)",
+    f"CREATE VIRTUAL TABLE recall_text_fts USING fts5(words, content = '', {_RECALL_TOKENIZER})",
+    f"""CREATE TRIGGER recall_text_of_turn AFTER INSERT ON turns BEGIN
+        INSERT INTO recall_text (account_id, session_id, turn_id, part)
+        VALUES (new.account_id, new.session_id, new.id, {_SPINE_OR_BODY.format(t="new")});
+        INSERT INTO recall_text_fts (rowid, words)
+        VALUES (last_insert_rowid(), coalesce(json_extract(new.payload, '$.text'), ''));
+    END""",
+    f"""CREATE TRIGGER recall_text_of_reply AFTER INSERT ON assistant_turns BEGIN
+        INSERT INTO recall_text (account_id, session_id, turn_id, part)
+        SELECT t.account_id, t.session_id, t.id, 'reply' FROM turns t
+        WHERE t.account_id = new.account_id AND t.id = new.turn_id;
+        INSERT INTO recall_text_fts (rowid, words)
+        VALUES (last_insert_rowid(), {_REPLY_WORDS.format(a="new")});
+    END""",
+    # Turns and replies written before this migration get their rows now.
+    f"""INSERT INTO recall_text (account_id, session_id, turn_id, part)
+        SELECT account_id, session_id, id, {_SPINE_OR_BODY.format(t="turns")} FROM turns
+        ORDER BY rowid""",
+    """INSERT INTO recall_text (account_id, session_id, turn_id, part)
+        SELECT t.account_id, t.session_id, t.id, 'reply' FROM assistant_turns a
+        JOIN turns t ON t.account_id = a.account_id AND t.id = a.turn_id ORDER BY t.rowid""",
+    f"""INSERT INTO recall_text_fts (rowid, words)
+        SELECT r.id, CASE WHEN r.part = 'reply' THEN {_REPLY_WORDS.format(a="a")}
+            ELSE coalesce(json_extract(t.payload, '$.text'), '') END
+        FROM recall_text r JOIN turns t ON t.account_id = r.account_id AND t.id = r.turn_id
+        LEFT JOIN assistant_turns a ON a.account_id = r.account_id AND a.turn_id = r.turn_id""",
+    # No foreign key to sessions: an entry may outlive its record (recall then names the
+    # record it could not open instead of showing anything from the entry).
+    """CREATE TABLE recall_index (
+        id INTEGER PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        terms TEXT NOT NULL,
+        indexed_through TEXT,
+        writer_version INTEGER NOT NULL,
+        written_at TEXT NOT NULL,
+        UNIQUE (account_id, session_id)
+    )""",
+    f"""CREATE VIRTUAL TABLE recall_index_fts USING fts5(
+        terms, content = 'recall_index', content_rowid = 'id', {_RECALL_TOKENIZER})""",
+    """CREATE TRIGGER recall_index_added AFTER INSERT ON recall_index BEGIN
+        INSERT INTO recall_index_fts (rowid, terms) VALUES (new.id, new.terms);
+    END""",
+    """CREATE TRIGGER recall_index_removed AFTER DELETE ON recall_index BEGIN
+        INSERT INTO recall_index_fts (recall_index_fts, rowid, terms)
+        VALUES ('delete', old.id, old.terms);
+    END""",
+    """CREATE TRIGGER recall_index_rewritten AFTER UPDATE ON recall_index BEGIN
+        INSERT INTO recall_index_fts (recall_index_fts, rowid, terms)
+        VALUES ('delete', old.id, old.terms);
+        INSERT INTO recall_index_fts (rowid, terms) VALUES (new.id, new.terms);
+    END""",
+    """CREATE TABLE recall_identifiers (
+        account_id TEXT NOT NULL,
+        literal TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        PRIMARY KEY (account_id, literal, session_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX recall_identifiers_by_session ON recall_identifiers (account_id, session_id)",
+]
+
 # Failed attempts to finish a turn, counted per turn (recovery parks a turn that keeps failing
 # the same way): a lifecycle counter beside the turn, never part of its payloads.
-# Migration 5 (4 is the recall index).
 _V5 = [
     """CREATE TABLE turn_failures (
         account_id TEXT NOT NULL,
@@ -176,7 +262,7 @@ _V5 = [
 ]
 
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3), (5, _V5)]
+MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5)]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 

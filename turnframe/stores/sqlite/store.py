@@ -37,6 +37,14 @@ from turnframe.stores.inputs import (
     check_worker,
 )
 from turnframe.stores.protocol import InsideTransactionHook
+from turnframe.stores.recall import (
+    NewRecallEntry,
+    RecallCounts,
+    RecallEntryRecord,
+    RecallFound,
+    RecallQuery,
+    RecallRecord,
+)
 from turnframe.stores.records import (
     Admission,
     AssistantTurnRecord,
@@ -58,7 +66,7 @@ from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
 from turnframe.stores.sqlite.group import GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
-from turnframe.stores.sqlite.ops import cases, journal, leases, outbox, turns
+from turnframe.stores.sqlite.ops import cases, journal, leases, outbox, recall, turns
 from turnframe.stores.sqlite.ops import interactions as card_ops
 
 T = TypeVar("T")
@@ -66,8 +74,9 @@ Body = Callable[[sqlite3.Connection], T]
 
 
 class SqliteStore:
-    def __init__(self, driver: Driver, *, clock: Clock) -> None:
+    def __init__(self, driver: Driver, *, clock: Clock, location: str = ":memory:") -> None:
         self._driver = driver
+        self.location = location  # the database path, as opened (recall's resume handles)
         self._clock = clock
         self._closed = False
         self._writer = GroupCommit(driver)
@@ -91,7 +100,7 @@ class SqliteStore:
         location = os.fspath(database)
         clock = clock or SystemClock()
         conn = await connect(location, driver=driver)
-        store = cls(conn, clock=clock)
+        store = cls(conn, clock=clock, location=location)
         try:
             await conn.run(lambda c: schema.configure(c, busy_timeout_ms=int(busy_timeout * 1000)))
             applied_at = dump_time(clock.now())
@@ -437,13 +446,21 @@ class SqliteStore:
         meta: Json | None = None,
         thread_context: Json | None = None,
         phase: PhaseMove | None = None,
+        interactions: Sequence[NewInteraction] = (),
+        card_resolutions: Sequence[CardResolution] = (),
     ) -> AssistantTurnRecord:
         now = self._now()
+        cards, closing = tuple(interactions), tuple(card_resolutions)
 
         def body(c: sqlite3.Connection) -> AssistantTurnRecord:
+            fresh = turns.get_assistant_turn(c, account_id, turn_id) is None
             saved = turns.save_assistant_turn(
                 c, account_id, turn_id, blocks, meta, thread_context, now
             )
+            if fresh:  # a replay's cards were opened and closed with the first write
+                card_ops.insert(c, account_id, turn_id, cards, now)
+                for resolution in closing:
+                    card_ops.resolve(c, account_id, resolution, now)
             if phase is not None:
                 turns.move_phase(c, account_id, turn_id, phase, now)
             return saved
@@ -452,3 +469,42 @@ class SqliteStore:
 
     async def get_assistant_turn(self, account_id: str, turn_id: str) -> AssistantTurnRecord | None:
         return await self._read(lambda c: turns.get_assistant_turn(c, account_id, turn_id))
+
+    # -- recall -------------------------------------------------------------------------------
+    async def write_recall_entry(self, account_id: str, entry: NewRecallEntry) -> None:
+        now = self._now()
+        await self._write(lambda c: recall.write_entry(c, account_id, entry, now))
+
+    async def get_recall_entries(
+        self, account_id: str, session_ids: Sequence[str]
+    ) -> list[RecallEntryRecord]:
+        ids = tuple(session_ids)
+        return await self._read(lambda c: recall.entries(c, account_id, ids))
+
+    async def list_recall_backlog(
+        self, account_id: str, *, writer_version: int, everything: bool = False, limit: int = 1000
+    ) -> list[SessionRecord]:
+        check_limit(limit)
+        return await self._read(
+            lambda c: recall.backlog(c, account_id, writer_version, everything, limit)
+        )
+
+    async def find_recall(self, account_id: str, query: RecallQuery) -> RecallFound:
+        return await self._read(lambda c: recall.find(c, account_id, query))
+
+    async def count_recall_terms(
+        self,
+        account_id: str,
+        *,
+        terms: Sequence[str] = (),
+        identifiers: Sequence[str] = (),
+        exclude_session: str | None = None,
+        upto: int | None = None,
+    ) -> RecallCounts:
+        words, literals = tuple(terms), tuple(identifiers)
+        return await self._read(
+            lambda c: recall.counts(c, account_id, words, literals, exclude_session, upto)
+        )
+
+    async def read_recall_record(self, account_id: str, session_id: str) -> RecallRecord | None:
+        return await self._read(lambda c: recall.record(c, account_id, session_id))
