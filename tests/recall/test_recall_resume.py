@@ -8,6 +8,7 @@ import pytest
 from recall_kit import (
     ACCOUNT,
     Chat,
+    codes,
     converse,
     index,
     presented_sessions,
@@ -16,9 +17,10 @@ from recall_kit import (
 )
 
 from turnframe.actors.session import TurnIncomplete
+from turnframe.lifecycle import TurnPhase
 from turnframe.recall import recalled_contexts
 from turnframe.stores import Store
-from turnframe.testing.faults import Fault, FaultPlan, FaultPoint, FaultyStore
+from turnframe.testing.faults import Fault, FaultMode, FaultPlan, FaultPoint, FaultyStore
 
 pytestmark = pytest.mark.anyio
 
@@ -68,7 +70,7 @@ async def test_a_correction_after_a_restart_keeps_counting_the_same_attempts(
         FaultPoint.BEFORE_RESPONSE_PERSISTENCE,
     ],
 )
-async def test_a_crash_at_any_step_of_a_recall_turn_replays_it_from_the_stored_state(
+async def test_a_turn_stopped_at_any_step_of_a_recall_replays_it_from_the_stored_state(
     store: Store, point: FaultPoint
 ) -> None:
     async with recalling(store) as rt:
@@ -77,10 +79,11 @@ async def test_a_crash_at_any_step_of_a_recall_turn_replays_it_from_the_stored_s
         await index(rt)
         chat = await Chat.start(rt)
         await chat.say("what did we settle about the hotel pool?")
-    # The answer turn crashes at ``point`` every time it gets there: the turn stops, and the
-    # protocol is still waiting on the presentation.
-    faulty = FaultyStore(store, FaultPlan(faults=(Fault(point=point, times=None),)))
-    async with recalling(faulty, resume_attempts=0) as rt:
+    # The store times out at ``point`` every time the answer turn gets there (a transient
+    # failure, ADR 0013): the turn stops, left to recovery, and the protocol is still waiting
+    # on the presentation.
+    stalls = FaultPlan(faults=(Fault(point=point, mode=FaultMode.TIMEOUT, times=None),))
+    async with recalling(FaultyStore(store, stalls), resume_attempts=0) as rt:
         chat = Chat(rt, chat.session)
         chat.minute = 5
         with pytest.raises(TurnIncomplete):
@@ -89,7 +92,7 @@ async def test_a_crash_at_any_step_of_a_recall_turn_replays_it_from_the_stored_s
         assert record is not None
         assert record.thread_context["recall"]["state"]["phase"] == "presented"
         assert record.thread_context["recall"]["state"]["attempts"] == 0
-    # Restarted without the fault: recovery finishes the crashed turn once, from that state.
+    # Restarted without the fault: recovery finishes the stopped turn once, from that state.
     async with recalling(store) as rt:
         record = await rt.store.get_session(ACCOUNT, chat.session.session_id)
         assert record is not None
@@ -100,6 +103,38 @@ async def test_a_crash_at_any_step_of_a_recall_turn_replays_it_from_the_stored_s
         chat.minute = 9
         after = await chat.say("yes, that one")
         assert recall_block(after).data["session_id"] == porto.session_id
+
+
+@pytest.mark.parametrize("point", [FaultPoint.BEFORE_RECALL_FIND, FaultPoint.BEFORE_RECALL_GROUND])
+async def test_a_recall_turn_that_crashes_the_same_way_every_time_is_parked_and_changes_nothing(
+    store: Store, point: FaultPoint
+) -> None:
+    async with recalling(store) as rt:
+        porto = await converse(rt, [PORTO], days_ago=20)
+        await converse(rt, [POOL], days_ago=8)
+        await index(rt)
+        chat = await Chat.start(rt)
+        await chat.say("what did we settle about the hotel pool?")
+    # The same crash at every try: the turn is parked (ADR 0013), delivered with a fallback
+    # reply after its commit, and the protocol still waits on the presentation it had.
+    crash = FaultPlan(faults=(Fault(point=point, times=None),))
+    async with recalling(FaultyStore(store, crash), resume_attempts=0) as rt:
+        chat = Chat(rt, chat.session)
+        chat.minute = 5
+        parked = await chat.say("no, not that one. The one about the pool at the hotel")
+        assert parked.phase is TurnPhase.DELIVERED
+        assert codes(parked) == ["turnframe.notice.reply_unavailable"]
+        record = await rt.store.get_session(ACCOUNT, chat.session.session_id)
+        assert record is not None
+        assert record.thread_context["recall"]["state"]["phase"] == "presented"
+        assert record.thread_context["recall"]["state"]["attempts"] == 0
+    async with recalling(store) as rt:  # nothing left to recover; saying it again works
+        assert await rt.store.list_unfinished_turns(account_id=None) == []
+        chat = Chat(rt, chat.session)
+        chat.minute = 9
+        correction = "no, not that one. The one about the pool at the hotel"
+        again = recall_block(await chat.say(correction))
+        assert presented_sessions(again)[0] == porto.session_id
 
 
 async def test_a_crash_before_a_presentation_is_stored_delivers_the_same_presentation_later(
