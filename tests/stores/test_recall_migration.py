@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -29,8 +30,17 @@ _RECALL_OBJECTS = [
 ]
 
 
+#: Tables of the migrations after recall's: dropped too, so the file is as it was before it.
+_LATER_TABLES = re.findall(
+    r"CREATE TABLE (\w+)",
+    " ".join(s for v, steps in MIGRATIONS if v > RECALL_VERSION for s in steps),
+)
+
+
 def _back_to_before_recall(path: Path) -> None:
     conn = sqlite3.connect(path)
+    for name in reversed(_LATER_TABLES):
+        conn.execute(f"DROP TABLE {name}")
     for kind, name in _RECALL_OBJECTS:
         conn.execute(f"DROP {kind} {name}")
     conn.execute("DELETE FROM schema_version WHERE version >= ?", (RECALL_VERSION,))
