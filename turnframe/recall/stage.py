@@ -114,6 +114,7 @@ class _Event:
     kind: str  # new | identified | corrected | withdrawn | moved_on | expand | stop | none
     text: str = ""
     refs: tuple[ActRef, ...] = ()
+    at: int | None = None  # where the recall's own words start in the turn (its trigger)
 
 
 def read_event(plan: UserTurnPlan, reduction: ReductionPlan, state: RecallState | None) -> _Event:
@@ -130,7 +131,8 @@ def read_event(plan: UserTurnPlan, reduction: ReductionPlan, state: RecallState 
         refs = tuple(ActRef(index=i) for i, _ in recalls)
         first = recalls[0][1]
         kind = "new" if first.disposition is None else first.disposition.value
-        return _Event(kind=kind, text=first.description, refs=refs)
+        at = min((e.start for e in first.evidence), default=None)
+        return _Event(kind=kind, text=first.description, refs=refs, at=at)
     if state is not None:
         return _Event(kind="moved_on")
     return _Event(kind="none")
@@ -246,11 +248,16 @@ class _Step:
         return await self._search(recall, attempts=0, scope=RecallScope.SPINE, rejected=())
 
     async def _bind(self, description: str) -> str:
-        """V-binding: the explicit text, else the previous user message (``/recollect`` alone,
-        ``/recollect ""``, or a recall whose own words name nothing, "do you remember?")."""
+        """V-binding, in the seed's priority: the recall's own words; else what the turn said
+        before them ("the pool thing from last week, what did we say?"); else the previous
+        user message (``/recollect`` alone, ``/recollect ""``, "do you remember?")."""
         text = _without_command(description)
         if _has_cue(text):
             return text
+        at = self.event.at
+        before = self.turn.text[:at].strip(" ,;:-\u2014\u2013") if at else ""
+        if _has_cue(before):
+            return before
         turns = await self.store.list_session_turns(self.account, self.turn.session_id)
         earlier = []
         for record in turns:

@@ -5,8 +5,9 @@ The same statements as the SQLite store's (``turnframe.stores.sqlite.ops.recall`
 reaches, each (session, term) counted once with its weight; the best ``limit`` sessions by score
 (ties: the newest id first, compared byte-wise as SQLite does) come back with every place they
 matched. A term reaches at most its ``term_reach`` newest matching rows per source, in the
-order rows were written (``pos``, as SQLite's rowid). The excluded sessions are left out of
-every source, recall turns and replies holding recall blocks out of the text rows, as on SQLite.
+order rows were written (``pos``, as SQLite's rowid), whatever their part (the scope keeps its
+parts after the reach). The excluded sessions are left out before the reach, recall turns and
+replies holding recall blocks out of the text rows after it, as on SQLite.
 """
 
 from __future__ import annotations
@@ -173,10 +174,10 @@ async def _hits(conn: Conn, account_id: str, query: RecallQuery) -> tuple[Recall
             "(SELECT * FROM (SELECT t.session_id, "
             f"{n}::int AS term, t.part AS source, t.turn_id, {w}::int AS weight FROM recall_text t "
             f"WHERE t.words @@ to_tsquery('simple', {match}) AND t.account_id = {account} "
-            f"AND t.part IN ({_text_parts(query.scope)}) "
             f"AND NOT (t.session_id = ANY({excluded}::text[])) "
             f"ORDER BY t.pos DESC LIMIT {reach}) h "
-            f"WHERE NOT {_RECALL_ROW.format(account=account)})"
+            f"WHERE h.source IN ({_text_parts(query.scope)}) "
+            f"AND NOT {_RECALL_ROW.format(account=account)})"
         )
     base = len(query.terms)
     for offset, literal in enumerate(query.identifiers):

@@ -8,10 +8,11 @@ sessions it reaches (a term at most its ``term_reach`` newest matching rows per 
 that common orders nothing), each (session, term) counted once with the term's weight; the best
 ``limit`` sessions by score (ties: the newest id first) come back with every place they
 matched. Spine scope reads index entries, identifiers and first user turns; full-text scope
-adds every later turn and every reply. The sessions the query excludes (the current one, those
-the user turned down) are left out of every source, so they spend no term's reach; recall turns
-and replies holding recall blocks are left out of the text rows (after the reach: a bounded
-number of rows is ever checked).
+adds every later turn and every reply. A term's reach counts the rows it reads, whatever their
+part (so a spine-scope query reads as few rows as a full-text one: the bound is on work), and
+the scope then keeps the parts it searches. The sessions the query excludes (the current one,
+those the user turned down) are left out before the reach, so they spend none of it; recall
+turns and replies holding recall blocks are left out of the text rows after it.
 """
 
 from __future__ import annotations
@@ -174,9 +175,9 @@ def find_statement(account_id: str, query: RecallQuery) -> tuple[str, list[Any]]
             "SELECT * FROM (SELECT t.session_id AS session_id, ? AS term, t.part AS source, "
             "t.turn_id AS turn_id, ? AS weight FROM recall_text_fts "
             "CROSS JOIN recall_text t ON t.id = recall_text_fts.rowid "
-            f"WHERE recall_text_fts MATCH ? AND t.account_id = ? "
-            f"AND t.part IN ({_text_parts(query.scope)}){others('t.session_id')} "
-            f"ORDER BY recall_text_fts.rowid DESC LIMIT ?) h WHERE NOT {_RECALL_ROW}"
+            f"WHERE recall_text_fts MATCH ? AND t.account_id = ?{others('t.session_id')} "
+            "ORDER BY recall_text_fts.rowid DESC LIMIT ?) h "
+            f"WHERE h.source IN ({_text_parts(query.scope)}) AND NOT {_RECALL_ROW}"
         )
         params += [number, term.weight, match, account_id, *excluded, query.term_reach]
         params += [account_id]
