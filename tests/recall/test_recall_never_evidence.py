@@ -56,7 +56,9 @@ async def test_a_presentation_quoting_another_session_never_makes_its_session_a_
     store: Store,
 ) -> None:
     async with recalling(store) as rt:
-        await converse(rt, [TRAIN, "Also, Ines recommended a tiled cafe near the station"], days_ago=6)
+        await converse(
+            rt, [TRAIN, "Also, Ines recommended a tiled cafe near the station"], days_ago=6
+        )
         earlier = await Chat.start(rt)
         await earlier.say("do you remember that place somebody recommended?")
         await earlier.say("a cafe with tiles, I think")
