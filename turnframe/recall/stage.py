@@ -66,7 +66,7 @@ from turnframe.recall.state import (
     load_memory,
 )
 from turnframe.recall.temporal import window
-from turnframe.recall.words import content_words, words
+from turnframe.recall.words import words
 from turnframe.results import (
     ActRef,
     InteractionKind,
@@ -238,7 +238,7 @@ class _Step:
         if recall.trace.empty:  # nothing to look for: Find can only come back empty
             state = RecallState(phase=Phase.ASKED, recall=recall)
             left = state.attempts_left(self.settings.max_attempts)
-            asked = present.ask("", attempts_left=left, dropped=())
+            asked = present.ask(_described(recall), attempts_left=left, dropped=())
             return self._done(attrs.evolve(self.memory, state=state), asked)
         for named in named_sessions(recall.trace):
             if named != self.turn.session_id:
@@ -500,8 +500,10 @@ def _without_command(text: str) -> str:
 
 
 def _has_cue(text: str) -> bool:
-    """Whether ``text`` gives anything to look for (a content word, a name, an identifier)."""
-    return bool(content_words(text)) or not cue(text).trace.empty
+    """Whether ``text`` gives anything to look for: a word that is not the recall's framing, a
+    name, an identifier, or at least a time ("what did we decide" gives nothing)."""
+    trace = cue(text).trace
+    return not trace.empty or trace.temporal is not None
 
 
 def _shown(excerpt: Excerpt) -> Shown:
