@@ -160,6 +160,13 @@ def cue(text: str) -> VagueRecall:
     return VagueRecall(trace=extract_trace(text), unit=read_unit(text), cues=(text,))
 
 
+def has_cue(text: str) -> bool:
+    """Whether ``text`` gives anything to look for: a word that is not the recall's framing, a
+    name, an identifier, or at least a time ("what did we decide", "“”" give nothing)."""
+    trace = extract_trace(text)
+    return not trace.empty or trace.temporal is not None
+
+
 def recue(recall: VagueRecall, said: str) -> VagueRecall:
     """Fold the user's new cue into ``recall``: its words join the trace, a time phrase
     replaces the old one, and a cue that names a different whole re-reads the unit."""
@@ -206,6 +213,7 @@ __all__ = [
     "VagueRecall",
     "cue",
     "extract_trace",
+    "has_cue",
     "input_type",
     "named_sessions",
     "read_unit",

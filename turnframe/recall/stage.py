@@ -46,6 +46,7 @@ from turnframe.recall.assemble import Recognizable, assemble
 from turnframe.recall.cue import (
     VagueRecall,
     cue,
+    has_cue,
     input_type,
     named_sessions,
     recue,
@@ -217,9 +218,9 @@ class _Step:
         if not words(_without_command(self.turn.text)):
             return True
         if event.kind == "new":
-            return not _has_cue(event.text)
+            return not has_cue(event.text)
         if event.kind == "corrected" and state.phase is Phase.ASKED:
-            return not _has_cue(event.text)
+            return not has_cue(event.text)
         return False
 
     def _still_waiting(self, state: RecallState) -> RecallOutcome:
@@ -252,11 +253,11 @@ class _Step:
         before them ("the pool thing from last week, what did we say?"); else the previous
         user message (``/recollect`` alone, ``/recollect ""``, "do you remember?")."""
         text = _without_command(description)
-        if _has_cue(text):
+        if has_cue(text):
             return text
         at = self.event.at
         before = self.turn.text[:at].strip(" ,;:-\u2014\u2013") if at else ""
-        if _has_cue(before):
+        if has_cue(before):
             return before
         turns = await self.store.list_session_turns(self.account, self.turn.session_id)
         earlier = []
@@ -489,7 +490,7 @@ class _Step:
 
 def _described(recall: VagueRecall) -> str:
     """The cues the user gave, as they said them (those with something to look for)."""
-    return " / ".join(c.strip() for c in recall.cues if _has_cue(c))
+    return " / ".join(c.strip() for c in recall.cues if has_cue(c))
 
 
 def _without_command(text: str) -> str:
@@ -497,13 +498,6 @@ def _without_command(text: str) -> str:
     if said.lower().startswith(_RECOLLECT):
         said = said[len(_RECOLLECT) :].strip()
     return said
-
-
-def _has_cue(text: str) -> bool:
-    """Whether ``text`` gives anything to look for: a word that is not the recall's framing, a
-    name, an identifier, or at least a time ("what did we decide" gives nothing)."""
-    trace = cue(text).trace
-    return not trace.empty or trace.temporal is not None
 
 
 def _shown(excerpt: Excerpt) -> Shown:
