@@ -310,7 +310,9 @@ async def test_recall_turns_and_recall_replies_are_never_reached_on_any_store(
 
 async def test_excluded_sessions_spend_none_of_a_terms_reach(store: Store) -> None:
     older = await conversation(store, "ferry times")
-    current = await conversation(store, "ferry ferry", "the ferry again", "and the ferry back")
-    query = RecallQuery(terms=(term("ferry"),), term_reach=2, exclude_sessions=(current,))
+    current = await conversation(store, "the ferry", "the ferry again", "and the ferry back")
+    turned_down = await conversation(store, "a late ferry")
+    excluded = (current, turned_down)
+    query = RecallQuery(terms=(term("ferry"),), term_reach=2, exclude_sessions=excluded)
     found = await store.find_recall(ACCOUNT, query)
     assert {h.session_id for h in found.hits} == {older}
