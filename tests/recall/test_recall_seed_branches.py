@@ -215,3 +215,41 @@ async def test_an_unrelated_request_at_any_wait_withdraws_the_recall_and_is_serv
         assert await rt.store.list_open_interactions(ACCOUNT) == []
         after = await chat.say("yes, that one")
         assert "turnframe.recall.identified" not in codes(after)
+
+
+async def test_naming_another_accounts_session_is_as_if_it_did_not_exist(store: Store) -> None:
+    async with recalling(store) as rt:
+        theirs = await converse(rt, [FERRY], days_ago=3, account="someone-else")
+        await index(rt, "someone-else")
+        chat = await Chat.start(rt)
+        block = recall_block(await chat.say(f"do you remember session {theirs.session_id}?"))
+        assert block.code == "turnframe.recall.ask"  # not relayed, not presented, not named
+        assert block.data.get("candidates") is None and block.data["dropped"] == []
+        absent = "ses_00000000000000000000000000000000"
+        nowhere = recall_block(
+            await (await Chat.start(rt)).say(f"do you remember session {absent}?")
+        )
+        assert block.text.replace(theirs.session_id, absent) == nowhere.text  # the same answer
+        assert block.data == nowhere.data
+        answer = recall_block(await chat.say("the ferry to Sintra on Sundays"))
+        assert answer.code == "turnframe.recall.expand"  # their ferry is no candidate
+        assert answer.data.get("candidates") is None and answer.data["dropped"] == []
+
+
+async def test_an_identified_fork_resumes_through_its_parent(store: Store) -> None:
+    async with recalling(store) as rt:
+        parent = await converse(rt, ["Plan the Lisbon trip for the spring"], days_ago=12)
+        fork = await converse(
+            rt,
+            ["On the side: is the tram 28 pass cheaper by the week?"],
+            days_ago=11,
+            fork_of=parent.session_id,
+        )
+        await index(rt)
+        chat = await Chat.start(rt)
+        await chat.say("remember the tram pass thing?")
+        identified = recall_block(await chat.say("yes, that one"))
+        assert identified.code == "turnframe.recall.identified"
+        assert identified.data["session_id"] == fork.session_id
+        assert identified.data["resume"].endswith(f"--session {parent.session_id}")
+        assert f"--session {fork.session_id}" not in identified.text
