@@ -200,3 +200,18 @@ async def test_the_act_summary_of_a_recall_with_no_cue_says_it_has_none(store: S
         assert view is not None
         [act] = view.acts
         assert act.summary == "recall (no cue of its own)"
+
+
+async def test_a_click_on_another_card_while_a_recall_waits_moves_on_from_it(
+    store: Store,
+) -> None:
+    async with recalling(store) as rt:
+        await converse(rt, [FERRY], days_ago=5)
+        await index(rt)
+        chat = await Chat.start(rt)
+        await chat.say("Please withdraw the trip")  # a confirmation card stays open
+        shown = recall_block(await chat.say("what did we say about the Sintra ferry?"))
+        assert shown.code == "turnframe.recall.presented"
+        clicked = await chat.click("decline")
+        assert recall_block(clicked).code == "turnframe.recall.withdrawn"
+        assert await recall_state(rt, chat) is None

@@ -213,14 +213,14 @@ class _Step:
         open question that adds nothing to look for. A "no, not that one" to a presentation
         is a correction even without new words: it turns the cue away from what was shown."""
         event = self.event
-        if event.kind in ("expand", "stop"):
-            return False
+        if event.kind in ("expand", "stop") or self.turn.interaction_response is not None:
+            return False  # a click: on the expansion card, or on another card (moving on)
         if not words(_without_command(self.turn.text)):
             return True
         if event.kind == "new":
             return not has_cue(event.text)
-        if event.kind == "corrected" and state.phase is Phase.ASKED:
-            return not has_cue(event.text)
+        if event.kind in ("corrected", "identified") and state.phase is Phase.ASKED:
+            return not has_cue(event.text)  # nothing was shown: only new words can answer
         return False
 
     def _still_waiting(self, state: RecallState) -> RecallOutcome:
