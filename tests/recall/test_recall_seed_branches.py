@@ -253,3 +253,20 @@ async def test_an_identified_fork_resumes_through_its_parent(store: Store) -> No
         assert identified.data["session_id"] == fork.session_id
         assert identified.data["resume"].endswith(f"--session {parent.session_id}")
         assert f"--session {fork.session_id}" not in identified.text
+
+
+async def test_only_unopenable_candidates_at_full_text_end_in_a_null_match_naming_them(
+    store: Store,
+) -> None:
+    async with recalling(store) as rt:
+        await rt.store.write_recall_entry(
+            ACCOUNT, NewRecallEntry(session_id="ses_removed", entry={}, terms="sintra ferry")
+        )
+        chat = await Chat.start(rt)
+        await chat.say("do you remember that thing from the other day?")
+        offer = recall_block(await chat.say("the Sintra ferry"))
+        assert offer.code == "turnframe.recall.expand"
+        null = recall_block(await chat.click("expand"))
+        assert null.code == "turnframe.recall.null_match"
+        assert null.data["dropped"] == ["ses_removed"]
+        assert "ses_removed" in null.text and "every turn and reply" in null.text
