@@ -15,6 +15,7 @@ queue (its transaction never runs); once its group is sent it completes whole or
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +59,8 @@ class GroupCommit:
         self._max_group = max_group
         self._queue: list[_Job[Any]] = []
         self._leader: _Job[Any] | None = None
+        #: How many transactions each commit carried (group size → commits), for benchmarks.
+        self.group_sizes: Counter[int] = Counter()
 
     async def write(self, body: Body[T]) -> T:
         job: _Job[T] = _Job(body)
@@ -92,6 +95,7 @@ class GroupCommit:
             self._leader.wake.set()
 
     async def _send(self, group: list[_Job[Any]]) -> None:
+        self.group_sizes[len(group)] += 1
         if len(group) == 1:
             job = group[0]
             try:

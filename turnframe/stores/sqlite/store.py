@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import TypeVar
 
 import anyio
+import attrs
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
@@ -73,6 +74,26 @@ T = TypeVar("T")
 Body = Callable[[sqlite3.Connection], T]
 
 
+@attrs.frozen(kw_only=True)
+class StoreTraffic:
+    """What a store sent to its connection's thread: one hop per read and per write group."""
+
+    reads: int
+    group_sizes: dict[int, int]  # transactions in one commit → how many such commits
+
+    @property
+    def commits(self) -> int:
+        return sum(self.group_sizes.values())
+
+    @property
+    def transactions(self) -> int:
+        return sum(size * count for size, count in self.group_sizes.items())
+
+    @property
+    def hops(self) -> int:
+        return self.reads + self.commits
+
+
 class SqliteStore:
     def __init__(self, driver: Driver, *, clock: Clock, location: str = ":memory:") -> None:
         self._driver = driver
@@ -80,6 +101,7 @@ class SqliteStore:
         self._clock = clock
         self._closed = False
         self._writer = GroupCommit(driver)
+        self._reads = 0
 
     @classmethod
     @asynccontextmanager
@@ -123,7 +145,12 @@ class SqliteStore:
     async def _read(self, body: Body[T]) -> T:
         if self._closed:
             raise StoreClosed()
+        self._reads += 1
         return await self._driver.run(tx.read(body))
+
+    def traffic(self) -> StoreTraffic:
+        """Thread hops and commits so far (reads, and write groups by size): for benchmarks."""
+        return StoreTraffic(reads=self._reads, group_sizes=dict(self._writer.group_sizes))
 
     # -- sessions -----------------------------------------------------------------------------
     async def create_session(
