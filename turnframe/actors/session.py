@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 import attrs
 
@@ -25,7 +25,10 @@ from turnframe._converter import converter
 from turnframe._retry import retrying
 from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
+from turnframe.actors.grounding import GroundingActor
 from turnframe.actors.interpreter import InterpretationFailed
+from turnframe.actors.narrator import NarratorActor
+from turnframe.actors.reduction import ReducerActor
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import (
     Execute,
@@ -72,6 +75,8 @@ from turnframe.telemetry.hooks import observe_stage
 from turnframe.workflow import CaseSnapshot, Workflow
 
 logger = logging.getLogger("turnframe.session")
+T = TypeVar("T")
+M = TypeVar("M")
 
 #: Journal statuses a parked turn's entries leave (an unknown outcome is reconciled instead).
 _WITHDRAWABLE = (
@@ -107,6 +112,27 @@ class InvalidTurn(TurnframeError):
 
 
 @attrs.frozen(kw_only=True)
+class DirectStages:
+    """Stage instances a session calls in its own task instead of asking their actors.
+
+    A stage that is a function of its message (the reducer; grounding, which only reads; the
+    template narrator) gains nothing from a mailbox: its failure is a failed step of the turn,
+    retried from the durable phase like any other, and no restart would change its next answer
+    (these actors are ``stateless``). Calling it directly saves an ask (a mailbox round trip, a
+    deadline scope, an Event and a wake-up of another task) per stage per turn. Stages that
+    call a model provider or run commands (interpretation, model narration, the gate) are
+    always asked, under their supervisors.
+    """
+
+    reducer: ReducerActor
+    grounding: GroundingActor
+    narrator: NarratorActor | None = None  # None: narration calls a provider, so it is asked
+    #: Told when a stage called directly fails (stage name, error): the supervisor reports it
+    #: as that stage failing on a message, so operators see it as they see an asked stage's.
+    on_failure: Callable[[str, BaseException], None] | None = None
+
+
+@attrs.frozen(kw_only=True)
 class StageRefs:
     interpreter: ActorRef
     reducer: ActorRef
@@ -114,6 +140,7 @@ class StageRefs:
     grounding: ActorRef
     narrator: ActorRef
     recall: ActorRef | None = None  # None: recall acts are answered by grounding alone
+    direct: DirectStages | None = None  # None: every stage is asked
 
 
 @attrs.frozen(kw_only=True)
@@ -425,9 +452,7 @@ class SessionActor(Actor):
             closed_interaction_ids=await self._closed_card(turn, open_cards),
         )
         self._directory.forget()
-        reduction: ReductionPlan = await self._ask(
-            self._stages.reducer, Reduce(plan=plan, context=context)
-        )
+        reduction: ReductionPlan = await self._reduce_now(Reduce(plan=plan, context=context))
         if (
             reduction.interactions
             or reduction.interaction_outcome
@@ -478,8 +503,7 @@ class SessionActor(Actor):
                 self._stages.gate, SettledReport(turn=turn, reduction=reduction)
             )
         index = self._turn_ids.index(turn.turn_id)
-        grounded: Grounded = await self._ask(
-            self._stages.grounding,
+        grounded: Grounded = await self._ground_now(
             Ground(
                 turn=turn,
                 turn_index=index,
@@ -491,8 +515,7 @@ class SessionActor(Actor):
         )
         recalled = await self._recall.advance(self._stages.recall, self._ask, turn, plan, reduction)
         cards = tuple(reduction.interactions)
-        narration: Narration = await self._ask(
-            self._stages.narrator,
+        narration: Narration = await self._narrate_now(
             Narrate(
                 turn=turn,
                 plan=plan,
@@ -560,8 +583,7 @@ class SessionActor(Actor):
         replay: dict[str, Any] | None,
     ) -> TurnResponse:
         record = await self._get(turn)
-        narration: Narration = await self._ask(
-            self._stages.narrator,
+        narration: Narration = await self._narrate_now(
             Narrate(
                 turn=turn,
                 plan=plan,
@@ -710,10 +732,54 @@ class SessionActor(Actor):
             raise LookupError(f"turn {turn.turn_id!r} vanished from the store")
         return record
 
+    async def _reduce_now(self, message: Reduce) -> ReductionPlan:
+        direct = self._stages.direct
+        if direct is None:
+            reduction: ReductionPlan = await self._ask(self._stages.reducer, message)
+            return reduction
+        return await self._observed("reducer", message, _called(direct.reducer.reduce, message))
+
+    async def _ground_now(self, message: Ground) -> Grounded:
+        direct = self._stages.direct
+        if direct is None:
+            grounded: Grounded = await self._ask(self._stages.grounding, message)
+            return grounded
+        return await self._observed("grounding", message, direct.grounding.ground(message))
+
+    async def _narrate_now(self, message: Narrate) -> Narration:
+        direct = self._stages.direct
+        if direct is None or direct.narrator is None:
+            narration: Narration = await self._ask(self._stages.narrator, message)
+            return narration
+        return await self._observed("narrator", message, direct.narrator.narrate(message))
+
+    async def _observed(self, stage: str, message: object, work: Awaitable[T]) -> T:
+        """A stage called directly, inside the telemetry span an ask would have; its failure is
+        logged and reported as the stage's (the step then fails like a failed ask)."""
+        turn_id = message_turn(message)
+        try:
+            return await observe_stage(turn_id, self._workflow, message, work)
+        except Exception as error:
+            logger.error(
+                "stage %r failed handling %s",
+                stage,
+                type(message).__name__,
+                exc_info=error,
+                extra={"correlation_id": turn_id, "actor": stage},
+            )
+            direct = self._stages.direct
+            if direct is not None and direct.on_failure is not None:
+                direct.on_failure(stage, error)
+            raise
+
     async def _ask(self, ref: ActorRef, message: object) -> Any:
         turn_id = message_turn(message)
         asked = ref.ask(message, timeout=self._settings.ask_timeout, correlation_id=turn_id)
         return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
+
+
+async def _called(function: Callable[[M], T], message: M) -> T:
+    return function(message)
 
 
 def message_turn(message: object) -> str | None:
