@@ -14,7 +14,6 @@ this actor crash, so one session's input never restarts or stops anything else.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -56,6 +55,7 @@ from turnframe.pipeline.failures import (
     is_transient,
     parked_record,
 )
+from turnframe.pipeline.reports import admission_entries
 from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.recall.session import SessionRecall
@@ -67,10 +67,10 @@ from turnframe.results import (
     ReductionPlan,
 )
 from turnframe.stores.directory import StoreCaseDirectory
-from turnframe.stores.errors import StatusConflict, StoreError
-from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove
+from turnframe.stores.errors import StoreError
+from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove, TurnSeal
 from turnframe.stores.protocol import Store
-from turnframe.stores.records import InteractionStatus, TurnRecord
+from turnframe.stores.records import Admission, InteractionStatus, TurnRecord
 from turnframe.telemetry.hooks import observe_stage
 from turnframe.workflow import CaseSnapshot, Workflow
 
@@ -186,6 +186,8 @@ class SessionActor(Actor):
         # Objects this actor made on the live path (saved to the store as well): a resumed
         # turn, or one resumed by a restarted actor, rebuilds them from the stored payloads.
         self._plans: dict[str, UserTurnPlan] = {}
+        self._plan_payloads: dict[str, dict[str, Any]] = {}  # live plans not stored yet
+        self._admissions: dict[str, tuple[Admission, ...]] = {}  # from this actor's seal
         self._reductions: dict[str, ReductionPlan] = {}
         self._contexts: dict[str, Mapping[str, CaseSnapshot]] = {}
         self._open_cards: tuple[InteractionToCreate, ...] | None = None
@@ -272,10 +274,12 @@ class SessionActor(Actor):
         raise AssertionError("tenacity either returns the response or re-raises the error")
 
     async def _after_failure(self, turn: UserTurn) -> TurnRecord | None:
-        """What the store now holds of ``turn``, with this actor's caches of it dropped."""
+        """What the store now holds of ``turn``, with this actor's caches of it dropped (and
+        its live plan stored, when the failure came before the seal)."""
         self._open_cards = None
         self._directory.forget()
-        return await self._reread(turn)
+        self._admissions.pop(turn.turn_id, None)
+        return await self._keep_plan(turn, await self._reread(turn))
 
     async def _give_up(
         self, turn: UserTurn, record: TurnRecord, error: Exception, streak: FailureStreak
@@ -383,9 +387,9 @@ class SessionActor(Actor):
 
     async def _step(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
         phase = record.phase
-        if phase is TurnPhase.RECEIVED:
-            return await self._interpret(turn)
-        if phase is TurnPhase.INTERPRETED:
+        if phase is TurnPhase.RECEIVED and turn.turn_id not in self._plans:
+            return await self._interpret(turn, record)
+        if phase in (TurnPhase.RECEIVED, TurnPhase.INTERPRETED):
             return await self._reduce(turn, record)
         if phase in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             reduction = self._reduction_of(record)
@@ -395,6 +399,7 @@ class SessionActor(Actor):
                 replay=self._replay_base(record, reduction),
                 phase=phase,
                 cases=self._contexts.get(turn.turn_id, {}),
+                admitted=self._admissions.pop(turn.turn_id, None),
             )
             report: ExecutionReport = await self._ask(self._stages.gate, execute)
             self._reports[turn.turn_id] = report
@@ -405,7 +410,10 @@ class SessionActor(Actor):
 
     # -- the steps ------------------------------------------------------------------------
 
-    async def _interpret(self, turn: UserTurn) -> TurnRecord | TurnResponse:
+    async def _interpret(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
+        """Interpret the turn. The plan is kept live and stored with the seal (one transaction
+        for plan, reduction, cards and admission); a step failing before the seal stores it
+        on its own (:meth:`_keep_plan`), so a retry or recovery does not interpret again."""
         if len(turn.text) > self._settings.max_turn_chars:
             replay = {
                 "turn_id": turn.turn_id,
@@ -435,9 +443,25 @@ class SessionActor(Actor):
                 return await self._fail_interpretation(turn, failure)
             plan = interpretation.plan
         payload = _plan_payload(plan, interpretation)
-        move = PhaseMove(expected=TurnPhase.RECEIVED, new=TurnPhase.INTERPRETED)
-        saved = await self._store.save_plan(self._account, turn.turn_id, payload, phase=move)
         self._plans[turn.turn_id] = plan
+        self._plan_payloads[turn.turn_id] = payload
+        return attrs.evolve(record, plan=payload)
+
+    async def _keep_plan(self, turn: UserTurn, record: TurnRecord | None) -> TurnRecord | None:
+        """After a failed step before the seal: store the live plan (``interpreted``) if it is
+        not stored yet, so what follows (a retry, recovery, a parked turn's record) starts from
+        the interpretation instead of asking for it again. Best effort: a store that refuses
+        now leaves the turn ``received`` and the live plan in this actor."""
+        payload = self._plan_payloads.get(turn.turn_id)
+        if record is None or record.phase is not TurnPhase.RECEIVED or payload is None:
+            return record
+        move = PhaseMove(expected=TurnPhase.RECEIVED, new=TurnPhase.INTERPRETED)
+        try:
+            saved = await self._store.save_plan(self._account, turn.turn_id, payload, phase=move)
+        except Exception as error:
+            logger.warning("turn %r: its plan could not be stored now: %s", turn.turn_id, error)
+            return record
+        self._plan_payloads.pop(turn.turn_id, None)
         return saved
 
     async def _reduce(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
@@ -468,29 +492,45 @@ class SessionActor(Actor):
             )
             for card in reduction.interactions
         ]
-        move = PhaseMove(expected=TurnPhase.INTERPRETED, new=TurnPhase.REDUCED)
         payload = converter.unstructure(reduction)
+        entries = admission_entries(reduction)
+        # Admission is the seal: from this transaction on, nothing re-interprets the turn. A
+        # card click seals too (its card's commands are admitted already).
+        sealed = bool(entries) or reduction.interaction_outcome is not None
+        new_phase = TurnPhase.EXECUTING if sealed else TurnPhase.REDUCED
+        plan_payload = None  # stored already, unless the turn is still received
+        if record.phase is TurnPhase.RECEIVED:
+            plan_payload = self._plan_payloads.get(turn.turn_id) or record.plan
+            if plan_payload is None:
+                raise LookupError(f"turn {turn.turn_id!r} has no plan to seal")
+        seal = TurnSeal(
+            plan=plan_payload,
+            reduction=payload,
+            interactions=tuple(cards),
+            expired=tuple(reduction.superseded_interaction_ids),
+            entries=tuple(entries),
+            phase=PhaseMove(expected=record.phase, new=new_phase),
+        )
         try:
-            await self._expire_superseded(reduction)
-            await self._store.save_reduction(
-                self._account,
-                turn.turn_id,
-                payload,
-                interactions=cards,
-                phase=move,
-            )
+            receipt = await self._store.seal_turn(self._account, turn.turn_id, seal)
         except Exception:
+            if not cards:
+                raise  # a failed step: tried again from the phase the store holds
             current = await self._reread(turn)
-            if current is None or current.phase is not TurnPhase.INTERPRETED:
+            if current is None or current.phase is not record.phase:
                 raise
             # Nothing was admitted and no card exists: the turn fails whole, and its answer
             # says nothing about a card that was never persisted.
+            await self._keep_plan(turn, current)
             return await self._finish_failed(
                 turn, plan, reduction, failure="cards_not_persisted", replay=None
             )
+        self._plan_payloads.pop(turn.turn_id, None)
+        self._admissions[turn.turn_id] = receipt.admissions
         self._reductions[turn.turn_id] = reduction
         self._contexts[turn.turn_id] = dict(context.cases)
-        return attrs.evolve(record, phase=TurnPhase.REDUCED, reduction=payload)
+        plan_json = record.plan if record.plan is not None else plan_payload
+        return attrs.evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
 
     async def _respond(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
         plan = self._plan_of(record)
@@ -660,18 +700,6 @@ class SessionActor(Actor):
         card: InteractionToCreate = converter.structure(record.payload, InteractionToCreate)
         return card
 
-    # -- cards a new card replaces (issue 12) ------------------------------------------------
-    async def _expire_superseded(self, reduction: ReductionPlan) -> None:
-        """Close the open cards this turn's cards replace before the new ones are saved: a
-        case holds one open blocking card, so a new card request supersedes the old card
-        (its click then answers "stale") instead of failing the turn. Expiring a card runs
-        nothing; a crash after it re-reduces with the card closed, which gives the same cards."""
-        for interaction_id in reduction.superseded_interaction_ids:
-            expired = InteractionStatus.EXPIRED
-            closing = CardResolution(interaction_id=interaction_id, status=expired)
-            with contextlib.suppress(StatusConflict):
-                await self._store.resolve_interaction(self._account, closing)
-
     async def _closed_card(
         self, turn: UserTurn, open_cards: tuple[InteractionToCreate, ...]
     ) -> tuple[str, ...]:
@@ -708,7 +736,15 @@ class SessionActor(Actor):
         return stored
 
     def _forget(self, turn_id: str) -> None:
-        for cache in (self._plans, self._reductions, self._contexts, self._reports):
+        caches: tuple[dict[str, Any], ...] = (
+            self._plans,
+            self._plan_payloads,
+            self._admissions,
+            self._reductions,
+            self._contexts,
+            self._reports,
+        )
+        for cache in caches:
             cache.pop(turn_id, None)
 
     def _replay_base(self, record: TurnRecord, reduction: ReductionPlan) -> dict[str, Any]:

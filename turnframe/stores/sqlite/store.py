@@ -12,6 +12,7 @@ The same class works on asyncio (through aiosqlite) and trio (through anyio work
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -24,7 +25,7 @@ import attrs
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
-from turnframe.stores.errors import StoreClosed
+from turnframe.stores.errors import StatusConflict, StoreClosed
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -33,6 +34,7 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    TurnSeal,
     check_lease_terms,
     check_limit,
     check_worker,
@@ -53,11 +55,13 @@ from turnframe.stores.records import (
     CaseRecord,
     EventRecord,
     InteractionRecord,
+    InteractionStatus,
     JournalRecord,
     Json,
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SealReceipt,
     SessionLease,
     SessionRecord,
     TurnRecord,
@@ -292,6 +296,28 @@ class SqliteStore:
             if phase is not None:
                 turns.move_phase(c, account_id, turn_id, phase, now)
             return written
+
+        return await self._write(body)
+
+    async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
+        now = self._now()
+
+        def body(c: sqlite3.Connection) -> SealReceipt:
+            if seal.plan is not None:
+                turns.write_turn_payload(c, account_id, turn_id, "plan", seal.plan)
+            for interaction_id in seal.expired:
+                closing = CardResolution(
+                    interaction_id=interaction_id, status=InteractionStatus.EXPIRED
+                )
+                with contextlib.suppress(StatusConflict):  # closed already: nothing to do
+                    card_ops.resolve(c, account_id, closing, now)
+            if turns.write_turn_payload(c, account_id, turn_id, "reduction", seal.reduction):
+                cards = card_ops.insert(c, account_id, turn_id, seal.interactions, now)
+            else:  # the same reduction again: a replay, its cards are already stored
+                cards = card_ops.of_turn(c, account_id, turn_id)
+            admitted = journal.admit(c, account_id, turn_id, seal.entries, now)
+            turns.move_phase(c, account_id, turn_id, seal.phase, now)
+            return SealReceipt(interactions=tuple(cards), admissions=tuple(admitted))
 
         return await self._write(body)
 
