@@ -28,7 +28,7 @@ from turnframe.stores.sqlite.tx import is_busy, write
 T = TypeVar("T")
 Body = Callable[[sqlite3.Connection], T]
 
-#: At most this many transactions share one commit.
+#: At most this many transactions share one commit (the default).
 MAX_GROUP = 32
 
 
@@ -54,9 +54,19 @@ class _Job(Generic[T]):
 
 
 class GroupCommit:
-    def __init__(self, driver: Driver, *, max_group: int = MAX_GROUP) -> None:
+    """``max_group``: at most this many transactions per commit (1: a commit each).
+    ``window``: seconds a group's leader waits for more transactions before it sends a group
+    smaller than ``max_group`` (0: it sends what is queued at once; the transactions that
+    arrive meanwhile form the next group)."""
+
+    def __init__(self, driver: Driver, *, max_group: int = MAX_GROUP, window: float = 0.0) -> None:
+        if max_group < 1:
+            raise ValueError(f"group commit: max_group must be at least 1, got {max_group}")
+        if not 0 <= window < 1:
+            raise ValueError(f"group commit: window must be in [0, 1) seconds, got {window}")
         self._driver = driver
         self._max_group = max_group
+        self._window = window
         self._queue: list[_Job[Any]] = []
         self._leader: _Job[Any] | None = None
         #: How many transactions each commit carried (group size → commits), for benchmarks.
@@ -76,6 +86,12 @@ class GroupCommit:
                 raise
             if job.done:
                 return job.outcome()
+        if self._window and len(self._queue) < self._max_group:
+            try:
+                await anyio.sleep(self._window)  # let more transactions join this group
+            except BaseException:
+                self._withdraw(job)
+                raise
         with anyio.CancelScope(shield=True):
             group = self._queue[: self._max_group]
             del self._queue[: len(group)]

@@ -69,7 +69,7 @@ from turnframe.stores.records import (
 from turnframe.stores.sqlite import schema, tx
 from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
-from turnframe.stores.sqlite.group import GroupCommit
+from turnframe.stores.sqlite.group import MAX_GROUP, GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
 from turnframe.stores.sqlite.ops import cases, journal, leases, outbox, recall, turns
 from turnframe.stores.sqlite.ops import interactions as card_ops
@@ -99,12 +99,20 @@ class StoreTraffic:
 
 
 class SqliteStore:
-    def __init__(self, driver: Driver, *, clock: Clock, location: str = ":memory:") -> None:
+    def __init__(
+        self,
+        driver: Driver,
+        *,
+        clock: Clock,
+        location: str = ":memory:",
+        group_commit_size: int = MAX_GROUP,
+        group_commit_window: float = 0.0,
+    ) -> None:
         self._driver = driver
         self.location = location  # the database path, as opened (recall's resume handles)
         self._clock = clock
         self._closed = False
-        self._writer = GroupCommit(driver)
+        self._writer = GroupCommit(driver, max_group=group_commit_size, window=group_commit_window)
         self._reads = 0
 
     @classmethod
@@ -116,17 +124,31 @@ class SqliteStore:
         clock: Clock | None = None,
         busy_timeout: float = 5.0,
         driver: DriverName = "auto",
+        group_commit_size: int = MAX_GROUP,
+        group_commit_window: float = 0.0,
     ) -> AsyncIterator[SqliteStore]:
         """Open (creating and migrating as needed) the database at ``database``.
 
         ``busy_timeout`` is how long a transaction waits for another process's lock before it
         is rolled back as :class:`StoreTimeout`. ``driver`` is picked from the running backend
         unless named (``"aiosqlite"`` needs asyncio; ``"thread"`` runs on any backend).
+        Write transactions queued together share one commit: at most ``group_commit_size``
+        (1: a commit each), the first waiting ``group_commit_window`` seconds for more (0: none).
         """
         location = os.fspath(database)
         clock = clock or SystemClock()
         conn = await connect(location, driver=driver)
-        store = cls(conn, clock=clock, location=location)
+        try:
+            store = cls(
+                conn,
+                clock=clock,
+                location=location,
+                group_commit_size=group_commit_size,
+                group_commit_window=group_commit_window,
+            )
+        except ValueError:
+            await conn.aclose()
+            raise
         try:
             await conn.run(lambda c: schema.configure(c, busy_timeout_ms=int(busy_timeout * 1000)))
             applied_at = dump_time(clock.now())
