@@ -37,14 +37,18 @@ class _Job(Generic[T]):
 
     def __init__(self, body: Body[T]) -> None:
         self.body = body
-        self.wake = anyio.Event()
+        self.wake: anyio.Event | None = None  # made when the caller waits (a leader does not)
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
 
     def finish(self, result: Any = None, error: BaseException | None = None) -> None:
         self.result, self.error, self.done = result, error, True
-        self.wake.set()
+        self.set_wake()
+
+    def set_wake(self) -> None:
+        if self.wake is not None:
+            self.wake.set()
 
     def outcome(self) -> T:
         if self.error is not None:
@@ -78,6 +82,7 @@ class GroupCommit:
         if self._leader is None:
             self._leader = job
         else:
+            job.wake = anyio.Event()
             try:
                 await job.wake.wait()
             except BaseException:
@@ -108,7 +113,7 @@ class GroupCommit:
     def _hand_over(self) -> None:
         self._leader = self._queue[0] if self._queue else None
         if self._leader is not None:
-            self._leader.wake.set()
+            self._leader.set_wake()
 
     async def _send(self, group: list[_Job[Any]]) -> None:
         self.group_sizes[len(group)] += 1
@@ -126,7 +131,7 @@ class GroupCommit:
                 if not job.done:
                     job.result, job.error, job.done = None, error, True
         for job in group:  # answers were filled in on the connection's thread; wake here
-            job.wake.set()
+            job.set_wake()
 
 
 def _run_group(conn: sqlite3.Connection, group: list[_Job[Any]]) -> None:
