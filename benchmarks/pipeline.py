@@ -132,7 +132,10 @@ def _ms(latencies: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _run_sessions(sessions: int, turns: int, turn: TurnFn) -> tuple[float, list[float]]:
+Run = tuple[float, list[float], float]  # turns/s, latencies (s), CPU ms per turn (all threads)
+
+
+async def _run_sessions(sessions: int, turns: int, turn: TurnFn) -> Run:
     """Run ``turns`` turns split over ``sessions`` concurrent sessions, each one at a time."""
     per_session = max(1, turns // sessions)
     latencies: list[float] = []
@@ -144,12 +147,13 @@ async def _run_sessions(sessions: int, turns: int, turn: TurnFn) -> tuple[float,
             await turn(s, n)
             latencies.append(time.perf_counter() - started)
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     async with anyio.create_task_group() as tg:
         for s in range(sessions):
             tg.start_soon(session, s)
-    elapsed = time.perf_counter() - started
-    return per_session * sessions / elapsed, latencies
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    done = per_session * sessions
+    return done / elapsed, latencies, 1000 * cpu / done
 
 
 # -- where each side keeps its data ----------------------------------------------------------
@@ -241,10 +245,11 @@ async def bench_framework(
             if isinstance(store, CountingStore):
                 store.calls.clear()
             before = _traffic(real)
-            rate, latencies = await _run_sessions(sessions, turns, turn)
+            rate, latencies, cpu = await _run_sessions(sessions, turns, turn)
             after = _traffic(real)
             calls = store.calls.copy() if isinstance(store, CountingStore) else Counter()
     traffic = {
+        "cpu_ms_per_turn": cpu,
         "reads": after["reads"] - before["reads"],
         "group_sizes": {
             size: count - before["group_sizes"].get(size, 0)
@@ -286,7 +291,7 @@ def _turn_values(s: int, n: int) -> tuple[str, str, str, str]:
     return turn, case, body, change
 
 
-async def bench_raw_sqlite(path: Path, sessions: int, turns: int) -> tuple[float, list[float]]:
+async def bench_raw_sqlite(path: Path, sessions: int, turns: int) -> Run:
     async with aiosqlite.connect(path, isolation_level=None) as db:
         for statement in _SQLITE_SCHEMA:
             await db.execute(statement)
@@ -335,7 +340,7 @@ async def bench_raw_sqlite(path: Path, sessions: int, turns: int) -> tuple[float
         return await _run_sessions(sessions, turns, turn)
 
 
-async def bench_raw_postgres(dsn: str, sessions: int, turns: int) -> tuple[float, list[float]]:
+async def bench_raw_postgres(dsn: str, sessions: int, turns: int) -> Run:
     import asyncpg
 
     async def keep_session(conn: Any) -> None:  # as the store: no reset query per release
@@ -396,7 +401,7 @@ async def bench_raw_postgres(dsn: str, sessions: int, turns: int) -> tuple[float
         await admin.close()
 
 
-async def bench_baseline(target: Target, sessions: int, turns: int) -> tuple[float, list[float]]:
+async def bench_baseline(target: Target, sessions: int, turns: int) -> Run:
     if target.dsn is not None:
         return await bench_raw_postgres(target.dsn, sessions, turns)
     path = target.tmp / f"baseline-{uuid.uuid4().hex}.db"
@@ -452,7 +457,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             )
         for i, sessions in enumerate(LEVELS):
             best_framework: tuple[float, list[float], dict[str, Any]] | None = None
-            best_baseline: tuple[float, list[float]] | None = None
+            best_baseline: Run | None = None
             best_single = 0.0  # SQLite at 64 sessions: the pipeline with a commit per write
             round_time = 0.0
             paired: list[float] = []
@@ -477,7 +482,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 round_time = max(round_time, time.perf_counter() - round_started)
                 bar.advance()
             assert best_framework is not None and best_baseline is not None
-            (rate, lat, traffic), (base, base_lat) = best_framework, best_baseline
+            (rate, lat, traffic), (base, base_lat, base_cpu) = best_framework, best_baseline
             ratio = rate / base
             report[f"turns_per_s_{sessions}"] = round(rate, 1)
             report[f"p50_ms_{sessions}"] = round(_ms(lat, 0.5), 3)
@@ -487,6 +492,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             report[f"baseline_p99_ms_{sessions}"] = round(_ms(base_lat, 0.99), 3)
             report[f"throughput_ratio_{sessions}"] = round(ratio, 3)
             report[f"paired_ratios_{sessions}"] = paired
+            # CPU time per turn (every thread of the process) drifts less with the machine's
+            # load than turns/s do: it says how much work a turn is, not how fast it went.
+            report[f"cpu_ms_per_turn_{sessions}"] = round(traffic["cpu_ms_per_turn"], 3)
+            report[f"baseline_cpu_ms_per_turn_{sessions}"] = round(base_cpu, 3)
             if best_single:
                 report[f"commit_each_turns_per_s_{sessions}"] = round(best_single, 1)
                 report[f"group_commit_gain_{sessions}"] = round(rate / best_single, 3)
@@ -513,7 +522,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     f"p50 {_ms(lat, 0.5):7.2f} ms  p99 {_ms(lat, 0.99):7.2f} ms  | "
                     f"raw {target.kind} {base:7.1f} turns/s  p50 {_ms(base_lat, 0.5):6.2f} ms  "
                     f"p99 {_ms(base_lat, 0.99):6.2f} ms  | ratio {ratio:5.3f}x"
-                    f"  (pairs {', '.join(f'{p:.2f}' for p in paired)}){groups}",
+                    f"  (pairs {', '.join(f'{p:.2f}' for p in paired)}){groups}"
+                    f"  | CPU per turn {traffic['cpu_ms_per_turn']:.2f} ms"
+                    f" (raw {base_cpu:.2f} ms)",
                     flush=True,
                 )
     targets = TARGETS[target.kind]
