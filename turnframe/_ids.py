@@ -19,6 +19,29 @@ _LOW_LIMIT = 1 << _LOW_BITS
 _lock = threading.Lock()
 _last_millis = 0
 _last_low = 0
+# Random bytes are drawn from the OS a page at a time: one os.urandom call per id costs a
+# system call that lets other threads take the GIL (a turn makes several ids).
+_POOL_SIZE = 4096
+_pool = b""
+_pool_at = 0
+
+
+def _random_low() -> int:
+    global _pool, _pool_at
+    if _pool_at + 10 > len(_pool):
+        _pool, _pool_at = os.urandom(_POOL_SIZE), 0
+    chunk = _pool[_pool_at : _pool_at + 10]
+    _pool_at += 10
+    return int.from_bytes(chunk, "big") >> 1  # room to count up
+
+
+def _forget_pool() -> None:
+    """A forked child draws its own bytes (it must not repeat its parent's)."""
+    global _pool, _pool_at
+    _pool, _pool_at = b"", 0
+
+
+os.register_at_fork(after_in_child=_forget_pool)
 
 
 def new_id(prefix: str = "") -> str:
@@ -26,7 +49,7 @@ def new_id(prefix: str = "") -> str:
     with _lock:
         millis = time.time_ns() // 1_000_000
         if millis > _last_millis:
-            low = int.from_bytes(os.urandom(10), "big") >> 1  # room to count up
+            low = _random_low()
         else:
             millis, low = _last_millis, _last_low + 1
             if low >= _LOW_LIMIT:  # a whole millisecond's worth used up: borrow the next one

@@ -33,8 +33,8 @@ from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.pipeline.batches import BatchRun, run_batch, state_json
 from turnframe.pipeline.reports import (
     Prepared,
+    admission_entries,
     failed,
-    journal_entries,
     journal_entry,
     journal_outcome,
     label_of,
@@ -131,24 +131,24 @@ class ExecutionGate(Actor):
         if message.phase not in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             return await self.settled_report(account, turn.turn_id, reduction)
         work = await self._work(account, reduction)
-        entries = [
-            *journal_entries(work.ready, JournalStatus.PENDING),
-            *journal_entries(work.awaiting, JournalStatus.AWAITING_CONFIRMATION),
-        ]
+        entries = admission_entries(reduction)
         phase = message.phase
         admitted: dict[str, JournalRecord] = {}
         refused: set[str] = set()
-        if entries or work.confirmed or work.declined:
+        admissions = message.admitted
+        if admissions is None and (entries or work.confirmed or work.declined):
             # Admission is the seal: from this transaction on, nothing re-interprets the turn.
+            # (On the live path the session's seal transaction admitted the entries already.)
             seal = None
             if phase is TurnPhase.REDUCED:
                 seal = PhaseMove(expected=TurnPhase.REDUCED, new=TurnPhase.EXECUTING)
                 phase = TurnPhase.EXECUTING
-            for admission in await self._store.admit(account, turn.turn_id, entries, phase=seal):
-                key = admission.entry.idempotency_key
-                admitted[key] = admission.entry
-                if admission.verdict is AdmissionVerdict.REFUSED_DIFFERENT_COMMAND:
-                    refused.add(key)
+            admissions = tuple(await self._store.admit(account, turn.turn_id, entries, phase=seal))
+        for admission in admissions or ():
+            key = admission.entry.idempotency_key
+            admitted[key] = admission.entry
+            if admission.verdict is AdmissionVerdict.REFUSED_DIFFERENT_COMMAND:
+                refused.add(key)
         for batch in work.confirmed + work.declined:
             for command in batch.commands:
                 entry = await self._store.get_journal_entry(account, command.idempotency_key)

@@ -11,6 +11,9 @@ it with whatever is still queued.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Generator
+from typing import Any
+
 import anyio
 from anyio import BrokenResourceError, ClosedResourceError, EndOfStream, WouldBlock
 from anyio.lowlevel import checkpoint
@@ -60,6 +63,18 @@ class Reply:
         return self._value
 
 
+class _Done:
+    """An awaitable that is done already: what a send that found room at once returns, so the
+    fast path creates no coroutine."""
+
+    __slots__ = ()
+
+    def __await__(self) -> Generator[Any, None, None]:
+        return iter(())  # type: ignore[return-value]  # an iterator is what await needs
+
+
+DONE: Awaitable[None] = _Done()
+
 Envelope = tuple[object, Reply | None, str | None]
 """(message, reply slot for an ask or None for a tell, correlation id)."""
 
@@ -98,6 +113,26 @@ class Mailbox:
         return self._send.statistics().current_buffer_used
 
     # -- sender side -------------------------------------------------------------------------
+
+    def offer(self, envelope: Envelope) -> Awaitable[None]:
+        """Enqueue now when there is room and return what the sender awaits: nothing to wait
+        for (the fast path), a checkpoint every ``CHECKPOINT_EVERY`` fast sends, or the wait for
+        room when full (:meth:`put`). A closed mailbox turns it into a dead letter."""
+        if self.closed:
+            self.undeliverable(envelope, "the actor is stopped")
+            return DONE
+        try:
+            self._send.send_nowait(envelope)
+        except WouldBlock:
+            return self.put(envelope)
+        wake = self._wake  # _notify, inlined on the hot path
+        if wake is not None:
+            wake.set()
+        self._fast_sends += 1
+        if self._fast_sends >= CHECKPOINT_EVERY:
+            self._fast_sends = 0
+            return checkpoint()
+        return DONE
 
     async def put(self, envelope: Envelope) -> None:
         """Enqueue, waiting for room when full; a closed mailbox turns it into a dead letter."""

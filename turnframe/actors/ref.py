@@ -8,7 +8,7 @@ kept. Refs are cheap, hashable and compare equal when they address the same acto
 from __future__ import annotations
 
 import math
-from collections.abc import Coroutine
+from collections.abc import Awaitable
 from typing import Any
 
 import anyio
@@ -52,18 +52,17 @@ class ActorRef:
     def __repr__(self) -> str:
         return f"ActorRef({self._mailbox.owner!r})"
 
-    def tell(
-        self, message: object, *, correlation_id: str | None = None
-    ) -> Coroutine[Any, Any, None]:
+    def tell(self, message: object, *, correlation_id: str | None = None) -> Awaitable[None]:
         """Enqueue ``message``; waits while the mailbox is full (backpressure).
 
         A message to a stopped actor goes to dead letters. ``correlation_id`` defaults to the
         one of the message being handled, if called from inside a handler.
         """
-        # A plain method handing back the mailbox's coroutine: one coroutine per tell, not two.
+        # A plain method handing back what the mailbox gives: nothing to wait for when there
+        # was room (no coroutine at all), else the wait for room.
         if correlation_id is None:
             correlation_id = _correlation_id.get()
-        return self._mailbox.put((message, None, correlation_id))
+        return self._mailbox.offer((message, None, correlation_id))
 
     def tell_nowait(self, message: object, *, correlation_id: str | None = None) -> None:
         """Enqueue ``message`` now or raise ``MailboxFull``; never waits."""
@@ -94,7 +93,7 @@ class ActorRef:
         # A deadline cancel scope is what anyio.fail_after builds; entering it directly skips
         # a generator-based context manager on the hot path.
         with anyio.CancelScope(deadline=anyio.current_time() + timeout) as scope:
-            await self._mailbox.put((message, reply, correlation_id))
+            await self._mailbox.offer((message, reply, correlation_id))
             await reply.wait()
         if scope.cancelled_caught and not reply.done:
             raise AskTimeout(

@@ -14,10 +14,9 @@ this actor crash, so one session's input never restarts or stops anything else.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 import attrs
 
@@ -25,7 +24,10 @@ from turnframe._converter import converter
 from turnframe._retry import retrying
 from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
+from turnframe.actors.grounding import GroundingActor
 from turnframe.actors.interpreter import InterpretationFailed
+from turnframe.actors.narrator import NarratorActor
+from turnframe.actors.reduction import ReducerActor
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import (
     Execute,
@@ -53,6 +55,7 @@ from turnframe.pipeline.failures import (
     is_transient,
     parked_record,
 )
+from turnframe.pipeline.reports import admission_entries
 from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.recall.session import SessionRecall
@@ -64,14 +67,16 @@ from turnframe.results import (
     ReductionPlan,
 )
 from turnframe.stores.directory import StoreCaseDirectory
-from turnframe.stores.errors import StatusConflict, StoreError
-from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove
+from turnframe.stores.errors import StoreError
+from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove, TurnSeal
 from turnframe.stores.protocol import Store
-from turnframe.stores.records import InteractionStatus, TurnRecord
+from turnframe.stores.records import Admission, InteractionStatus, TurnRecord
 from turnframe.telemetry.hooks import observe_stage
 from turnframe.workflow import CaseSnapshot, Workflow
 
 logger = logging.getLogger("turnframe.session")
+T = TypeVar("T")
+M = TypeVar("M")
 
 #: Journal statuses a parked turn's entries leave (an unknown outcome is reconciled instead).
 _WITHDRAWABLE = (
@@ -107,6 +112,27 @@ class InvalidTurn(TurnframeError):
 
 
 @attrs.frozen(kw_only=True)
+class DirectStages:
+    """Stage instances a session calls in its own task instead of asking their actors.
+
+    A stage that is a function of its message (the reducer; grounding, which only reads; the
+    template narrator) gains nothing from a mailbox: its failure is a failed step of the turn,
+    retried from the durable phase like any other, and no restart would change its next answer
+    (these actors are ``stateless``). Calling it directly saves an ask (a mailbox round trip, a
+    deadline scope, an Event and a wake-up of another task) per stage per turn. Stages that
+    call a model provider or run commands (interpretation, model narration, the gate) are
+    always asked, under their supervisors.
+    """
+
+    reducer: ReducerActor
+    grounding: GroundingActor
+    narrator: NarratorActor | None = None  # None: narration calls a provider, so it is asked
+    #: Told when a stage called directly fails (stage name, error): the supervisor reports it
+    #: as that stage failing on a message, so operators see it as they see an asked stage's.
+    on_failure: Callable[[str, BaseException], None] | None = None
+
+
+@attrs.frozen(kw_only=True)
 class StageRefs:
     interpreter: ActorRef
     reducer: ActorRef
@@ -114,6 +140,7 @@ class StageRefs:
     grounding: ActorRef
     narrator: ActorRef
     recall: ActorRef | None = None  # None: recall acts are answered by grounding alone
+    direct: DirectStages | None = None  # None: every stage is asked
 
 
 @attrs.frozen(kw_only=True)
@@ -159,6 +186,8 @@ class SessionActor(Actor):
         # Objects this actor made on the live path (saved to the store as well): a resumed
         # turn, or one resumed by a restarted actor, rebuilds them from the stored payloads.
         self._plans: dict[str, UserTurnPlan] = {}
+        self._plan_payloads: dict[str, dict[str, Any]] = {}  # live plans not stored yet
+        self._admissions: dict[str, tuple[Admission, ...]] = {}  # from this actor's seal
         self._reductions: dict[str, ReductionPlan] = {}
         self._contexts: dict[str, Mapping[str, CaseSnapshot]] = {}
         self._open_cards: tuple[InteractionToCreate, ...] | None = None
@@ -245,10 +274,12 @@ class SessionActor(Actor):
         raise AssertionError("tenacity either returns the response or re-raises the error")
 
     async def _after_failure(self, turn: UserTurn) -> TurnRecord | None:
-        """What the store now holds of ``turn``, with this actor's caches of it dropped."""
+        """What the store now holds of ``turn``, with this actor's caches of it dropped (and
+        its live plan stored, when the failure came before the seal)."""
         self._open_cards = None
         self._directory.forget()
-        return await self._reread(turn)
+        self._admissions.pop(turn.turn_id, None)
+        return await self._keep_plan(turn, await self._reread(turn))
 
     async def _give_up(
         self, turn: UserTurn, record: TurnRecord, error: Exception, streak: FailureStreak
@@ -356,9 +387,9 @@ class SessionActor(Actor):
 
     async def _step(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
         phase = record.phase
-        if phase is TurnPhase.RECEIVED:
-            return await self._interpret(turn)
-        if phase is TurnPhase.INTERPRETED:
+        if phase is TurnPhase.RECEIVED and turn.turn_id not in self._plans:
+            return await self._interpret(turn, record)
+        if phase in (TurnPhase.RECEIVED, TurnPhase.INTERPRETED):
             return await self._reduce(turn, record)
         if phase in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             reduction = self._reduction_of(record)
@@ -368,6 +399,7 @@ class SessionActor(Actor):
                 replay=self._replay_base(record, reduction),
                 phase=phase,
                 cases=self._contexts.get(turn.turn_id, {}),
+                admitted=self._admissions.pop(turn.turn_id, None),
             )
             report: ExecutionReport = await self._ask(self._stages.gate, execute)
             self._reports[turn.turn_id] = report
@@ -378,7 +410,10 @@ class SessionActor(Actor):
 
     # -- the steps ------------------------------------------------------------------------
 
-    async def _interpret(self, turn: UserTurn) -> TurnRecord | TurnResponse:
+    async def _interpret(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
+        """Interpret the turn. The plan is kept live and stored with the seal (one transaction
+        for plan, reduction, cards and admission); a step failing before the seal stores it
+        on its own (:meth:`_keep_plan`), so a retry or recovery does not interpret again."""
         if len(turn.text) > self._settings.max_turn_chars:
             replay = {
                 "turn_id": turn.turn_id,
@@ -408,9 +443,25 @@ class SessionActor(Actor):
                 return await self._fail_interpretation(turn, failure)
             plan = interpretation.plan
         payload = _plan_payload(plan, interpretation)
-        move = PhaseMove(expected=TurnPhase.RECEIVED, new=TurnPhase.INTERPRETED)
-        saved = await self._store.save_plan(self._account, turn.turn_id, payload, phase=move)
         self._plans[turn.turn_id] = plan
+        self._plan_payloads[turn.turn_id] = payload
+        return attrs.evolve(record, plan=payload)
+
+    async def _keep_plan(self, turn: UserTurn, record: TurnRecord | None) -> TurnRecord | None:
+        """After a failed step before the seal: store the live plan (``interpreted``) if it is
+        not stored yet, so what follows (a retry, recovery, a parked turn's record) starts from
+        the interpretation instead of asking for it again. Best effort: a store that refuses
+        now leaves the turn ``received`` and the live plan in this actor."""
+        payload = self._plan_payloads.get(turn.turn_id)
+        if record is None or record.phase is not TurnPhase.RECEIVED or payload is None:
+            return record
+        move = PhaseMove(expected=TurnPhase.RECEIVED, new=TurnPhase.INTERPRETED)
+        try:
+            saved = await self._store.save_plan(self._account, turn.turn_id, payload, phase=move)
+        except Exception as error:
+            logger.warning("turn %r: its plan could not be stored now: %s", turn.turn_id, error)
+            return record
+        self._plan_payloads.pop(turn.turn_id, None)
         return saved
 
     async def _reduce(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
@@ -425,9 +476,7 @@ class SessionActor(Actor):
             closed_interaction_ids=await self._closed_card(turn, open_cards),
         )
         self._directory.forget()
-        reduction: ReductionPlan = await self._ask(
-            self._stages.reducer, Reduce(plan=plan, context=context)
-        )
+        reduction: ReductionPlan = await self._reduce_now(Reduce(plan=plan, context=context))
         if (
             reduction.interactions
             or reduction.interaction_outcome
@@ -443,29 +492,45 @@ class SessionActor(Actor):
             )
             for card in reduction.interactions
         ]
-        move = PhaseMove(expected=TurnPhase.INTERPRETED, new=TurnPhase.REDUCED)
         payload = converter.unstructure(reduction)
+        entries = admission_entries(reduction)
+        # Admission is the seal: from this transaction on, nothing re-interprets the turn. A
+        # card click seals too (its card's commands are admitted already).
+        sealed = bool(entries) or reduction.interaction_outcome is not None
+        new_phase = TurnPhase.EXECUTING if sealed else TurnPhase.REDUCED
+        plan_payload = None  # stored already, unless the turn is still received
+        if record.phase is TurnPhase.RECEIVED:
+            plan_payload = self._plan_payloads.get(turn.turn_id) or record.plan
+            if plan_payload is None:
+                raise LookupError(f"turn {turn.turn_id!r} has no plan to seal")
+        seal = TurnSeal(
+            plan=plan_payload,
+            reduction=payload,
+            interactions=tuple(cards),
+            expired=tuple(reduction.superseded_interaction_ids),
+            entries=tuple(entries),
+            phase=PhaseMove(expected=record.phase, new=new_phase),
+        )
         try:
-            await self._expire_superseded(reduction)
-            await self._store.save_reduction(
-                self._account,
-                turn.turn_id,
-                payload,
-                interactions=cards,
-                phase=move,
-            )
+            receipt = await self._store.seal_turn(self._account, turn.turn_id, seal)
         except Exception:
+            if not cards:
+                raise  # a failed step: tried again from the phase the store holds
             current = await self._reread(turn)
-            if current is None or current.phase is not TurnPhase.INTERPRETED:
+            if current is None or current.phase is not record.phase:
                 raise
             # Nothing was admitted and no card exists: the turn fails whole, and its answer
             # says nothing about a card that was never persisted.
+            await self._keep_plan(turn, current)
             return await self._finish_failed(
                 turn, plan, reduction, failure="cards_not_persisted", replay=None
             )
+        self._plan_payloads.pop(turn.turn_id, None)
+        self._admissions[turn.turn_id] = receipt.admissions
         self._reductions[turn.turn_id] = reduction
         self._contexts[turn.turn_id] = dict(context.cases)
-        return attrs.evolve(record, phase=TurnPhase.REDUCED, reduction=payload)
+        plan_json = record.plan if record.plan is not None else plan_payload
+        return attrs.evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
 
     async def _respond(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
         plan = self._plan_of(record)
@@ -478,8 +543,7 @@ class SessionActor(Actor):
                 self._stages.gate, SettledReport(turn=turn, reduction=reduction)
             )
         index = self._turn_ids.index(turn.turn_id)
-        grounded: Grounded = await self._ask(
-            self._stages.grounding,
+        grounded: Grounded = await self._ground_now(
             Ground(
                 turn=turn,
                 turn_index=index,
@@ -491,8 +555,7 @@ class SessionActor(Actor):
         )
         recalled = await self._recall.advance(self._stages.recall, self._ask, turn, plan, reduction)
         cards = tuple(reduction.interactions)
-        narration: Narration = await self._ask(
-            self._stages.narrator,
+        narration: Narration = await self._narrate_now(
             Narrate(
                 turn=turn,
                 plan=plan,
@@ -560,8 +623,7 @@ class SessionActor(Actor):
         replay: dict[str, Any] | None,
     ) -> TurnResponse:
         record = await self._get(turn)
-        narration: Narration = await self._ask(
-            self._stages.narrator,
+        narration: Narration = await self._narrate_now(
             Narrate(
                 turn=turn,
                 plan=plan,
@@ -638,18 +700,6 @@ class SessionActor(Actor):
         card: InteractionToCreate = converter.structure(record.payload, InteractionToCreate)
         return card
 
-    # -- cards a new card replaces (issue 12) ------------------------------------------------
-    async def _expire_superseded(self, reduction: ReductionPlan) -> None:
-        """Close the open cards this turn's cards replace before the new ones are saved: a
-        case holds one open blocking card, so a new card request supersedes the old card
-        (its click then answers "stale") instead of failing the turn. Expiring a card runs
-        nothing; a crash after it re-reduces with the card closed, which gives the same cards."""
-        for interaction_id in reduction.superseded_interaction_ids:
-            expired = InteractionStatus.EXPIRED
-            closing = CardResolution(interaction_id=interaction_id, status=expired)
-            with contextlib.suppress(StatusConflict):
-                await self._store.resolve_interaction(self._account, closing)
-
     async def _closed_card(
         self, turn: UserTurn, open_cards: tuple[InteractionToCreate, ...]
     ) -> tuple[str, ...]:
@@ -686,7 +736,15 @@ class SessionActor(Actor):
         return stored
 
     def _forget(self, turn_id: str) -> None:
-        for cache in (self._plans, self._reductions, self._contexts, self._reports):
+        caches: tuple[dict[str, Any], ...] = (
+            self._plans,
+            self._plan_payloads,
+            self._admissions,
+            self._reductions,
+            self._contexts,
+            self._reports,
+        )
+        for cache in caches:
             cache.pop(turn_id, None)
 
     def _replay_base(self, record: TurnRecord, reduction: ReductionPlan) -> dict[str, Any]:
@@ -710,10 +768,54 @@ class SessionActor(Actor):
             raise LookupError(f"turn {turn.turn_id!r} vanished from the store")
         return record
 
+    async def _reduce_now(self, message: Reduce) -> ReductionPlan:
+        direct = self._stages.direct
+        if direct is None:
+            reduction: ReductionPlan = await self._ask(self._stages.reducer, message)
+            return reduction
+        return await self._observed("reducer", message, _called(direct.reducer.reduce, message))
+
+    async def _ground_now(self, message: Ground) -> Grounded:
+        direct = self._stages.direct
+        if direct is None:
+            grounded: Grounded = await self._ask(self._stages.grounding, message)
+            return grounded
+        return await self._observed("grounding", message, direct.grounding.ground(message))
+
+    async def _narrate_now(self, message: Narrate) -> Narration:
+        direct = self._stages.direct
+        if direct is None or direct.narrator is None:
+            narration: Narration = await self._ask(self._stages.narrator, message)
+            return narration
+        return await self._observed("narrator", message, direct.narrator.narrate(message))
+
+    async def _observed(self, stage: str, message: object, work: Awaitable[T]) -> T:
+        """A stage called directly, inside the telemetry span an ask would have; its failure is
+        logged and reported as the stage's (the step then fails like a failed ask)."""
+        turn_id = message_turn(message)
+        try:
+            return await observe_stage(turn_id, self._workflow, message, work)
+        except Exception as error:
+            logger.error(
+                "stage %r failed handling %s",
+                stage,
+                type(message).__name__,
+                exc_info=error,
+                extra={"correlation_id": turn_id, "actor": stage},
+            )
+            direct = self._stages.direct
+            if direct is not None and direct.on_failure is not None:
+                direct.on_failure(stage, error)
+            raise
+
     async def _ask(self, ref: ActorRef, message: object) -> Any:
         turn_id = message_turn(message)
         asked = ref.ask(message, timeout=self._settings.ask_timeout, correlation_id=turn_id)
         return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
+
+
+async def _called(function: Callable[[M], T], message: M) -> T:
+    return function(message)
 
 
 def message_turn(message: object) -> str | None:

@@ -15,6 +15,7 @@ from turnframe.providers.attempts import ProviderAttempt
 from turnframe.providers.base import Purpose
 from turnframe.reduce import ReductionContext
 from turnframe.results import InteractionToCreate, ReductionPlan
+from turnframe.stores.records import Admission
 
 
 @attrs.frozen(kw_only=True)
@@ -66,6 +67,9 @@ class Execute:
     replay: dict[str, Any]
     phase: TurnPhase  # the phase the session last saw; admission re-checks it by CAS
     cases: Mapping[str, Any] = attrs.field(factory=dict)  # snapshots read before reduction
+    #: The admissions of the session's own seal transaction (live path): the gate does not
+    #: admit again. None (a resumed turn): the gate admits, idempotently by key.
+    admitted: tuple[Admission, ...] | None = None
 
 
 @attrs.frozen(kw_only=True)

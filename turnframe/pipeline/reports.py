@@ -24,7 +24,7 @@ from turnframe.execution import (
 )
 from turnframe.lifecycle import JournalStatus
 from turnframe.pipeline.batches import BatchRun
-from turnframe.results import CommandBatch, Rejection
+from turnframe.results import CommandBatch, ReductionPlan, Rejection
 from turnframe.stores.inputs import CaseUpdate, JournalOutcome, NewCase, NewJournalEntry
 from turnframe.stores.records import BundleReceipt, EventRecord, JournalRecord
 
@@ -46,6 +46,16 @@ def journal_entries(
     batches: Sequence[CommandBatch], status: JournalStatus
 ) -> list[NewJournalEntry]:
     return [journal_entry(b, i, status) for b in batches for i in range(len(b.commands))]
+
+
+def admission_entries(reduction: ReductionPlan) -> list[NewJournalEntry]:
+    """The journal entries a turn admits at its seal: its ready batches (those that need no
+    card) pending, and the batches waiting for a card awaiting confirmation."""
+    ready = [b for b in reduction.batches if not needs_card(b)]
+    return [
+        *journal_entries(ready, JournalStatus.PENDING),
+        *journal_entries(reduction.awaiting_batches, JournalStatus.AWAITING_CONFIRMATION),
+    ]
 
 
 @attrs.frozen(kw_only=True)

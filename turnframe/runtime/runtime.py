@@ -167,7 +167,11 @@ class Runtime:
         try:
             if isinstance(self._store_arg, str | os.PathLike):
                 self._store = await stack.enter_async_context(
-                    SqliteStore.open(os.fspath(self._store_arg))
+                    SqliteStore.open(
+                        os.fspath(self._store_arg),
+                        group_commit_size=self.settings.group_commit_size,
+                        group_commit_window=self.settings.group_commit_window,
+                    )
                 )
             else:
                 self._store = self._store_arg

@@ -52,6 +52,14 @@ class RuntimeSettings:
     #: A turn whose handling gave up this many times in a row the same transient way (store
     #: timeouts, say) is parked as ``failed`` with the reason instead of recovered forever.
     park_after: int = attrs.field(default=3, validator=attrs.validators.ge(1))
+    #: Group commit of the SQLite store the runtime opens from a path (a store passed in keeps
+    #: its own): at most this many write transactions share one commit (1: a commit each) ...
+    group_commit_size: int = attrs.field(default=32, validator=attrs.validators.ge(1))
+    #: ... and the first of a group waits this many seconds for more before it commits (0: it
+    #: commits what is queued at once; the transactions arriving meanwhile form the next group).
+    group_commit_window: float = attrs.field(
+        default=0.0, validator=[attrs.validators.ge(0.0), attrs.validators.lt(1.0)]
+    )
 
 
 @attrs.frozen(kw_only=True)

@@ -23,7 +23,7 @@ from turnframe.actors.narrator import NarratorActor
 from turnframe.actors.recall import RecallActor
 from turnframe.actors.reduction import ReducerActor
 from turnframe.actors.ref import ActorRef
-from turnframe.actors.session import StageRefs
+from turnframe.actors.session import DirectStages, StageRefs
 from turnframe.corpora import CorpusRegistry
 from turnframe.pipeline.interpretation import InterpretSetup
 from turnframe.providers.chain import ProviderChain
@@ -48,6 +48,7 @@ class StageTree:
     sessions: DynamicSupervisor
     gate_ids: list[str]
     stage_ids: dict[str, list[str]]
+    direct: DirectStages | None = None
 
     def gate(self) -> ActorRef:
         """A gate worker for asks that need no particular one (every gate answers the same)."""
@@ -57,6 +58,12 @@ class StageTree:
         def pick(name: str) -> ActorRef:
             return pool_member([self.stages.ref(i) for i in self.stage_ids[name]], session_id)
 
+        def failed(stage: str, error: BaseException) -> None:
+            # A stage the session called directly failed: operators see it as that session's
+            # pool member failing on a message (as if it had been asked).
+            ids = self.stage_ids[stage]
+            self.stages.report_failure(ids[zlib.crc32(session_id.encode()) % len(ids)], error)
+
         return StageRefs(
             interpreter=pick("interpreter"),
             reducer=pick("reducer"),
@@ -64,6 +71,7 @@ class StageTree:
             grounding=pick("grounding"),
             narrator=pick("narrator"),
             recall=pick("recall"),
+            direct=None if self.direct is None else attrs.evolve(self.direct, on_failure=failed),
         )
 
 
@@ -146,7 +154,21 @@ def build_tree(
         strategy=Strategy.ONE_FOR_ONE,
         on_event=on_event,
     )
+    # The pure stages, for sessions to call in their own task (see DirectStages); the actors
+    # stay in the tree for asks from elsewhere and for model narration.
+    direct = DirectStages(
+        reducer=ReducerActor(),
+        grounding=GroundingActor(
+            store=store, workflows=workflows, registry=corpora, anaphora=settings.anaphora
+        ),
+        narrator=(
+            narrator_class(chain=None, gate=None, workflows=workflows)
+            if narration_chain is None
+            else None
+        ),
+    )
     return StageTree(
+        direct=direct,
         root=root,
         gates=gates,
         stages=stages,

@@ -35,6 +35,7 @@ from turnframe.stores.inputs import (
     NewJournalEntry,
     NewOutboxEffect,
     PhaseMove,
+    TurnSeal,
 )
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.recall import (
@@ -64,6 +65,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SealReceipt,
     SessionLease,
     SessionRecord,
     TurnRecord,
@@ -118,6 +120,7 @@ __all__ = [
     "RecallTerm",
     "RevisionConflict",
     "SchemaTooNew",
+    "SealReceipt",
     "SessionLease",
     "SessionRecord",
     "SqliteStore",
@@ -127,5 +130,6 @@ __all__ = [
     "StoreError",
     "StoreTimeout",
     "TurnRecord",
+    "TurnSeal",
     "create_missing_cases",
 ]

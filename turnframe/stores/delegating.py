@@ -17,6 +17,7 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    TurnSeal,
 )
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.recall import (
@@ -39,6 +40,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SealReceipt,
     SessionLease,
     SessionRecord,
     TurnRecord,
@@ -160,6 +162,9 @@ class DelegatingStore:
         return await self._inner.save_reduction(
             account_id, turn_id, reduction, interactions=interactions, phase=phase
         )
+
+    async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
+        return await self._inner.seal_turn(account_id, turn_id, seal)
 
     async def get_interaction(
         self, account_id: str, interaction_id: str

@@ -187,3 +187,21 @@ class CommitBundle:
     outbox: tuple[NewOutboxEffect, ...] = attrs.field(default=(), converter=_as_tuple)
     replay_record: Json | None = None
     phase: PhaseMove | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TurnSeal:
+    """Everything a turn stores between interpretation and execution, as one transaction.
+
+    The plan (``None`` when it is stored already), the reduction and its cards (written once:
+    the same content again is a replay), the cards this turn supersedes closed (expired) when
+    they are still open, the turn's commands admitted to the journal, and the phase move:
+    to ``executing`` when anything is admitted (the seal), else to ``reduced``.
+    """
+
+    plan: Json | None = None
+    reduction: Json
+    interactions: tuple[NewInteraction, ...] = ()
+    expired: tuple[str, ...] = ()  # interaction ids
+    entries: tuple[NewJournalEntry, ...] = ()
+    phase: PhaseMove

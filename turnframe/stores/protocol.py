@@ -45,6 +45,7 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    TurnSeal,
 )
 from turnframe.stores.recall import (
     NewRecallEntry,
@@ -66,6 +67,7 @@ from turnframe.stores.records import (
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SealReceipt,
     SessionLease,
     SessionRecord,
     TurnRecord,
@@ -217,6 +219,13 @@ class Store(Protocol):
     ) -> list[InteractionRecord]:
         """Write the reduction plan once, persist its cards (open) and move the phase: one
         transaction. A second open blocking card on a case is :class:`BlockingCardOpen`."""
+        ...
+
+    async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
+        """Store the plan (if given), the reduction and its cards, close the superseded cards
+        that are still open, admit the commands and move the phase: one transaction (what
+        ``save_plan``, ``save_reduction`` and ``admit`` do, in one). Admission answers as in
+        :meth:`admit`; a second open blocking card on a case is :class:`BlockingCardOpen`."""
         ...
 
     # -- interactions (cards) -----------------------------------------------------------------

@@ -205,6 +205,14 @@ class AssistantTurnRecord:
 
 
 @attrs.frozen(kw_only=True)
+class SealReceipt:
+    """What one seal transaction stored: the turn's cards and its journal admissions."""
+
+    interactions: tuple[InteractionRecord, ...]
+    admissions: tuple[Admission, ...]
+
+
+@attrs.frozen(kw_only=True)
 class BundleReceipt:
     """What one commit bundle wrote, with the store-assigned event sequence numbers."""
 

@@ -130,6 +130,14 @@ class Supervisor:
             raise UnknownChild(supervisor=self.name, child=child_id)
         return slot.runnable.ref
 
+    def report_failure(self, child_id: str, error: BaseException) -> None:
+        """Report that the stateless child ``child_id`` failed on one message its asker handed
+        it directly (not through its mailbox): a ``crashed`` event, and no restart, as for a
+        stateless child's failed message."""
+        slot = self._slots.get(child_id)
+        if slot is not None:
+            self._emit(EventKind.CRASHED, slot, error=error)
+
     async def start_child(self, spec: ChildSpec) -> ActorRef:
         """Start a new actor child now (after the existing ones) and return its ref.
 

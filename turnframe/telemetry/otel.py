@@ -99,6 +99,11 @@ class TurnTrace:
         if workflow and not self._workflow:
             self._workflow = workflow
             self.span.set_attribute("turnframe.workflow", workflow)
+        if not self.span.is_recording():  # no tracer records this turn: metrics only
+            result = await work
+            if isinstance(result, ExecutionReport):
+                self._executed(self.span, result)
+            return result
         span = self._instruments.tracer.start_span(
             "turnframe.stage",
             context=trace.set_span_in_context(self.span),

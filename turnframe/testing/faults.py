@@ -58,6 +58,7 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    TurnSeal,
 )
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.recall import NewRecallEntry, RecallFound, RecallQuery, RecallRecord
@@ -69,6 +70,7 @@ from turnframe.stores.records import (
     Json,
     OutboxRecord,
     OutboxResult,
+    SealReceipt,
     TurnRecord,
 )
 
@@ -224,6 +226,19 @@ class FaultyStore(DelegatingStore):
         )
         self.reach(FaultPoint.AFTER_INTERACTION_PERSISTENCE)
         return saved
+
+    async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
+        # The seal transaction holds what save_reduction and admit each held: their points are
+        # reached in the same order, the "before" ones ahead of the one write, the "after" ones
+        # once it committed (admission points only when the seal admits something).
+        self.reach(FaultPoint.BEFORE_INTERACTION_PERSISTENCE)
+        if seal.entries:
+            self.reach(FaultPoint.BEFORE_JOURNAL_INSERT)
+        receipt = await self.inner.seal_turn(account_id, turn_id, seal)
+        self.reach(FaultPoint.AFTER_INTERACTION_PERSISTENCE)
+        if seal.entries:
+            self.reach(FaultPoint.AFTER_JOURNAL_INSERT_BEFORE_COMMIT)
+        return receipt
 
     async def admit(
         self,

@@ -14,6 +14,7 @@ store under trio raises :class:`~turnframe.stores.postgres.errors.AsyncioRequire
 from __future__ import annotations
 
 import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (asyncpg needs one)
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -24,7 +25,7 @@ import asyncpg
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
-from turnframe.stores.errors import StoreClosed
+from turnframe.stores.errors import StatusConflict, StoreClosed
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -33,6 +34,7 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    TurnSeal,
     check_lease_terms,
     check_limit,
     check_worker,
@@ -61,11 +63,13 @@ from turnframe.stores.records import (
     CaseRecord,
     EventRecord,
     InteractionRecord,
+    InteractionStatus,
     JournalRecord,
     Json,
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SealReceipt,
     SessionLease,
     SessionRecord,
     TurnRecord,
@@ -292,6 +296,28 @@ class PostgresStore:
             if phase is not None:
                 await turns.move_phase(c, account_id, turn_id, phase, now)
             return written
+
+        return await self._write(body)
+
+    async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
+        now = self._now()
+
+        async def body(c: Conn) -> SealReceipt:
+            if seal.plan is not None:
+                await turns.write_turn_payload(c, account_id, turn_id, "plan", seal.plan)
+            for interaction_id in seal.expired:
+                closing = CardResolution(
+                    interaction_id=interaction_id, status=InteractionStatus.EXPIRED
+                )
+                with contextlib.suppress(StatusConflict):  # closed already: nothing to do
+                    await card_ops.resolve(c, account_id, closing, now)
+            if await turns.write_turn_payload(c, account_id, turn_id, "reduction", seal.reduction):
+                cards = await card_ops.insert(c, account_id, turn_id, seal.interactions, now)
+            else:  # the same reduction again: a replay, its cards are already stored
+                cards = await card_ops.of_turn(c, account_id, turn_id)
+            admitted = await journal.admit(c, account_id, turn_id, seal.entries, now)
+            await turns.move_phase(c, account_id, turn_id, seal.phase, now)
+            return SealReceipt(interactions=tuple(cards), admissions=tuple(admitted))
 
         return await self._write(body)
 

@@ -12,6 +12,7 @@ The same class works on asyncio (through aiosqlite) and trio (through anyio work
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -20,10 +21,11 @@ from datetime import datetime
 from typing import TypeVar
 
 import anyio
+import attrs
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
-from turnframe.stores.errors import StoreClosed
+from turnframe.stores.errors import StatusConflict, StoreClosed
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -32,6 +34,7 @@ from turnframe.stores.inputs import (
     NewInteraction,
     NewJournalEntry,
     PhaseMove,
+    TurnSeal,
     check_lease_terms,
     check_limit,
     check_worker,
@@ -52,11 +55,13 @@ from turnframe.stores.records import (
     CaseRecord,
     EventRecord,
     InteractionRecord,
+    InteractionStatus,
     JournalRecord,
     Json,
     OutboxRecord,
     OutboxResult,
     OutboxStatus,
+    SealReceipt,
     SessionLease,
     SessionRecord,
     TurnRecord,
@@ -64,7 +69,7 @@ from turnframe.stores.records import (
 from turnframe.stores.sqlite import schema, tx
 from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
-from turnframe.stores.sqlite.group import GroupCommit
+from turnframe.stores.sqlite.group import MAX_GROUP, GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
 from turnframe.stores.sqlite.ops import cases, journal, leases, outbox, recall, turns
 from turnframe.stores.sqlite.ops import interactions as card_ops
@@ -73,13 +78,42 @@ T = TypeVar("T")
 Body = Callable[[sqlite3.Connection], T]
 
 
+@attrs.frozen(kw_only=True)
+class StoreTraffic:
+    """What a store sent to its connection's thread: one hop per read and per write group."""
+
+    reads: int
+    group_sizes: dict[int, int]  # transactions in one commit → how many such commits
+
+    @property
+    def commits(self) -> int:
+        return sum(self.group_sizes.values())
+
+    @property
+    def transactions(self) -> int:
+        return sum(size * count for size, count in self.group_sizes.items())
+
+    @property
+    def hops(self) -> int:
+        return self.reads + self.commits
+
+
 class SqliteStore:
-    def __init__(self, driver: Driver, *, clock: Clock, location: str = ":memory:") -> None:
+    def __init__(
+        self,
+        driver: Driver,
+        *,
+        clock: Clock,
+        location: str = ":memory:",
+        group_commit_size: int = MAX_GROUP,
+        group_commit_window: float = 0.0,
+    ) -> None:
         self._driver = driver
         self.location = location  # the database path, as opened (recall's resume handles)
         self._clock = clock
         self._closed = False
-        self._writer = GroupCommit(driver)
+        self._writer = GroupCommit(driver, max_group=group_commit_size, window=group_commit_window)
+        self._reads = 0
 
     @classmethod
     @asynccontextmanager
@@ -90,17 +124,31 @@ class SqliteStore:
         clock: Clock | None = None,
         busy_timeout: float = 5.0,
         driver: DriverName = "auto",
+        group_commit_size: int = MAX_GROUP,
+        group_commit_window: float = 0.0,
     ) -> AsyncIterator[SqliteStore]:
         """Open (creating and migrating as needed) the database at ``database``.
 
         ``busy_timeout`` is how long a transaction waits for another process's lock before it
         is rolled back as :class:`StoreTimeout`. ``driver`` is picked from the running backend
         unless named (``"aiosqlite"`` needs asyncio; ``"thread"`` runs on any backend).
+        Write transactions queued together share one commit: at most ``group_commit_size``
+        (1: a commit each), the first waiting ``group_commit_window`` seconds for more (0: none).
         """
         location = os.fspath(database)
         clock = clock or SystemClock()
         conn = await connect(location, driver=driver)
-        store = cls(conn, clock=clock, location=location)
+        try:
+            store = cls(
+                conn,
+                clock=clock,
+                location=location,
+                group_commit_size=group_commit_size,
+                group_commit_window=group_commit_window,
+            )
+        except ValueError:
+            await conn.aclose()
+            raise
         try:
             await conn.run(lambda c: schema.configure(c, busy_timeout_ms=int(busy_timeout * 1000)))
             applied_at = dump_time(clock.now())
@@ -123,7 +171,12 @@ class SqliteStore:
     async def _read(self, body: Body[T]) -> T:
         if self._closed:
             raise StoreClosed()
+        self._reads += 1
         return await self._driver.run(tx.read(body))
+
+    def traffic(self) -> StoreTraffic:
+        """Thread hops and commits so far (reads, and write groups by size): for benchmarks."""
+        return StoreTraffic(reads=self._reads, group_sizes=dict(self._writer.group_sizes))
 
     # -- sessions -----------------------------------------------------------------------------
     async def create_session(
@@ -265,6 +318,28 @@ class SqliteStore:
             if phase is not None:
                 turns.move_phase(c, account_id, turn_id, phase, now)
             return written
+
+        return await self._write(body)
+
+    async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
+        now = self._now()
+
+        def body(c: sqlite3.Connection) -> SealReceipt:
+            if seal.plan is not None:
+                turns.write_turn_payload(c, account_id, turn_id, "plan", seal.plan)
+            for interaction_id in seal.expired:
+                closing = CardResolution(
+                    interaction_id=interaction_id, status=InteractionStatus.EXPIRED
+                )
+                with contextlib.suppress(StatusConflict):  # closed already: nothing to do
+                    card_ops.resolve(c, account_id, closing, now)
+            if turns.write_turn_payload(c, account_id, turn_id, "reduction", seal.reduction):
+                cards = card_ops.insert(c, account_id, turn_id, seal.interactions, now)
+            else:  # the same reduction again: a replay, its cards are already stored
+                cards = card_ops.of_turn(c, account_id, turn_id)
+            admitted = journal.admit(c, account_id, turn_id, seal.entries, now)
+            turns.move_phase(c, account_id, turn_id, seal.phase, now)
+            return SealReceipt(interactions=tuple(cards), admissions=tuple(admitted))
 
         return await self._write(body)
 
