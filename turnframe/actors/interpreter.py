@@ -14,6 +14,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from turnframe._converter import converter
 from turnframe._strict import storable_text
 from turnframe.actors.actor import Actor, handler
@@ -212,24 +214,14 @@ class InterpreterActor(Actor):
             if rejection is not None:
                 # The last word was a plan that broke the rules (even after its repair round).
                 text, rejected = rejection
-                raise InterpretationFailed(
-                    f"turn {message.turn.turn_id!r}: the plan was rejected whole",
-                    attempts=tuple(error.attempts),
-                    cause=rejected,
-                    raw=storable_text(self._chain.redact(text)),
-                ) from error
+                raise self._rejected(message, text, rejected, error.attempts) from error
             raise self._failed(message, error) from error
         except ChainError as error:
             raise self._failed(message, error) from error
         try:
             plan = check.plan(answer.text)
         except PlanRejected as error:
-            raise InterpretationFailed(
-                f"turn {message.turn.turn_id!r}: the plan was rejected whole",
-                attempts=tuple(answer.attempts),
-                cause=error,
-                raw=storable_text(self._chain.redact(answer.text)),
-            ) from error
+            raise self._rejected(message, answer.text, error, answer.attempts) from error
         warnings = relatedness_warnings(plan, message.turn.text, setup)
         record = setup.record
         if warnings:
@@ -244,6 +236,24 @@ class InterpreterActor(Actor):
             attempts=tuple(answer.attempts),
             template_hash=request.template_hash,
             references={**record, "context": converter.unstructure(usage)},
+        )
+
+    def _rejected(
+        self,
+        message: Interpret,
+        text: str,
+        rejected: PlanRejected,
+        attempts: Sequence[ProviderAttempt],
+    ) -> InterpretationFailed:
+        """A rejected plan, as the replay record keeps it: the answer and the problems (which
+        quote it) are a provider's words, so they are redacted first."""
+        redact = self._chain.redact
+        problems = [attrs.evolve(p, message=redact(p.message)) for p in rejected.problems]
+        return InterpretationFailed(
+            f"turn {message.turn.turn_id!r}: the plan was rejected whole",
+            attempts=tuple(attempts),
+            cause=PlanRejected(problems),
+            raw=storable_text(redact(text)),
         )
 
     @staticmethod
