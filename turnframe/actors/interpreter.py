@@ -22,8 +22,8 @@ from turnframe.actors.actor import Actor, handler
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import Interpret, Interpretation, MayRetry
 from turnframe.errors import TurnframeError
-from turnframe.pipeline.interpretation import InterpretSetup, relatedness_warnings
 from turnframe.messages import UserTurn
+from turnframe.pipeline.interpretation import InterpretSetup, relatedness_warnings
 from turnframe.plan import Act, PlanRejected, UserTurnPlan, parse_plan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.providers.base import ProviderRequest, Purpose
