@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 import random
 
+import anyio
 import pytest
 
 from turnframe.cli import main
 from turnframe.providers.base import Purpose
-from turnframe.testing.chaos import ChaosTarget, Transport, chaos
+from turnframe.testing.chaos import ChaosReport, ChaosTarget, Transport, chaos, chaos_async
 from turnframe.testing.chaos.over_http import CHAOS_KEYS
 from turnframe.testing.chaos.run import ChaosRunner
 from turnframe.testing.chaos.schedule import PROVIDER_KINDS, FaultKind, ProviderFault
@@ -53,6 +54,17 @@ def test_every_provider_fault_strikes_over_real_http_through_the_official_sdks_a
     heard = {record.name.split(".")[0] for record in caplog.records}
     assert {"openai", "anthropic"} <= heard  # the primary's SDK, and the fallback's
     assert any("HTTP Response" in record.getMessage() for record in caplog.records)
+
+
+def test_over_http_on_trio_a_hanging_request_and_a_late_answer_break_no_invariant() -> None:
+    async def play(kind: FaultKind) -> ChaosReport:
+        target = ChaosTarget.sample(DESK)
+        return await chaos_async(target, runs=1, seed=SEEDS[kind], transport=Transport.HTTP)
+
+    for kind in (FaultKind.PROVIDER_TIMEOUT, FaultKind.PROVIDER_LATE_ANSWER):
+        report = anyio.run(play, kind, backend="trio")
+        report.assert_ok()
+        assert report.faults[kind.value] == 1
 
 
 def test_a_seed_plays_the_same_schedule_over_either_transport() -> None:
