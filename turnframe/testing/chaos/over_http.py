@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import enum
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 import anyio
 import anyio.lowlevel
@@ -32,10 +32,14 @@ from turnframe.testing.chaos.injectors import FaultyProvider, ProviderFaultBook,
 from turnframe.testing.chaos.schedule import FaultKind, ProviderFault
 from turnframe.testing.scripted import ManualDeadline
 
-#: The API keys the lanes' adapters present; every fault's error body echoes its key back.
+if TYPE_CHECKING:  # the fake server needs the `fake-provider` extra: imported when a lane opens
+    from turnframe.testing.fake_provider import FakeProviderServer, Hang, Step
+
+#: The API keys the lanes' adapters present; every fault's error body echoes its key back. One
+#: is shaped like a key; the other is not, so only its configuration can hide it.
 CHAOS_KEYS = {
     "openai": "sk-proj-chaos7Qm2Xv9Lp4Rt8Zw1Nb6Yc3",
-    "anthropic": "sk-ant-api03-chaos5Hk8Jd2Fg6Ws9Qe1",
+    "anthropic": "chaos-gateway-credential-for-the-fallback",
 }
 #: Real seconds an SDK call may take (the chain's deadlines are virtual; this only bounds a
 #: request the chain has abandoned).
@@ -60,7 +64,9 @@ class Lane:
     """The fake provider servers and the SDK adapters one run at a time talks to: the
     primary (OpenAI), the fallback (Anthropic) and the narrator (OpenAI)."""
 
-    def __init__(self, servers: dict[str, Any], adapters: dict[str, Provider]) -> None:
+    def __init__(
+        self, servers: dict[str, FakeProviderServer], adapters: dict[str, Provider]
+    ) -> None:
         self.servers = servers
         self.adapters = adapters
 
@@ -74,13 +80,14 @@ class Lane:
         except ImportError:
             raise _missing_extras() from None
         async with contextlib.AsyncExitStack() as stack:
-            servers: dict[str, Any] = {}
+            servers: dict[str, FakeProviderServer] = {}
             adapters: dict[str, Provider] = {}
             for role in ("primary", "fallback", "narrator"):
                 server = await stack.enter_async_context(FakeProviderServer(shutdown_grace=0.1))
                 servers[role] = server
+                adapter: AnthropicProvider | OpenAICompatProvider
                 if role == "fallback":
-                    adapter: Any = AnthropicProvider(
+                    adapter = AnthropicProvider(
                         name=role,
                         model="claude-chaos",
                         api_key=CHAOS_KEYS["anthropic"],
@@ -137,7 +144,7 @@ class HttpFaultyProvider(FaultyProvider):
         book: ProviderFaultBook,
         monitor: SealMonitor,
         deadline: ManualDeadline,
-        server: Any,
+        server: FakeProviderServer,
         adapter: Provider,
     ) -> None:
         super().__init__(inner, name=name, book=book, monitor=monitor, deadline=deadline)
@@ -158,7 +165,7 @@ class HttpFaultyProvider(FaultyProvider):
         async with self._lock:
             return await self._send(request, step)
 
-    async def _step(self, request: ProviderRequest, fault: ProviderFault | None) -> Any:
+    async def _step(self, request: ProviderRequest, fault: ProviderFault | None) -> Step:
         """What the server does with ``request``: the interpreter's answer, or the fault."""
         from turnframe.testing import fake_provider as fake
 
@@ -185,7 +192,7 @@ class HttpFaultyProvider(FaultyProvider):
             return fake.Hang(then=fake.Answer(text))
         return fake.Answer(text)
 
-    async def _send(self, request: ProviderRequest, step: Any) -> ProviderAnswer:
+    async def _send(self, request: ProviderRequest, step: Step) -> ProviderAnswer:
         from turnframe.testing import fake_provider as fake
 
         self._server.script(step)
@@ -202,7 +209,7 @@ class HttpFaultyProvider(FaultyProvider):
             if isinstance(step, fake.Hang):
                 step.release()  # a hang nobody waits for any more ends (its request is gone)
 
-    async def _deadline_passes(self, hang: Any) -> None:
+    async def _deadline_passes(self, hang: Hang) -> None:
         """Once the server holds the request: its deadline passes, then (for a late answer)
         the server lets the answer go."""
         await hang.reached()
