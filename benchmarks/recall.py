@@ -2,9 +2,11 @@
 
 The synthetic store is built with bulk inserts into a real turnframe SQLite store (its
 migrations, triggers and full-text tables): sessions of three user turns drawn from a 6,000-word
-vocabulary (a few words common, most rare), one in five naming a ticket. Each has an index
-entry with the writer's keywords, topic and identifiers, built directly for speed (the writer
-itself is measured below). It grows 1k → 10k → 100k and is measured at each size.
+vocabulary (a few words common, most rare), one in five naming a ticket, each turn with its
+reply; in one session in ten the last turn is a recall ("what was that thing about …") answered
+by a presentation quoting another session, which Find must leave out. Each has an index entry
+with the writer's keywords, topic and identifiers, built directly for speed (the writer itself
+is measured below). It grows 1k → 10k → 100k and is measured at each size.
 
 - **Find**: what one recall step costs before grounding: the cue's store query (index entries,
   identifiers and spines), the entries of the hits, identifier precision, and the ranking. Cues
@@ -64,6 +66,7 @@ SIZES = (1_000, 10_000, 100_000)
 TARGET_MS = 50.0
 START = datetime(2025, 1, 1, tzinfo=UTC)
 WRITTEN = "2026-01-01T00:00:00.000000+00:00"
+RECALLING = "what was that thing about"
 _SYLLABLES = [a + b for a in "bcdfglmnprstv" for b in ("a", "e", "i", "o", "u", "ai", "ou")]
 
 
@@ -95,7 +98,9 @@ class Synthetic:
             number = len(self.sessions)
             texts = [self.sentence(12), self.sentence(10), self.sentence(8)]
             if number % 5 == 0:
-                texts[self.rng.randrange(3)] += f" about ticket {self.rng.randint(1, 50_000)}"
+                texts[self.rng.randrange(2)] += f" about ticket {self.rng.randint(1, 50_000)}"
+            if number % 10 == 3:  # the user recalled another conversation
+                texts[2] = f"{RECALLING} {self.sentence(3)}"
             at = START + timedelta(minutes=7 * number)
             row = (f"ses_{number:012d}", texts, at)
             self.sessions.append(row)
@@ -118,9 +123,11 @@ class Synthetic:
 
 
 def _entry(session_id: str, texts: list[str], at: datetime) -> NewRecallEntry:
-    """The entry the writer would derive, without its markers: keywords, topic, identifiers."""
-    said = keywords(texts, limit=16)
-    found = [f for text in texts for f in find_identifiers(text)]
+    """The entry the writer would derive, without its markers: keywords, topic, identifiers
+    (of the user's own turns: a recall turn is left out, as the writer leaves it out)."""
+    own = [t for t in texts if not t.startswith(RECALLING)]
+    said = keywords(own, limit=16)
+    found = [f for text in own for f in find_identifiers(text)]
     entry = IndexEntry(
         session_id=session_id,
         topic=" ".join(said[:3]),
@@ -177,6 +184,15 @@ def _bulk_insert(path: Path, rows: list[tuple[str, list[str], datetime]]) -> Non
             for i, text in enumerate(texts)
         ],
     )
+    conn.executemany(
+        "INSERT INTO assistant_turns (account_id, turn_id, blocks, created_at) "
+        "VALUES (?, ?, ?, ?)",
+        [
+            (ACCOUNT, f"{sid}-t{i}", _reply(text, i), at.isoformat())
+            for sid, texts, at in rows
+            for i, text in enumerate(texts)
+        ],
+    )
     entries = [_entry(*row) for row in rows]
     conn.executemany(
         "INSERT INTO recall_index (account_id, session_id, entry, terms, indexed_through, "
@@ -193,6 +209,29 @@ def _bulk_insert(path: Path, rows: list[tuple[str, list[str], datetime]]) -> Non
     )
     conn.execute("COMMIT")
     conn.close()
+
+
+def _reply(text: str, index: int) -> str:
+    """A turn's reply blocks: a presentation answering a recall turn (act 0), else a note."""
+    if text.startswith(RECALLING):
+        block = {
+            "block_id": f"blk_{index}",
+            "kind": "answer",
+            "code": "turnframe.recall.presented",
+            "text": f"Is this the conversation you mean? \u201c{text[len(RECALLING) + 1:]}\u201d",
+            "acts": [0],
+            "data": {},
+        }
+    else:
+        block = {
+            "block_id": f"blk_{index}",
+            "kind": "text",
+            "code": "turnframe.text.chitchat",
+            "text": "Noted: " + " ".join(text.split()[:6]),
+            "acts": [0],
+            "data": {},
+        }
+    return dump_json([block])
 
 
 def _p95(samples: list[float]) -> float:

@@ -130,3 +130,24 @@ def test_recall_commands_name_their_mistakes_in_one_line(tmp_path: Path) -> None
     assert missing.stderr.startswith("turnframe: turnframe.cli.store_not_found:")
     bare = run_cli("recall", cwd=tmp_path)
     assert bare.returncode == 1 and "turnframe.cli.usage" in bare.stderr
+
+
+def test_a_search_whose_cue_gives_nothing_to_look_for_is_a_one_line_mistake(
+    tmp_path: Path,
+) -> None:
+    chat(tmp_path, POOL, clock=PAST)
+    for said in ("", "\u201c\u201d", "what did we decide"):
+        found = run_cli("recall", "search", said, "--store", "t.db", cwd=tmp_path)
+        assert found.returncode == 1
+        assert found.stderr.startswith("turnframe: turnframe.cli.usage:")
+        assert "nothing to look for" in found.stderr
+
+
+def test_a_recall_with_no_cue_says_so_in_its_act_summary(tmp_path: Path) -> None:
+    asked = script(tmp_path, "/recollect \u201c\u201d")
+    result = run_cli(
+        "chat", "--store", "t.db", "--clock", TODAY, "--script", asked, "--plain", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert "recall (no cue of its own)" in result.stdout
+    assert "I have nothing to look for yet." in result.stdout

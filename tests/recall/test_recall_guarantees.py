@@ -131,7 +131,8 @@ async def test_an_account_never_sees_another_accounts_sessions(store: Store) -> 
         assert block.code == "turnframe.recall.ask"
         assert theirs.session_id not in json.dumps(block.data)
         found = await search(rt.store, ACCOUNT, "PR 309 reviewer fare rules", full_text=True)
-        assert [c.session_id for c in found.candidates] == [chat.session.session_id]
+        # Today's session only asked about it: a recall turn is never a candidate either.
+        assert found.candidates == () and found.dropped == ()
         assert found.sessions == 1  # the account's own sessions: today's alone
 
 

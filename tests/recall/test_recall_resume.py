@@ -177,3 +177,95 @@ async def test_an_index_write_that_fails_when_a_session_goes_idle_loses_nothing(
         chat = await Chat.start(rt)
         block = recall_block(await chat.say("do you remember the Sintra ferry question?"))
         assert presented_sessions(block)[0] == ferry.session_id
+
+
+async def reach(chat: Chat, wait: str) -> None:
+    """Bring today's recall to ``wait``: the open question, the expansion card, or a
+    presentation."""
+    if wait == "presented":
+        await chat.say("what did we settle about the hotel pool?")
+        return
+    await chat.say("do you remember that thing from the other day?")
+    if wait == "expansion":
+        await chat.say("it was with Marco, I think")
+
+
+#: The answer each wait gets after the restart, and what it must lead to.
+ANSWERS = {
+    "asked": ("it was about the ferry to Sintra", "turnframe.recall.presented", 1),
+    "expansion": ("yes, search everything", "turnframe.recall.presented", 1),
+    "presented": ("no, not that one. The one about the ferry", "turnframe.recall.presented", 1),
+}
+
+
+@pytest.mark.parametrize("wait", ["asked", "expansion", "presented"])
+async def test_a_restart_at_any_wait_of_the_protocol_continues_it_where_it_stood(
+    store: Store, wait: str
+) -> None:
+    async with recalling(store) as rt:
+        await converse(rt, [POOL], days_ago=8)
+        await index(rt)
+        # Never indexed: "Marco" is in a later turn only, reached by the full text alone.
+        ferry = await converse(rt, [FERRY, "and Marco wants the late boat back"], days_ago=6)
+        chat = await Chat.start(rt)
+        await reach(chat, wait)
+        record = await rt.store.get_session(ACCOUNT, chat.session.session_id)
+        assert record is not None
+        before = record.thread_context["recall"]["state"]
+        assert before["phase"] == wait
+    async with recalling(store) as rt:  # another process, nothing carried over but the store
+        chat = Chat(rt, chat.session)
+        chat.minute = 9
+        said, code, attempts = ANSWERS[wait]
+        answered = recall_block(await chat.say(said))
+        assert answered.code == code
+        assert presented_sessions(answered)[0] == ferry.session_id
+        record = await rt.store.get_session(ACCOUNT, chat.session.session_id)
+        assert record is not None
+        assert record.thread_context["recall"]["state"]["attempts"] == attempts
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        FaultPoint.BEFORE_RECALL_FIND,
+        FaultPoint.BEFORE_RECALL_GROUND,
+        FaultPoint.BEFORE_RESPONSE_PERSISTENCE,
+    ],
+)
+@pytest.mark.parametrize("wait", ["asked", "expansion"])
+async def test_an_answer_stopped_at_any_step_replays_from_the_wait_it_answered(
+    store: Store, wait: str, point: FaultPoint
+) -> None:
+    async with recalling(store) as rt:
+        await converse(rt, [POOL], days_ago=8)
+        await index(rt)
+        # Never indexed: "Marco" is in a later turn only, reached by the full text alone.
+        ferry = await converse(rt, [FERRY, "and Marco wants the late boat back"], days_ago=6)
+        chat = await Chat.start(rt)
+        await reach(chat, wait)
+        record = await rt.store.get_session(ACCOUNT, chat.session.session_id)
+        assert record is not None
+        before = record.thread_context["recall"]["state"]
+    stalls = FaultPlan(faults=(Fault(point=point, mode=FaultMode.TIMEOUT, times=None),))
+    said, code, attempts = ANSWERS[wait]
+    async with recalling(FaultyStore(store, stalls), resume_attempts=0) as rt:
+        chat = Chat(rt, chat.session)
+        chat.minute = 9
+        with pytest.raises(TurnIncomplete):
+            await chat.say(said)
+        record = await rt.store.get_session(ACCOUNT, chat.session.session_id)
+        assert record is not None
+        assert record.thread_context["recall"]["state"] == before  # nothing half-applied
+    async with recalling(store) as rt:  # recovery finishes the stopped answer once
+        record = await rt.store.get_session(ACCOUNT, chat.session.session_id)
+        assert record is not None
+        state = record.thread_context["recall"]["state"]
+        assert state["phase"] == "presented" and state["attempts"] == attempts
+        assert state["presented"]["members"][0]["session_id"] == ferry.session_id
+        chat = Chat(rt, chat.session)
+        chat.minute = 12
+        identified = recall_block(await chat.say("yes, that one"))
+        assert identified.code == "turnframe.recall.identified"
+        assert identified.data["session_id"] == ferry.session_id
+        assert code == "turnframe.recall.presented"

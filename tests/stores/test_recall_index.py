@@ -263,3 +263,56 @@ async def test_a_term_reaches_at_most_its_newest_matching_rows(store: Store) -> 
     found = await store.find_recall(ACCOUNT, query)
     assert {h.session_id for h in found.hits} == {middle, newest}
     assert oldest not in {h.session_id for h in found.hits}
+
+
+async def recalled_in(store: Store, said: str, reply: dict[str, object], *, first: str = "") -> str:
+    """A session whose turn ``said`` was answered by ``reply`` (after ``first``, when given)."""
+    session = await store.create_session(account_id=ACCOUNT, workflow="tickets")
+    for text in (first, said) if first else (said,):
+        turn = await store.record_user_turn(
+            account_id=ACCOUNT, session_id=session.session_id, payload={"text": text}
+        )
+    await store.save_assistant_turn(ACCOUNT, turn.turn_id, [reply])
+    return session.session_id
+
+
+def recall_reply(code: str, text: str, acts: list[int]) -> dict[str, object]:
+    return {"kind": "answer", "code": f"turnframe.recall.{code}", "text": text, "acts": acts}
+
+
+async def test_recall_turns_and_recall_replies_are_never_reached_on_any_store(
+    store: Store,
+) -> None:
+    conversation_itself = await conversation(store, "Is the ferry to Sintra running on Sundays?")
+    asked = await recalled_in(
+        store,
+        "what was that thing about the ferry?",
+        recall_reply("presented", "Is this it? \u201cIs the ferry to Sintra running…\u201d", [0]),
+    )
+    clicked = await recalled_in(  # a click's reply answers no act, and still quotes
+        store,
+        "",
+        recall_reply("presented", "Is this it? \u201cthe Sintra ferry on Sundays\u201d", []),
+        first="Book a table for two",
+    )
+    moved_on = await recalled_in(  # the turn that moved on is the conversation itself
+        store,
+        "Set the note to Sintra ferry tickets",
+        recall_reply("withdrawn", "Leaving the earlier conversation aside", []),
+        first="Book a table for two",
+    )
+    for scope in RecallScope:
+        found = await reached(store, "ferry", "sintra", scope=scope)
+        assert asked not in found and clicked not in found
+        assert conversation_itself in found
+        assert (moved_on in found) is (scope is RecallScope.FULL_TEXT)
+
+
+async def test_excluded_sessions_spend_none_of_a_terms_reach(store: Store) -> None:
+    older = await conversation(store, "ferry times")
+    current = await conversation(store, "the ferry", "the ferry again", "and the ferry back")
+    turned_down = await conversation(store, "a late ferry")
+    excluded = (current, turned_down)
+    query = RecallQuery(terms=(term("ferry"),), term_reach=2, exclude_sessions=excluded)
+    found = await store.find_recall(ACCOUNT, query)
+    assert {h.session_id for h in found.hits} == {older}

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from turnframe.pipeline.replay_view import ActView, CommandView, ReplayView
-from turnframe.recall.codes import RECALL_CODES
+from turnframe.recall.codes import RECALL_CODES, RECALL_NO_CUE
 
 DONE = "DONE"
 NOT_DONE = "NOT DONE"
@@ -43,6 +43,10 @@ def verdict(act: ActView, view: ReplayView) -> Verdict:
         return Verdict(word=NOT_YET, why="needs clarification: " + _short(act.reason))
     if status == "no_change":
         return Verdict(word=NO_CHANGE, why=_no_change_why(act))
+    if act.kind == "recall" and any(
+        act.index in b.acts and b.code == RECALL_NO_CUE for b in view.blocks
+    ):
+        return Verdict(word=NO_CHANGE, why="no cue: nothing to look for")
     if act.kind in ("question", "recall"):
         answered = any(
             act.index in b.acts and (b.kind == "answer" or b.code in RECALL_CODES)

@@ -21,6 +21,7 @@ from turnframe.cli.errors import UsageError
 from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.progress import progress
+from turnframe.recall.cue import has_cue
 from turnframe.recall.preview import SearchResult, search
 from turnframe.recall.writer import IndexReport, index_account
 
@@ -83,6 +84,11 @@ async def _index(location: str, account: str, everything: bool) -> IndexReport:
 def run_search(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise UsageError(f"--limit {args.limit} is not a positive number", hint="e.g. --limit 5")
+    if not has_cue(args.cue):
+        raise UsageError(
+            f"the cue {args.cue!r} gives nothing to look for",
+            hint='say what you remember, e.g. turnframe recall search "the hotel pool"',
+        )
     location = args.store or default_store()
     result: SearchResult = run_interruptible(
         _search, location, args.account, args.cue, args.full_text, args.limit

@@ -22,6 +22,7 @@ import attrs
 
 from turnframe._converter import unstructure
 from turnframe.providers.redaction import redact
+from turnframe.recall.words import content_words
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import EventRecord, JournalRecord, Json, TurnRecord
 
@@ -238,7 +239,11 @@ def describe_act(act: Mapping[str, Any]) -> str:
         asked = act.get("question") or (_quote(evidence[0]) if evidence else "a question")
         return ("hypothetical " if act.get("hypothetical") else "") + f"ask {asked}"
     if kind == "recall":
-        return f"recall {_quote(act.get('description'))}"
+        described = act.get("description")
+        said = described if isinstance(described, str) else ""
+        if not content_words(said.removeprefix("/recollect")):
+            return "recall (no cue of its own)"  # "/recollect" alone, "recall “”"
+        return f"recall {_quote(said)}"
     if kind == "start_case":
         label = act.get("label")
         return f"start a {act.get('workflow')}" + ("" if label is None else f" {_quote(label)}")

@@ -21,6 +21,10 @@ RECALL_NULL_MATCH = "turnframe.recall.null_match"
 RECALL_EXHAUSTED = "turnframe.recall.exhausted"
 #: The user named the session outright (its id): its opening and handle, no protocol started.
 RECALL_RELAYED = "turnframe.recall.relayed"
+#: A recall that gives nothing to look for (no words of its own, none bound from the previous
+#: message): no recall starts, or the one in progress still waits where it stood. Never an
+#: identification, never a correction.
+RECALL_NO_CUE = "turnframe.recall.no_cue"
 
 RECALL_CODES: frozenset[str] = frozenset(
     value for name, value in dict(globals()).items() if name.startswith("RECALL_")

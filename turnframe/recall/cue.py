@@ -102,6 +102,19 @@ _UNITS: tuple[tuple[Unit, re.Pattern[str]], ...] = (
         ),
     ),
 )
+#: How a recall is framed: it says *that* something is being recalled, not *what* ("what did we
+#: decide", "we talked about", "what did we land on"). Its verbs are never cue words.
+_FRAMING = re.compile(
+    r"\b(?:what|wat|which|who|where|when|how)\s+(?:did|do|have|had|were|was)\s+(?:we|i|you|u)"
+    r"\s+(?:ever\s+)?(?:say|said|decide|decided|deciding|agree|agreed|settle|settled|conclude"
+    r"|concluded|land(?:ed)?(?:\s+on)?|end(?:ed)?\s+up(?:\s+with)?|pick|picked|choose|chose"
+    r"|figure[d]?\s+out|discuss|discussed|talk(?:ed)?(?:\s+about)?|go\s+with|went\s+with)\b"
+    r"|\b(?:we|i|you|u)\s+(?:(?:have|had|all|both|once|already)\s+)?(?:talked|spoke|chatted"
+    r"|discussed|said|settled|agreed|decided|landed\s+on|came\s+up\s+with|mentioned|went\s+over"
+    r"|figured\s+out|sorted\s+out|ended\s+up\s+with|worked\s+out|was\s+deciding"
+    r"|were\s+deciding|decide)\b",
+    _I,
+)
 _QUOTED = re.compile(r"[\"\u201c\u2018](?P<q>[^\"\u201d\u2019\n]{2,60})[\"\u201d\u2019]")
 _NAME = re.compile(r"(?<=[a-z,;:]\s)(?P<w>[A-Z][a-z]{2,})\b")
 
@@ -128,6 +141,7 @@ def extract_trace(text: str) -> RecallTrace:
         masked[f.start : f.end] = " " * (f.end - f.start)
     rest = "".join(masked)
     rest = TEMPORAL.sub(" ", rest)
+    rest = _FRAMING.sub(" ", rest)
     for _, pattern in _UNITS:
         rest = pattern.sub(" ", rest)
     associations = [m.group("w").lower() for m in _NAME.finditer(rest)]
@@ -144,6 +158,13 @@ def extract_trace(text: str) -> RecallTrace:
 def cue(text: str) -> VagueRecall:
     """Phase 0: the vague recall ``text`` as a cue, at the whole it names."""
     return VagueRecall(trace=extract_trace(text), unit=read_unit(text), cues=(text,))
+
+
+def has_cue(text: str) -> bool:
+    """Whether ``text`` gives anything to look for: a word that is not the recall's framing, a
+    name, an identifier, or at least a time ("what did we decide", "“”" give nothing)."""
+    trace = extract_trace(text)
+    return not trace.empty or trace.temporal is not None
 
 
 def recue(recall: VagueRecall, said: str) -> VagueRecall:
@@ -192,6 +213,7 @@ __all__ = [
     "VagueRecall",
     "cue",
     "extract_trace",
+    "has_cue",
     "input_type",
     "named_sessions",
     "read_unit",

@@ -26,8 +26,8 @@ from turnframe._converter import converter
 from turnframe.recall.salience import MarkerProfile
 
 #: Bumped when the writer derives entries differently; older entries are rewritten by
-#: ``turnframe recall index``.
-WRITER_VERSION = 1
+#: ``turnframe recall index``. 2: recall turns and recall blocks are left out of every signal.
+WRITER_VERSION = 2
 
 
 class EvidenceMode(enum.StrEnum):

@@ -6,8 +6,9 @@ singular), every identifier's canonical literal, and the words an identifier was
 the word ``309``). The store answers at ``spine`` scope (entries, identifiers, first user turns)
 until the user elects full text. Each hit becomes a :class:`Candidate` carrying what its entry
 says (when it has one) and what it matched; the current session and the candidates the user
-already turned down are never among them. Nothing here is evidence: a candidate only says
-where to look.
+already turned down are never among them, and neither are recall turns or recall replies (the
+stores leave them out of the words a cue can reach: they ask about the past, they are not it).
+Nothing here is evidence: a candidate only says where to look.
 """
 
 from __future__ import annotations
@@ -72,9 +73,6 @@ class Candidate:
     identifiers: tuple[IdentifierMatch, ...] = ()
     sources: tuple[HitSource, ...] = ()
     turn_ids: tuple[str, ...] = ()  # the turns whose text matched (where Ground looks first)
-    #: Only turns in which the user was recalling something else matched: an echo of a cue,
-    #: not the conversation itself.
-    echo: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -130,17 +128,18 @@ async def find(
         coverage=coverage,
     )
     result = await store.find_recall(account_id, query)
-    if not result.hits:
+    hits = [h for h in result.hits if h.session_id not in query.exclude_sessions]
+    if not hits:
         return Found(candidates=(), scope=scope, sessions=result.sessions, indexed=result.indexed)
     holding: dict[str, int] = {}
     if literals:
         counts = await store.count_recall_terms(account_id, identifiers=literals)
         holding = counts.identifiers
-    stored = await store.get_recall_entries(account_id, [h.session_id for h in result.hits])
+    stored = await store.get_recall_entries(account_id, [h.session_id for h in hits])
     entries = {r.session_id: entry_from_json(r.entry) for r in stored}
     candidates = [
         _candidate(hit, entries.get(hit.session_id), shown, recall.trace.identifiers, holding)
-        for hit in result.hits
+        for hit in hits
     ]
     return Found(
         candidates=tuple(candidates), scope=scope, sessions=result.sessions, indexed=result.indexed
@@ -209,12 +208,6 @@ def _candidate(
         identifiers=tuple(matches),
         sources=hit.sources,
         turn_ids=hit.turn_ids,
-        echo=(
-            entry is not None
-            and bool(entry.recall_turns)
-            and set(hit.turn_ids) <= set(entry.recall_turns)
-            and not {HitSource.INDEX, HitSource.IDENTIFIER} & set(hit.sources)
-        ),
     )
 
 

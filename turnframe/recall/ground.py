@@ -6,7 +6,9 @@ the search matched first; the earliest), trimmed to a window around the first cu
 "…" marking what was left out and nothing else changed. When no turn holds a cue word (the
 entry, not the record, matched), the spine is shown: the session's first words. A record that
 cannot be opened, or that holds no words of the user at all, yields no excerpt: the candidate
-is ungroundable, dropped and named.
+is ungroundable, dropped and named. Recall turns (the user asking about another conversation)
+are never shown: a record whose only words are recall turns yields no excerpt either, and is
+marked ``recall_only`` (nothing there for a cue to reach: it is passed over, not named).
 
 The resume handle is the command that reopens the session (``turnframe chat --store … --session
 ID``). A fork is not resumed by its own id: its handle resumes the parent it was forked from,
@@ -76,6 +78,8 @@ class Excerpt:
     fork_of: str | None = None
     started_at: datetime | None = None
     partial_source: bool = False  # the entry was built from less than its whole source
+    #: The record opened, but every word the user said in it was a recall turn.
+    recall_only: bool = False
 
 
 def _matcher(cue_words: Sequence[str]) -> re.Pattern[str] | None:
@@ -132,9 +136,10 @@ async def ground(
     if candidate.record is None:
         return Excerpt(session_id=candidate.session_id, text="")
     record = await store.read_recall_record(account_id, candidate.record)
-    said = rec.user_turns(record) if record is not None else []
+    said = rec.own_words(record) if record is not None else []
     if record is None or not said:
-        return Excerpt(session_id=candidate.session_id, text="")
+        recall_only = record is not None and bool(rec.user_turns(record))
+        return Excerpt(session_id=candidate.session_id, text="", recall_only=recall_only)
     turn = _best_turn(said, cue_words, candidate.turn_ids)
     parent = rec.fork_of(record)
     resumes: str | None = candidate.session_id

@@ -1,8 +1,9 @@
 """The entropy track: identifiers in one canonical form, whatever surface the user wrote.
 
-A structured identifier is the strongest cue there is: "PR 309", "pull request #309",
-"issue 309", "ticket 309" and "#309" all name the numbered reference ``#309`` (the canonical
-form is the dedup key: one identifier, however it was written). Every literal carries the
+A structured identifier is the strongest cue there is: "PR 309", "PR-309", "PR#309",
+"pull request #309", "pull-request 309", "issue 309", "ticket 309" and "#309" all name the
+numbered reference ``#309`` (the canonical form is the dedup key: one identifier, however it
+was written). Every literal carries the
 namespace of the extractor that read it; the namespace decides which claim kind the literal can
 anchor (:data:`CLAIM_KIND`): an order number never anchors a ticket recall, even when the digits
 agree, because their canonical forms (``order:309`` and ``#309``) differ by construction.
@@ -46,8 +47,8 @@ class Found:
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"'`]+", _I)
 _NUMBERED = re.compile(
-    r"(?<![\w#])(?:(?P<pr>pull\s+request|pr)|(?P<issue>issue|bug)|(?P<ticket>ticket))"
-    r"(?:\s+(?:no\.?|number|num\.?))?\s*#?\s*(?P<n>\d{1,9})\b",
+    r"(?<![\w#])(?:(?P<pr>pull[\s-]*request|pr)|(?P<issue>issue|bug)|(?P<ticket>ticket))"
+    r"(?:\s+(?:no\.?|number|num\.?))?\s*[#-]?\s*(?P<n>\d{1,9})\b",
     _I,
 )
 _HASH = re.compile(r"(?<![\w&#/])#(?P<n>\d{1,9})\b")

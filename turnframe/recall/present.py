@@ -153,10 +153,15 @@ def withdrawn(*, moved_on: bool) -> Output:
 
 
 def ask(described: str, *, attempts_left: int, dropped: Sequence[str]) -> Output:
-    about = f" about {quote(described)}" if described else ""
+    """The one open question. ``described`` is what was looked for; empty when the recall gave
+    nothing to look for (then nothing was searched, and the question says so)."""
+    if described:
+        opening = f"I could not find an earlier conversation about {quote(described)} yet."
+    else:
+        opening = "I have nothing to look for yet."
     text = (
-        f"I could not find an earlier conversation{about} yet. What else do you remember "
-        "about it: a name, a number, a place, roughly when?" + _dropped(dropped)
+        f"{opening} What else do you remember about it: a name, a number, a place, "
+        "roughly when?" + _dropped(dropped)
     )
     return Output(
         BlockKind.ANSWER,
@@ -248,6 +253,38 @@ def relayed(shown: Shown) -> Output:
     return Output(BlockKind.ANSWER, codes.RECALL_RELAYED, text, data)
 
 
+def no_cue(
+    *, waiting: str | None, presented: Presentation | None, attempts_left: int | None
+) -> Output:
+    """Nothing to look for: no recall starts (``waiting`` None), or the one in progress still
+    waits for what it waited for (``asked``, ``expansion``, ``presented``), its tries unspent."""
+    if waiting is None:
+        text = (
+            "There is nothing to look for yet: tell me something you remember about that "
+            "conversation (a word, a name, a number, roughly when), for example "
+            "\u201c/recollect the hotel pool\u201d. Nothing was recalled."
+        )
+        return Output(BlockKind.TEXT, codes.RECALL_NO_CUE, text, {})
+    if waiting == "presented" and presented is not None:
+        still = (
+            f"Is it still this one: session {presented.head.session_id}{_when(presented.head)}? "
+            "Say \u201cyes, that one\u201d, or tell me what is different."
+        )
+    elif waiting == "expansion":
+        still = (
+            "Shall I search the full text of every earlier conversation? "
+            f"Choose {EXPAND_OPTION} or {STOP_OPTION}."
+        )
+    else:
+        still = "What else do you remember about it: a name, a number, a place, roughly when?"
+    left = "" if attempts_left is None else " " + _tries(attempts_left)
+    text = f"That gives me nothing new to look for, so nothing changed. {still}{left}"
+    data: dict[str, Any] = {"pending": waiting}
+    if attempts_left is not None:
+        data["attempts_left"] = attempts_left
+    return Output(BlockKind.TEXT, codes.RECALL_NO_CUE, text, data)
+
+
 #: The keys of a recall block's data that ``turnframe chat --json`` adds to the block.
 CONTRACT_KEYS = (
     "candidates",
@@ -285,6 +322,7 @@ __all__ = [
     "exhausted",
     "expand",
     "identified",
+    "no_cue",
     "null_match",
     "presented",
     "relayed",

@@ -69,7 +69,8 @@ async def search(
     for r in ranked[:limit]:
         excerpt = await ground(store, account_id, r.candidate, cue_words, handles)
         if not excerpt.text:
-            dropped.append(r.candidate.session_id)
+            if not excerpt.recall_only:
+                dropped.append(r.candidate.session_id)
             continue
         mode = r.candidate.evidence_mode
         hits.append(

@@ -15,9 +15,6 @@ cue, in this priority:
 4. recency (the newer first; unknown is neutral);
 5. the session id, so equal candidates keep one order.
 
-A candidate reached only through turns in which the user was recalling something else (an
-echo of an earlier cue) counts a quarter: it asked about the past, it is not it.
-
 An unknown recency sorts as the median of the known ones: neither rewarded nor penalised.
 """
 
@@ -36,7 +33,6 @@ from turnframe.recall.words import words
 from turnframe.stores.recall import HitSource
 
 NEUTRAL_TIER = 1.5
-ECHO = 0.25
 _FULL = (HitSource.INDEX, HitSource.SPINE, HitSource.IDENTIFIER)
 
 
@@ -84,8 +80,6 @@ def rank(
     for c in candidates:
         entropy = entropy_signal(c, trace)
         salience = salience_signal(c, trace, window)
-        if c.echo:  # only where the user asked about something else: weak evidence of it
-            entropy, salience = entropy * ECHO, salience * ECHO
         primary = {
             Track.ENTROPY: entropy,
             Track.SALIENCE: salience,

@@ -4,6 +4,12 @@ The record is what the store holds for the session (:class:`~turnframe.stores.re
 its user turns in order and each turn's reply blocks. A user turn whose payload has no readable
 text is a *skipped line* (a click has no text by nature and is not one). Receipts are the
 replies that stand on committed events (``attested``); every other reply is ``observed``.
+
+Recall's own traffic is never part of what a record says: a *recall turn* (the user asking
+about another conversation, or answering a recall: "what was that thing about the pool?",
+"no, the one about the ferry") asks about the past and is not it, and a recall block of a reply
+(a presentation, the open question, a recalled context) quotes other sessions. Neither is a
+word a cue can reach nor a word Ground may show (the stores' Find leaves them out the same way).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from turnframe.stores.recall import RecallRecord
 from turnframe.stores.records import TurnRecord
 
 RECEIPT_PREFIX = "turnframe.receipt."
+RECALL_PREFIX = "turnframe.recall."
 
 
 @attrs.frozen(kw_only=True)
@@ -36,15 +43,27 @@ class Replied:
     attested: bool  # a receipt: the reply stands on committed events
 
 
+def is_recall_block(block: Any) -> bool:
+    """A block the recall stage said (its code is one of ``turnframe.recall.*``)."""
+    return isinstance(block, dict) and str(block.get("code", "")).startswith(RECALL_PREFIX)
+
+
 def recall_turns(record: RecallRecord) -> tuple[str, ...]:
-    """The turns whose plan holds a recall act: the user asking about another conversation."""
+    """The turns in which the user was recalling: their plan holds a recall act, or their reply
+    holds a recall block answering one of the turn's acts (a turn that merely moved on from a
+    recall answers none: it is the conversation itself)."""
     found = []
     for turn in record.turns:
         plan = turn.plan.get("plan") if isinstance(turn.plan, dict) else None
         acts = plan.get("acts") if isinstance(plan, dict) else None
-        if isinstance(acts, list) and any(
+        planned = isinstance(acts, list) and any(
             isinstance(a, dict) and a.get("kind") == "recall" for a in acts
-        ):
+        )
+        blocks = record.replies.get(turn.turn_id)
+        answered = isinstance(blocks, list) and any(
+            is_recall_block(b) and bool(b.get("acts")) for b in blocks
+        )
+        if planned or answered:
             found.append(turn.turn_id)
     return tuple(found)
 
@@ -57,6 +76,12 @@ def user_turns(record: RecallRecord, *, without: tuple[str, ...] = ()) -> list[S
         if text and turn.turn_id not in without:
             said.append(Said(turn_id=turn.turn_id, index=index, text=text))
     return said
+
+
+def own_words(record: RecallRecord) -> list[Said]:
+    """What the user said in the conversation itself: every user turn with text but the recall
+    turns. The words a cue can reach and the only words Ground shows."""
+    return user_turns(record, without=recall_turns(record))
 
 
 def skipped_lines(record: RecallRecord) -> int:
@@ -77,11 +102,14 @@ def unverified_user_turns(record: RecallRecord) -> int:
 
 
 def replies(record: RecallRecord) -> Iterator[Replied]:
+    """The reply blocks with text, in order; never a recall block (it quotes other sessions)."""
     for turn in record.turns:
         blocks = record.replies.get(turn.turn_id)
         if not isinstance(blocks, list):
             continue
         for block in blocks:
+            if is_recall_block(block):
+                continue
             if isinstance(block, dict) and isinstance(block.get("text"), str) and block["text"]:
                 code = str(block.get("code", ""))
                 yield Replied(
@@ -143,7 +171,9 @@ __all__ = [
     "Said",
     "case_ids",
     "fork_of",
+    "is_recall_block",
     "last_active",
+    "own_words",
     "recall_turns",
     "replies",
     "said_at",

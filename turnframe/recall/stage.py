@@ -22,7 +22,11 @@ FLOW (the seed's, kept branch for branch)::
     H: recue, attempts + 1, Find.   X: expand → scope full text, Find | stop → NullMatch.
 
 Silence decides nothing: a turn that has not come is no answer, and only a user's act makes
-recalled context.
+recalled context. A turn that gives the protocol nothing to look for (no words at all, or a
+recall with no cue of its own such as ``/recollect`` or "do you remember?" while one waits) is
+silence too: the protocol stays where it stood, its tries unspent, and says what it still
+waits for (``turnframe.recall.no_cue``). A new recall with no cue, and none bound from the
+previous message, is an empty Find: the one open question.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from turnframe.recall.assemble import Recognizable, assemble
 from turnframe.recall.cue import (
     VagueRecall,
     cue,
+    has_cue,
     input_type,
     named_sessions,
     recue,
@@ -62,6 +67,7 @@ from turnframe.recall.state import (
     load_memory,
 )
 from turnframe.recall.temporal import window
+from turnframe.recall.words import words
 from turnframe.results import (
     ActRef,
     InteractionKind,
@@ -109,6 +115,7 @@ class _Event:
     kind: str  # new | identified | corrected | withdrawn | moved_on | expand | stop | none
     text: str = ""
     refs: tuple[ActRef, ...] = ()
+    at: int | None = None  # where the recall's own words start in the turn (its trigger)
 
 
 def read_event(plan: UserTurnPlan, reduction: ReductionPlan, state: RecallState | None) -> _Event:
@@ -125,7 +132,8 @@ def read_event(plan: UserTurnPlan, reduction: ReductionPlan, state: RecallState 
         refs = tuple(ActRef(index=i) for i, _ in recalls)
         first = recalls[0][1]
         kind = "new" if first.disposition is None else first.disposition.value
-        return _Event(kind=kind, text=first.description, refs=refs)
+        at = min((e.start for e in first.evidence), default=None)
+        return _Event(kind=kind, text=first.description, refs=refs, at=at)
     if state is not None:
         return _Event(kind="moved_on")
     return _Event(kind="none")
@@ -176,6 +184,8 @@ class _Step:
         event, state = self.event, self.state
         if event.kind == "none":
             return RecallOutcome(memory=dump_memory(self.memory))
+        if state is not None and self._gives_nothing(state):
+            return self._still_waiting(state)
         if state is not None and state.card_id is not None and event.kind not in ("expand", "stop"):
             await self._expire(state.card_id)
         if event.kind == "withdrawn" and state is not None and state.phase is Phase.EXPANSION:
@@ -197,10 +207,40 @@ class _Step:
             return await self._null(state.recall, state.scope, state.dropped)
         return await self._correct(state, event.text)
 
+    def _gives_nothing(self, state: RecallState) -> bool:
+        """Whether this turn, while the protocol waits, carries no disposition at all: no words
+        (silence, however it is typed), a new recall with no cue of its own, or an answer to the
+        open question that adds nothing to look for. A "no, not that one" to a presentation
+        is a correction even without new words: it turns the cue away from what was shown."""
+        event = self.event
+        if event.kind in ("expand", "stop") or self.turn.interaction_response is not None:
+            return False  # a click: on the expansion card, or on another card (moving on)
+        if not words(_without_command(self.turn.text)):
+            return True
+        if event.kind == "new":
+            return not has_cue(event.text)
+        if event.kind in ("corrected", "identified") and state.phase is Phase.ASKED:
+            return not has_cue(event.text)  # nothing was shown: only new words can answer
+        return False
+
+    def _still_waiting(self, state: RecallState) -> RecallOutcome:
+        left = state.attempts_left(self.settings.max_attempts)
+        said = present.no_cue(
+            waiting=state.phase.value,
+            presented=state.presented,
+            attempts_left=None if state.phase is Phase.EXPANSION else left,
+        )
+        return self._done(self.memory, said)
+
     # -- Phase 0 ------------------------------------------------------------------------------
     async def _begin(self, description: str) -> RecallOutcome:
         said = await self._bind(description)
         recall = cue(said)
+        if recall.trace.empty:  # nothing to look for: Find can only come back empty
+            state = RecallState(phase=Phase.ASKED, recall=recall)
+            left = state.attempts_left(self.settings.max_attempts)
+            asked = present.ask(_described(recall), attempts_left=left, dropped=())
+            return self._done(attrs.evolve(self.memory, state=state), asked)
         for named in named_sessions(recall.trace):
             if named != self.turn.session_id:
                 relay = await self._relay(named)
@@ -209,12 +249,16 @@ class _Step:
         return await self._search(recall, attempts=0, scope=RecallScope.SPINE, rejected=())
 
     async def _bind(self, description: str) -> str:
-        """V-binding: the explicit text, else the previous user message (``/recollect`` alone)."""
-        text = description.strip()
-        if text.lower().startswith(_RECOLLECT):
-            text = text[len(_RECOLLECT) :].strip()
-        if text:
+        """V-binding, in the seed's priority: the recall's own words; else what the turn said
+        before them ("the pool thing from last week, what did we say?"); else the previous
+        user message (``/recollect`` alone, ``/recollect ""``, "do you remember?")."""
+        text = _without_command(description)
+        if has_cue(text):
             return text
+        at = self.event.at
+        before = self.turn.text[:at].strip(" ,;:-\u2014\u2013") if at else ""
+        if has_cue(before):
+            return before
         turns = await self.store.list_session_turns(self.account, self.turn.session_id)
         earlier = []
         for record in turns:
@@ -224,7 +268,7 @@ class _Step:
             said = payload.get("text")
             if isinstance(said, str) and said.strip() and not said.strip().startswith("/"):
                 earlier.append(said.strip())
-        return earlier[-1] if earlier else ""
+        return earlier[-1] if earlier else text
 
     async def _relay(self, session_id: str) -> RecallOutcome | None:
         """Detect: the user named the session itself; its intention is not empty."""
@@ -324,8 +368,9 @@ class _Step:
             excerpts = [
                 await ground(self.store, self.account, m, cue_words, self.handles)
                 for m in members
+                if m.session_id != self.turn.session_id
             ]
-            dropped += [e.session_id for e in excerpts if not e.text]
+            dropped += [e.session_id for e in excerpts if not e.text and not e.recall_only]
             shown = [_shown(e) for e in excerpts if e.text]
             if not shown:
                 continue
@@ -444,7 +489,15 @@ class _Step:
 
 
 def _described(recall: VagueRecall) -> str:
-    return " / ".join(c.strip() for c in recall.cues if c.strip())
+    """The cues the user gave, as they said them (those with something to look for)."""
+    return " / ".join(c.strip() for c in recall.cues if has_cue(c))
+
+
+def _without_command(text: str) -> str:
+    said = text.strip()
+    if said.lower().startswith(_RECOLLECT):
+        said = said[len(_RECOLLECT) :].strip()
+    return said
 
 
 def _shown(excerpt: Excerpt) -> Shown:

@@ -39,6 +39,7 @@ _STOPWORDS_WORDS = """
     told tell mention mentioned think thought guess maybe perhaps probably sure yes yeah yep
     nope ok okay oh hmm um uh earlier before ago back time times previously last week weeks
     month months day days yesterday today recently while
+    wat wht whats wats u ur abt abot abut bout remeber rember remmeber rememeber remembr pls plz
 """
 STOPWORDS = frozenset(_STOPWORDS_WORDS.split())
 

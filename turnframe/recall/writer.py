@@ -225,14 +225,17 @@ def entry_terms(entry: IndexEntry) -> str:
     return " ".join(dict.fromkeys(w for w in found if w))
 
 
-def new_entry(entry: IndexEntry) -> NewRecallEntry:
+def new_entry(entry: IndexEntry, *, findable: bool = True) -> NewRecallEntry:
+    """The row the store keeps. An entry that is not ``findable`` (a session whose every user
+    turn was a recall: it asked about the past and said nothing of its own) holds no words and
+    no identifiers, so no cue reaches it; it still records that the session was indexed."""
     return NewRecallEntry(
         session_id=entry.session_id,
         entry=entry_json(entry),
-        terms=entry_terms(entry),
+        terms=entry_terms(entry) if findable else "",
         identifiers=tuple(
             RecallIdentifier(literal=i.literal, namespace=i.source_namespace)
-            for i in entry.identifiers
+            for i in (entry.identifiers if findable else ())
         ),
         indexed_through=entry.indexed_through,
         writer_version=entry.writer_version,
@@ -244,7 +247,7 @@ async def index_session(store: Store, account_id: str, session_id: str) -> Index
     record = await store.read_recall_record(account_id, session_id)
     if record is None or not record.turns:
         return None
-    said = rec.user_turns(record, without=rec.recall_turns(record))
+    said = rec.own_words(record)
     literals = list(dict.fromkeys(f.literal for s in said for f in find_identifiers(s.text)))
     candidates = coinage_candidates([s.text for s in said])[:24]
     counts = await store.count_recall_terms(
@@ -257,7 +260,7 @@ async def index_session(store: Store, account_id: str, session_id: str) -> Index
     parent = rec.fork_of(record)
     parent_exists = parent is not None and (await store.get_session(account_id, parent)) is not None
     entry = derive_entry(record, counts=counts, parent_exists=parent_exists)
-    await store.write_recall_entry(account_id, new_entry(entry))
+    await store.write_recall_entry(account_id, new_entry(entry, findable=bool(said)))
     return entry
 
 

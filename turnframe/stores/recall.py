@@ -93,8 +93,9 @@ class RecallQuery:
     scope: RecallScope = RecallScope.SPINE
     exclude_sessions: tuple[str, ...] = ()
     limit: int = attrs.field(default=24, validator=_positive)
-    #: A term reaches at most this many of its newest matching rows per source (entries,
-    #: turns): a word that common says little, and the query stays bounded as the store grows.
+    #: A term reaches at most this many of its newest matching rows per source (entries; turns
+    #: and replies, whatever the scope keeps of them): a word that common says little, and the
+    #: rows a query reads stay bounded as the store grows.
     term_reach: int = attrs.field(default=200, validator=_positive)
     #: Count the coverage searched (the account's sessions and entries) even when sessions are
     #: found; it is always counted when none is.

@@ -5,7 +5,9 @@ The same statements as the SQLite store's (``turnframe.stores.sqlite.ops.recall`
 reaches, each (session, term) counted once with its weight; the best ``limit`` sessions by score
 (ties: the newest id first, compared byte-wise as SQLite does) come back with every place they
 matched. A term reaches at most its ``term_reach`` newest matching rows per source, in the
-order rows were written (``pos``, as SQLite's rowid).
+order rows were written (``pos``, as SQLite's rowid), whatever their part (the scope keeps its
+parts after the reach). The excluded sessions are left out before the reach, recall turns and
+replies holding recall blocks out of the text rows after it, as on SQLite.
 """
 
 from __future__ import annotations
@@ -143,38 +145,55 @@ async def find(conn: Conn, account_id: str, query: RecallQuery) -> RecallFound:
     return RecallFound(hits=hits, sessions=int(coverage[0]), indexed=int(coverage[1]))
 
 
+#: A text row the query leaves out (as on SQLite): a recall turn, or a reply holding a recall
+#: block other than the turn-level "withdrawn" of a turn that moved on.
+_RECALL_ROW = (
+    "EXISTS (SELECT 1 FROM assistant_turns a WHERE a.account_id = {account} "
+    "AND a.turn_id = h.turn_id AND a.blocks::text LIKE '%turnframe.recall.%' "
+    "AND EXISTS (SELECT 1 FROM json_array_elements(a.blocks) b "
+    "WHERE b->>'code' LIKE 'turnframe.recall.%' AND (json_array_length(b->'acts') > 0 "
+    "OR (h.source = 'reply' AND b->>'code' <> 'turnframe.recall.withdrawn'))))"
+)
+
+
 async def _hits(conn: Conn, account_id: str, query: RecallQuery) -> tuple[RecallHit, ...]:
     p = _Params()
     account = p(account_id)
     reach = p(query.term_reach) if query.terms else ""
+    excluded = p(list(query.exclude_sessions))
     selects: list[str] = []
     for number, term in enumerate(query.terms):
         n, w, match = p(number), p(term.weight), p(match_expression(term.forms))
         selects.append(
             f"(SELECT r.session_id, {n}::int, 'index', NULL::text, {w}::int FROM recall_index r "
             f"WHERE r.terms @@ to_tsquery('simple', {match}) AND r.account_id = {account} "
+            f"AND NOT (r.session_id = ANY({excluded}::text[])) "
             f"ORDER BY r.pos DESC LIMIT {reach})"
         )
         selects.append(
-            f"(SELECT t.session_id, {n}::int, t.part, t.turn_id, {w}::int FROM recall_text t "
+            "(SELECT * FROM (SELECT t.session_id, "
+            f"{n}::int AS term, t.part AS source, t.turn_id, {w}::int AS weight FROM recall_text t "
             f"WHERE t.words @@ to_tsquery('simple', {match}) AND t.account_id = {account} "
-            f"AND t.part IN ({_text_parts(query.scope)}) ORDER BY t.pos DESC LIMIT {reach})"
+            f"AND NOT (t.session_id = ANY({excluded}::text[])) "
+            f"ORDER BY t.pos DESC LIMIT {reach}) h "
+            f"WHERE h.source IN ({_text_parts(query.scope)}) "
+            f"AND NOT {_RECALL_ROW.format(account=account)})"
         )
     base = len(query.terms)
     for offset, literal in enumerate(query.identifiers):
         n, w, lit = p(base + offset), p(query.identifier_weight), p(literal)
         selects.append(
             f"SELECT session_id, {n}::int, 'identifier', NULL::text, {w}::int "
-            f"FROM recall_identifiers WHERE account_id = {account} AND literal = {lit}"
+            f"FROM recall_identifiers WHERE account_id = {account} AND literal = {lit} "
+            f"AND NOT (session_id = ANY({excluded}::text[]))"
         )
-    excluded = p(list(query.exclude_sessions))
     limit = p(query.limit)
     sql = (
         "WITH hits (session_id, term, source, turn_id, weight) AS MATERIALIZED ("
         + " UNION ALL ".join(selects)
         + "), top AS (SELECT session_id, SUM(weight) AS score FROM "
         "(SELECT DISTINCT session_id, term, weight FROM hits) d "
-        f"WHERE NOT (session_id = ANY({excluded}::text[])) GROUP BY session_id "
+        "GROUP BY session_id "
         f'ORDER BY score DESC, session_id COLLATE "C" DESC LIMIT {limit}) '
         "SELECT h.session_id, top.score, h.term, h.source, h.turn_id, s.workflow, s.created_at, "
         "lt.created_at FROM hits h JOIN top ON top.session_id = h.session_id "

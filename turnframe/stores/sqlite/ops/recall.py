@@ -8,7 +8,11 @@ sessions it reaches (a term at most its ``term_reach`` newest matching rows per 
 that common orders nothing), each (session, term) counted once with the term's weight; the best
 ``limit`` sessions by score (ties: the newest id first) come back with every place they
 matched. Spine scope reads index entries, identifiers and first user turns; full-text scope
-adds every later turn and every reply.
+adds every later turn and every reply. A term's reach counts the rows it reads, whatever their
+part (so a spine-scope query reads as few rows as a full-text one: the bound is on work), and
+the scope then keeps the parts it searches. The sessions the query excludes (the current one,
+those the user turned down) are left out before the reach, so they spend none of it; recall
+turns and replies holding recall blocks are left out of the text rows after it.
 """
 
 from __future__ import annotations
@@ -135,42 +139,61 @@ def find(conn: sqlite3.Connection, account_id: str, query: RecallQuery) -> Recal
     return RecallFound(hits=hits, sessions=sessions, indexed=indexed)
 
 
+#: A text row the query leaves out: a recall turn (its reply holds a recall block answering one
+#: of its acts) or a reply holding a recall block (a presentation quotes other sessions), except
+#: the turn-level "withdrawn" of a turn that moved on (that turn is the conversation itself).
+#: ``instr`` first: most replies hold no recall block, and it spares them the JSON walk.
+_RECALL_ROW = (
+    "EXISTS (SELECT 1 FROM assistant_turns a WHERE a.account_id = ? AND a.turn_id = h.turn_id "
+    "AND instr(a.blocks, 'turnframe.recall.') > 0 AND EXISTS (SELECT 1 FROM json_each(a.blocks) b "
+    "WHERE json_extract(b.value, '$.code') LIKE 'turnframe.recall.%' "
+    "AND (json_array_length(b.value, '$.acts') > 0 OR (h.source = 'reply' "
+    "AND json_extract(b.value, '$.code') <> 'turnframe.recall.withdrawn'))))"
+)
+
+
 def find_statement(account_id: str, query: RecallQuery) -> tuple[str, list[Any]]:
     """The one statement of a query (the benchmark runs it raw as its baseline)."""
     selects: list[str] = []
     params: list[Any] = []
+    marks = ", ".join("?" for _ in query.exclude_sessions)
+    excluded = list(query.exclude_sessions)
+
+    def others(column: str) -> str:
+        return f" AND {column} NOT IN ({marks})" if marks else ""
+
     for number, term in enumerate(query.terms):
         match = match_expression(term.forms)
         selects.append(
             "SELECT * FROM (SELECT r.session_id, ?, 'index', NULL, ? FROM recall_index_fts "
             "CROSS JOIN recall_index r ON r.id = recall_index_fts.rowid "
-            "WHERE recall_index_fts MATCH ? AND r.account_id = ? "
+            f"WHERE recall_index_fts MATCH ? AND r.account_id = ?{others('r.session_id')} "
             "ORDER BY recall_index_fts.rowid DESC LIMIT ?)"
         )
-        params += [number, term.weight, match, account_id, query.term_reach]
+        params += [number, term.weight, match, account_id, *excluded, query.term_reach]
         selects.append(
-            "SELECT * FROM (SELECT t.session_id, ?, t.part, t.turn_id, ? FROM recall_text_fts "
+            "SELECT * FROM (SELECT t.session_id AS session_id, ? AS term, t.part AS source, "
+            "t.turn_id AS turn_id, ? AS weight FROM recall_text_fts "
             "CROSS JOIN recall_text t ON t.id = recall_text_fts.rowid "
-            f"WHERE recall_text_fts MATCH ? AND t.account_id = ? "
-            f"AND t.part IN ({_text_parts(query.scope)}) "
-            "ORDER BY recall_text_fts.rowid DESC LIMIT ?)"
+            f"WHERE recall_text_fts MATCH ? AND t.account_id = ?{others('t.session_id')} "
+            "ORDER BY recall_text_fts.rowid DESC LIMIT ?) h "
+            f"WHERE h.source IN ({_text_parts(query.scope)}) AND NOT {_RECALL_ROW}"
         )
-        params += [number, term.weight, match, account_id, query.term_reach]
+        params += [number, term.weight, match, account_id, *excluded, query.term_reach]
+        params += [account_id]
     base = len(query.terms)
     for offset, literal in enumerate(query.identifiers):
         selects.append(
             "SELECT session_id, ?, 'identifier', NULL, ? FROM recall_identifiers "
-            "WHERE account_id = ? AND literal = ?"
+            f"WHERE account_id = ? AND literal = ?{others('session_id')}"
         )
-        params += [base + offset, query.identifier_weight, account_id, literal]
-    marks = ", ".join("?" for _ in query.exclude_sessions)
-    excluded = f"WHERE session_id NOT IN ({marks}) " if marks else ""
+        params += [base + offset, query.identifier_weight, account_id, literal, *excluded]
     sql = (
         "WITH hits (session_id, term, source, turn_id, weight) AS MATERIALIZED ("
         + " UNION ALL ".join(selects)
         + "), top AS (SELECT session_id, SUM(weight) AS score FROM "
         "(SELECT DISTINCT session_id, term, weight FROM hits) "
-        f"{excluded}GROUP BY session_id "
+        "GROUP BY session_id "
         "ORDER BY score DESC, session_id DESC LIMIT ?) "
         "SELECT h.session_id, top.score, h.term, h.source, h.turn_id, s.workflow, s.created_at, "
         "lt.created_at FROM hits h JOIN top ON top.session_id = h.session_id "
@@ -178,7 +201,7 @@ def find_statement(account_id: str, query: RecallQuery) -> tuple[str, list[Any]]
         "LEFT JOIN turns lt ON lt.account_id = s.account_id AND lt.id = s.last_turn_id "
         "ORDER BY top.score DESC, h.session_id DESC, h.turn_id"
     )
-    params += [*query.exclude_sessions, query.limit, account_id]
+    params += [query.limit, account_id]
     return sql, params
 
 
