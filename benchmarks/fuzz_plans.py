@@ -161,7 +161,9 @@ class FuzzProvider:
         if request.purpose is not Purpose.INTERPRET:
             raise AssertionError(f"unexpected {request.purpose.value} request")
         await anyio.lowlevel.checkpoint()
-        text = self.answers.pop(request.turn_id, None)
+        # The same answer again in the repair round (a model repeating its mistake); the
+        # player forgets it once the turn is handled.
+        text = self.answers.get(request.turn_id)
         return ProviderAnswer(text=text if text is not None else plan_json(BASE[0][1]))
 
 
@@ -233,6 +235,7 @@ async def fuzz_chunk(start: int, count: int, seed: int, tally: Tally) -> float:
                     provider.answers[turn.turn_id] = text
                     tally.mutations[name] += 1
                     phase = await _handle(rt, turn, tally)
+                    provider.answers.pop(turn.turn_id, None)
                     if phase is TurnPhase.FAILED:
                         failed.setdefault(account, []).append(turn.turn_id)
                     if tally.answers % HEALTHY_EVERY == 0:
@@ -247,6 +250,7 @@ async def fuzz_chunk(start: int, count: int, seed: int, tally: Tally) -> float:
                     tally.healthy += 1
                     if await _handle(rt, turn, tally, count=False) is not TurnPhase.DELIVERED:
                         tally.healthy_failed += 1
+                    provider.answers.pop(turn.turn_id, None)
                     await tick[0].wait()
                     tick[0] = anyio.Event()
 

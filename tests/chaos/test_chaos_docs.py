@@ -1,4 +1,5 @@
-"""docs/chaos.md: its program runs as pasted in an empty directory, and as a CLI target."""
+"""docs/chaos.md: its program runs as pasted in an empty directory, and as a CLI target (in
+process and over HTTP)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,6 @@ def test_the_guides_program_runs_as_pasted_and_its_target_runs_from_the_command_
     cli = _run("-m", "turnframe", "chaos", *args, cwd=tmp_path)
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout.splitlines()[-1])["violations"] == 0
+    over_http = _run("-m", "turnframe", "chaos", *args, "--transport", "http", cwd=tmp_path)
+    assert over_http.returncode == 0, over_http.stderr
+    assert json.loads(over_http.stdout.splitlines()[-1])["violations"] == 0

@@ -44,6 +44,19 @@ def test_a_sabotaged_component_exits_1_and_each_failing_run_names_the_seed_that_
     assert json.loads(alone.stdout.splitlines()[-1])["failing_seeds"] == [first["seed"]]
 
 
+def test_over_http_a_sabotaged_component_still_exits_1_and_its_replay_keeps_the_transport(
+    tmp_path: Path,
+) -> None:
+    args = ("chaos", "--workflow", "travel-desk", "--runs", "2", "--sabotage", "drop-receipt")
+    result = run_cli(*args, "--transport", "http", "--json", "--jobs", "1", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    *failures, last = [json.loads(line) for line in result.stdout.splitlines()]
+    assert last["violations"] > 0
+    assert failures[0]["reproduce"].endswith(
+        f"--transport http --runs 1 --seed {failures[0]['seed']}"
+    )
+
+
 def test_the_plain_summary_lists_every_invariant_and_every_fault_kind(tmp_path: Path) -> None:
     result = run_cli("chaos", "--workflow", "travel-desk", "--runs", "2", "--plain", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -56,7 +56,7 @@ _FAILURES = (EventKind.CRASHED, EventKind.ESCALATED, EventKind.GAVE_UP)
 
 
 class Answers:
-    """Hands each turn the answer queued for it."""
+    """Hands each turn the answer queued for it (again in its repair round)."""
 
     name = "fuzz"
     context_budget_tokens = 1 << 30
@@ -66,7 +66,7 @@ class Answers:
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
         await anyio.lowlevel.checkpoint()
-        return ProviderAnswer(text=self.by_turn.pop(request.turn_id))
+        return ProviderAnswer(text=self.by_turn[request.turn_id])
 
 
 async def _through_the_runtime(answers: list[str]) -> dict[str, Any]:

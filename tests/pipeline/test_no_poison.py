@@ -42,7 +42,9 @@ async def test_an_answer_nested_a_thousand_levels_deep_fails_its_turn_and_the_ne
     None
 ):
     deep = "[" * 1000 + "]" * 1000
-    provider = ScriptedProvider(name="model", script=[Answer(deep), Answer(_note_plan())])
+    # The deep answer, then the same again in the repair round: the turn fails.
+    script = [Answer(deep), Answer(deep), Answer(_note_plan())]
+    provider = ScriptedProvider(name="model", script=script)
     async with running(provider) as (rt, store):
         failed = await say(rt, TEXT)
         assert failed.phase is TurnPhase.FAILED
@@ -57,7 +59,9 @@ async def test_an_answer_nested_a_thousand_levels_deep_fails_its_turn_and_the_ne
 async def test_a_lone_surrogate_in_a_plan_value_is_a_rejected_plan_never_a_store_error() -> None:
     escaped = _note_plan().replace('"aisle"', '"\\ud800"')
     literal = _note_plan().replace('"aisle"', '"\ud800"')  # a provider handing back a bad str
-    provider = ScriptedProvider(name="model", script=[Answer(escaped), Answer(literal)])
+    # Each turn's answer comes twice: the answer, then the same in the repair round.
+    script = [Answer(escaped), Answer(escaped), Answer(literal), Answer(literal)]
+    provider = ScriptedProvider(name="model", script=script)
     async with running(provider) as (rt, store):
         for _ in range(2):
             response = await say(rt, TEXT)

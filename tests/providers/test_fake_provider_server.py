@@ -184,3 +184,15 @@ def test_a_step_that_is_not_a_step_is_refused_when_scripted() -> None:
 def test_a_server_that_is_not_running_has_no_address() -> None:
     with pytest.raises(ScriptError):
         _ = fake.FakeProviderServer().url
+
+
+async def test_a_withdrawn_step_answers_no_request_and_the_next_step_answers_instead() -> None:
+    hang, answer = fake.Hang(), fake.Answer('{"acts": []}')
+    async with fake.FakeProviderServer(hang, answer) as server:
+        assert server.withdraw(hang) is True
+        assert server.withdraw(hang) is False  # gone already
+        async with openai_client(server) as client:
+            reply = await client.chat.completions.create(model="gpt-test", messages=USER)
+    assert reply.choices[0].message.content == '{"acts": []}'
+    assert [r.step for r in server.received] == ["Answer"]
+    assert server.withdraw(answer) is False  # taken by the request

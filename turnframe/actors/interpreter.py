@@ -1,6 +1,11 @@
 """The InterpreterActor: builds the interpretation request, asks the provider chain, parses the
 answer strictly. Every retry and fallback first asks the ExecutionGate (through the chain's
 ``RetryGate``), so a sealed turn is never interpreted again.
+
+The strict parse is the chain's answer check: an answer that is not a valid plan (not JSON, or
+JSON that breaks the plan's rules) gets the repair round on the same provider, with the parse
+errors quoted back, then falls back. When no provider gives a valid plan the turn fails as a
+rejected plan, with the last answer (redacted) and its problems in the replay record.
 """
 
 from __future__ import annotations
@@ -9,18 +14,21 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from turnframe._converter import converter
 from turnframe._strict import storable_text
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import Interpret, Interpretation, MayRetry
 from turnframe.errors import TurnframeError
+from turnframe.messages import UserTurn
 from turnframe.pipeline.interpretation import InterpretSetup, relatedness_warnings
-from turnframe.plan import Act, PlanRejected, parse_plan
+from turnframe.plan import Act, PlanRejected, UserTurnPlan, parse_plan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.providers.base import ProviderRequest, Purpose
 from turnframe.providers.chain import ProviderChain
-from turnframe.providers.errors import ChainError
+from turnframe.providers.errors import ChainError, MalformedAnswer, ProvidersExhausted
 from turnframe.references import (
     ContextBudgetExceededError,
     check_every_budget,
@@ -86,6 +94,43 @@ class _GateAdapter:
         message = MayRetry(account_id=self._account_id, turn_id=turn_id, purpose=purpose)
         allowed: bool = await self._gate.ask(message, timeout=self._timeout)
         return allowed
+
+
+class _PlanCheck:
+    """The chain's answer check for one turn: the strict parse. A rejected plan is a
+    :class:`MalformedAnswer` quoting the parse errors (so the chain repairs, then falls back);
+    the plans it parsed are kept, so the answer the chain returns is not parsed twice."""
+
+    def __init__(self, turn: UserTurn) -> None:
+        self._turn = turn
+        self._plans: dict[str, UserTurnPlan] = {}
+        #: The MalformedAnswer each rejected answer became, with the answer and its problems.
+        self._rejected: list[tuple[MalformedAnswer, str, PlanRejected]] = []
+
+    def __call__(self, text: str) -> None:
+        try:
+            plan = parse_plan(text, self._turn)
+        except PlanRejected as error:
+            malformed = MalformedAnswer(
+                f"the answer is not a valid plan: {error.message}",
+                answer=text,
+                parse_error=error.message,
+            )
+            self._rejected.append((malformed, text, error))
+            raise malformed from None
+        self._plans[text] = plan
+
+    def rejection(self, error: BaseException | None) -> tuple[str, PlanRejected] | None:
+        """The answer and its problems, when ``error`` is this check's own rejection."""
+        for malformed, text, problems in self._rejected:
+            if malformed is error:
+                return text, problems
+        return None
+
+    def plan(self, text: str) -> UserTurnPlan:
+        """The plan ``text`` parsed to (parsed now if the check never saw it)."""
+        found = self._plans.get(text)
+        return found if found is not None else parse_plan(text, self._turn)
 
 
 def interpret_request(
@@ -159,25 +204,24 @@ class InterpreterActor(Actor):
             ) from error
         request = interpret_request(message, workflow, setup)
         gate = _GateAdapter(self._gate, message.turn.account_id, self._gate_timeout)
+        check = _PlanCheck(message.turn)
         try:
             answer = await self._chain.complete(
-                request, gate=gate, prior_attempts=message.prior_attempts
+                request, gate=gate, prior_attempts=message.prior_attempts, check=check
             )
+        except ProvidersExhausted as error:
+            rejection = check.rejection(error.last_error)
+            if rejection is not None:
+                # The last word was a plan that broke the rules (even after its repair round).
+                text, rejected = rejection
+                raise self._rejected(message, text, rejected, error.attempts) from error
+            raise self._failed(message, error) from error
         except ChainError as error:
-            raise InterpretationFailed(
-                f"turn {message.turn.turn_id!r}: no provider gave a plan ({error.code})",
-                attempts=tuple(error.attempts),
-                cause=error,
-            ) from error
+            raise self._failed(message, error) from error
         try:
-            plan = parse_plan(answer.text, message.turn)
+            plan = check.plan(answer.text)
         except PlanRejected as error:
-            raise InterpretationFailed(
-                f"turn {message.turn.turn_id!r}: the plan was rejected whole",
-                attempts=tuple(answer.attempts),
-                cause=error,
-                raw=storable_text(answer.text),
-            ) from error
+            raise self._rejected(message, answer.text, error, answer.attempts) from error
         warnings = relatedness_warnings(plan, message.turn.text, setup)
         record = setup.record
         if warnings:
@@ -192,4 +236,30 @@ class InterpreterActor(Actor):
             attempts=tuple(answer.attempts),
             template_hash=request.template_hash,
             references={**record, "context": converter.unstructure(usage)},
+        )
+
+    def _rejected(
+        self,
+        message: Interpret,
+        text: str,
+        rejected: PlanRejected,
+        attempts: Sequence[ProviderAttempt],
+    ) -> InterpretationFailed:
+        """A rejected plan, as the replay record keeps it: the answer and the problems (which
+        quote it) are a provider's words, so they are redacted first."""
+        redact = self._chain.redact
+        problems = [attrs.evolve(p, message=redact(p.message)) for p in rejected.problems]
+        return InterpretationFailed(
+            f"turn {message.turn.turn_id!r}: the plan was rejected whole",
+            attempts=tuple(attempts),
+            cause=PlanRejected(problems),
+            raw=storable_text(redact(text)),
+        )
+
+    @staticmethod
+    def _failed(message: Interpret, error: ChainError) -> InterpretationFailed:
+        return InterpretationFailed(
+            f"turn {message.turn.turn_id!r}: no provider gave a plan ({error.code})",
+            attempts=tuple(error.attempts),
+            cause=error,
         )

@@ -4,7 +4,8 @@ Each run plays one conversation (the sample desk's demo, or one of ``--corpus FI
 providers, the store, actors and the outbox adapter fail where a seeded schedule says; then the
 runtime restarts, recovers, and every invariant is checked on the records. Runs use the seeds
 ``--seed``, ``--seed + 1``, …: a failing run is printed with the seed that replays it alone.
-Exit 1 on any violation. See docs/chaos.md.
+Exit 1 on any violation. ``--transport http`` brings the provider faults over real HTTP, from
+a fake provider server on 127.0.0.1 to the official SDK adapters. See docs/chaos.md.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # the chaos kit is imported when the command runs: --help sta
 
 EXIT_VIOLATIONS = 1
 SABOTAGE_KINDS = ("retry-after-seal", "duplicate-effect", "drop-receipt")
+TRANSPORTS = ("in-process", "http")
 
 
 def add_chaos_command(commands: Any) -> None:
@@ -61,6 +63,13 @@ def add_chaos_command(commands: Any) -> None:
         "--sabotage",
         choices=SABOTAGE_KINDS,
         help="swap in a deliberately broken component: the run must find violations",
+    )
+    parser.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        default="in-process",
+        help="how provider faults arrive: raised in process (default, fastest), or over real "
+        "HTTP from a fake provider server on 127.0.0.1 to the official openai and anthropic SDKs",
     )
     parser.add_argument(
         "--jobs",
@@ -90,6 +99,8 @@ def run_chaos(args: argparse.Namespace) -> int:
 
     target = _target(args.workflow, args.corpus)  # typed errors before anything runs
     sabotage = Sabotage(args.sabotage) if args.sabotage else None
+    if args.transport == "http":
+        _check_http_extras()
     jobs = min(args.jobs, args.runs)
     # Worker processes are forked before anything else starts a thread (the bar's timer, the
     # event loop's workers): a fork copies only the thread that calls it.
@@ -114,6 +125,21 @@ def _target(spec: str, corpus: Path | None) -> ChaosTarget:
 
     target = load_target(spec)
     return target if corpus is None else target.with_conversations(read_corpus(corpus))
+
+
+def _check_http_extras() -> None:
+    from turnframe.errors import ConfigError
+
+    missing = [
+        name
+        for name in ("hypercorn", "starlette", "openai", "anthropic")
+        if importlib.util.find_spec(name) is None
+    ]
+    if missing:
+        raise ConfigError(
+            f"--transport http needs {', '.join(missing)}, not installed here",
+            hint="pip install 'turnframe[fake-provider,openai,anthropic]'",
+        )
 
 
 # -- playing ------------------------------------------------------------------------------
@@ -148,17 +174,30 @@ async def _play(
     pool: Pool | None,
     bar: ProgressBar,
 ) -> ChaosReport:
-    from turnframe.testing.chaos import ChaosReport, chaos_async
+    from turnframe.testing.chaos import ChaosReport, Transport, chaos_async
 
     started = time.perf_counter()
+    transport = Transport(args.transport)
     if pool is None:
         return await chaos_async(
-            target, runs=args.runs, seed=args.seed, sabotage=sabotage, on_run=_one(bar)
+            target,
+            runs=args.runs,
+            seed=args.seed,
+            sabotage=sabotage,
+            on_run=_one(bar),
+            transport=transport,
         )
     size = max(1, min(200, args.runs // (min(args.jobs, args.runs) * 6) or 1))
     corpus = str(args.corpus) if args.corpus else None
     chunks = [
-        (args.workflow, corpus, start, min(size, args.seed + args.runs - start), sabotage)
+        (
+            args.workflow,
+            corpus,
+            start,
+            min(size, args.seed + args.runs - start),
+            sabotage,
+            args.transport,
+        )
         for start in range(args.seed, args.seed + args.runs, size)
     ]
     parts: list[ChaosReport] = []
@@ -176,14 +215,16 @@ def _one(bar: ProgressBar) -> Callable[[RunResult], None]:
 
 
 def _play_chunk(
-    chunk: tuple[str, str | None, int, int, Sabotage | None],
+    chunk: tuple[str, str | None, int, int, Sabotage | None, str],
 ) -> ChaosReport:
     """One worker process's share of the runs (seeds ``start`` … ``start + count - 1``)."""
-    from turnframe.testing.chaos import chaos
+    from turnframe.testing.chaos import Transport, chaos
 
-    spec, corpus, start, count, sabotage = chunk
+    spec, corpus, start, count, sabotage, transport = chunk
     target = _target(spec, Path(corpus) if corpus else None)
-    return chaos(target, runs=count, seed=start, sabotage=sabotage)
+    return chaos(
+        target, runs=count, seed=start, sabotage=sabotage, transport=Transport(transport)
+    )
 
 
 # -- reporting ----------------------------------------------------------------------------
@@ -195,6 +236,8 @@ def _replay_command(args: argparse.Namespace, sabotage: Sabotage | None) -> str:
         parts.append(f"--corpus {args.corpus}")
     if sabotage is not None:
         parts.append(f"--sabotage {sabotage.value}")
+    if args.transport != "in-process":
+        parts.append(f"--transport {args.transport}")
     return " ".join([*parts, "--runs 1 --seed {seed}"])
 
 
@@ -215,7 +258,8 @@ def _summary_lines(report: ChaosReport, replay: str) -> list[str]:
     lines = [
         f"turnframe chaos — {report.workflow}: {report.runs} run(s) from seed {report.seed}"
         + (f", sabotage {report.sabotage.value}" if report.sabotage else "")
-        + f" in {report.seconds:.1f}s: {verdict}",
+        + f" in {report.seconds:.1f}s ({report.runs / max(report.seconds, 1e-9):.1f} runs/s)"
+        + f": {verdict}",
         "",
         f"{'invariant':<28} violations",
     ]

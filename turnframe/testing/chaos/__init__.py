@@ -8,6 +8,8 @@ each run, that every turn ended once with its effects once (docs/chaos.md)::
 
 The same from the command line (``turnframe chaos --workflow W --runs N --seed S``) and in
 pytest (``pytest -p turnframe.testing.chaos``: the ``turnframe_chaos`` fixture).
+``transport=Transport.HTTP`` (``--transport http``) brings the provider faults over real HTTP
+to the official SDK adapters.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 
 from turnframe.testing.chaos.checks import INVARIANTS
 from turnframe.testing.chaos.injectors import Violation
+from turnframe.testing.chaos.over_http import Transport
 from turnframe.testing.chaos.report import ChaosReport, chaos, chaos_async
 from turnframe.testing.chaos.run import ChaosRunner, RunResult
 from turnframe.testing.chaos.sabotage import Sabotage
@@ -43,6 +46,7 @@ __all__ = [
     "RunResult",
     "Sabotage",
     "Schedule",
+    "Transport",
     "Violation",
     "chaos",
     "chaos_async",

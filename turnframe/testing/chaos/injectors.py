@@ -155,11 +155,18 @@ class FaultyProvider:
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
         await self._monitor.check(request)
         fault = self._book.take(request.purpose)
-        if fault is None:
-            return await self._inner.complete(request)
         if fault is FaultKind.ACTOR_CRASH:
             raise InjectedActorCrash("injected crash in a stage actor, mid-message")
-        assert isinstance(fault, ProviderFault)
+        assert fault is None or isinstance(fault, ProviderFault)
+        return await self.deliver(request, fault)
+
+    async def deliver(
+        self, request: ProviderRequest, fault: ProviderFault | None
+    ) -> ProviderAnswer:
+        """The answer to ``request``, or ``fault`` instead: raised here, at the interface (a
+        subclass may bring it over real HTTP instead, see :mod:`.over_http`)."""
+        if fault is None:
+            return await self._inner.complete(request)
         kind = fault.kind
         if kind is FaultKind.PROVIDER_TIMEOUT:
             self._deadline.expire()  # the attempt's deadline passes; this one never answers

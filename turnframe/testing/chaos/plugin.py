@@ -14,6 +14,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
+from turnframe.testing.chaos.over_http import Transport
 from turnframe.testing.chaos.report import ChaosReport, chaos, chaos_async
 from turnframe.testing.chaos.sabotage import Sabotage
 from turnframe.testing.chaos.target import ChaosTarget
@@ -41,13 +42,16 @@ class ChaosFixture:
         runs: int | None = None,
         seed: int | None = None,
         sabotage: Sabotage | None = None,
+        transport: Transport = Transport.IN_PROCESS,
     ) -> ChaosReport:
-        """From a synchronous test."""
+        """From a synchronous test. ``transport=Transport.HTTP``: the provider faults over
+        real HTTP to the official SDK adapters."""
         return chaos(
             target,
             runs=self.runs if runs is None else runs,
             seed=self.seed if seed is None else seed,
             sabotage=sabotage,
+            transport=transport,
         )
 
     async def run_async(
@@ -57,6 +61,7 @@ class ChaosFixture:
         runs: int | None = None,
         seed: int | None = None,
         sabotage: Sabotage | None = None,
+        transport: Transport = Transport.IN_PROCESS,
     ) -> ChaosReport:
         """From an async test (``pytest.mark.anyio``)."""
         return await chaos_async(
@@ -64,6 +69,7 @@ class ChaosFixture:
             runs=self.runs if runs is None else runs,
             seed=self.seed if seed is None else seed,
             sabotage=sabotage,
+            transport=transport,
         )
 
 

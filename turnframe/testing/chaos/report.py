@@ -17,6 +17,7 @@ import anyio
 import attrs
 
 from turnframe.testing.chaos.checks import INVARIANTS
+from turnframe.testing.chaos.over_http import Transport
 from turnframe.testing.chaos.run import ChaosRunner, RunResult
 from turnframe.testing.chaos.sabotage import Sabotage
 from turnframe.testing.chaos.schedule import FaultKind
@@ -126,24 +127,24 @@ async def chaos_async(
     concurrency: int = 2,
     on_run: OnRun | None = None,
     quiet: bool = True,
+    transport: Transport = Transport.IN_PROCESS,
 ) -> ChaosReport:
     """Play ``runs`` runs of ``target`` (``concurrency`` at a time; each run is independent).
-    ``quiet`` keeps the runtime's logs about the injected faults out of the way."""
+    ``quiet`` keeps the runtime's logs about the injected faults out of the way.
+    ``transport=Transport.HTTP`` brings the provider faults over real HTTP, from the fake
+    provider server to the official SDK adapters."""
     if runs < 1:
         raise ValueError(f"runs must be >= 1, got {runs}")
+    runner = ChaosRunner(target, sabotage=sabotage, transport=transport)
     with quiet_runtime_logs() if quiet else contextlib.nullcontext():
-        return await _play(target, runs, seed, sabotage, concurrency, on_run)
+        async with runner.serving(concurrency=max(1, min(concurrency, runs))):
+            return await _play(runner, runs, seed, concurrency, on_run)
 
 
 async def _play(
-    target: ChaosTarget,
-    runs: int,
-    seed: int,
-    sabotage: Sabotage | None,
-    concurrency: int,
-    on_run: OnRun | None,
+    runner: ChaosRunner, runs: int, seed: int, concurrency: int, on_run: OnRun | None
 ) -> ChaosReport:
-    runner = ChaosRunner(target, sabotage=sabotage)
+    target, sabotage = runner.target, runner.sabotage
     started = time.perf_counter()
     faults: Counter[str] = Counter({k.value: 0 for k in FaultKind})
     by_invariant: Counter[str] = Counter({name: 0 for name in INVARIANTS})
@@ -184,6 +185,7 @@ def chaos(
     concurrency: int = 2,
     on_run: OnRun | None = None,
     quiet: bool = True,
+    transport: Transport = Transport.IN_PROCESS,
 ) -> ChaosReport:
     """:func:`chaos_async` from synchronous code (its own event loop)."""
     report: ChaosReport = anyio.run(
@@ -195,6 +197,7 @@ def chaos(
             concurrency=concurrency,
             on_run=on_run,
             quiet=quiet,
+            transport=transport,
         )
     )
     return report

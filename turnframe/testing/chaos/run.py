@@ -3,6 +3,8 @@
 Everything is in process and on virtual time: an in-memory SQLite store, a manual clock, provider
 deadlines that expire when a fault says so, backoff that does not wait. A run is decided by its
 seed alone (which conversation, which faults), so ``--runs 1 --seed S`` replays run ``S``.
+With ``transport=Transport.HTTP`` the provider faults travel over real HTTP on 127.0.0.1,
+from the fake provider server to the official SDK adapters (:mod:`.over_http`).
 
 1. A runtime on the faulty store and the faulty providers plays the conversation; after each line
    the outbox is dispatched once (through the faulty store, to the outbox adapter).
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -27,7 +29,7 @@ from turnframe.clock import ManualClock
 from turnframe.corpora import CorpusRegistry, default_registry
 from turnframe.errors import TurnframeError
 from turnframe.outbox import OutboxDispatcher
-from turnframe.providers.base import HoldsSecrets, Provider
+from turnframe.providers.base import Provider
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.response import TurnResponse
@@ -46,6 +48,7 @@ from turnframe.testing.chaos.injectors import (
     Violation,
     Witness,
 )
+from turnframe.testing.chaos.over_http import HttpFaultyProvider, Lane, LanePool, Transport
 from turnframe.testing.chaos.sabotage import (
     Sabotage,
     exposing_faults,
@@ -91,9 +94,17 @@ class RunResult:
 class ChaosRunner:
     """Plays runs of one target; what is the same for every run is built once."""
 
-    def __init__(self, target: ChaosTarget, *, sabotage: Sabotage | None = None) -> None:
+    def __init__(
+        self,
+        target: ChaosTarget,
+        *,
+        sabotage: Sabotage | None = None,
+        transport: Transport = Transport.IN_PROCESS,
+    ) -> None:
         self.target = target
         self.sabotage = sabotage
+        self.transport = Transport(transport)
+        self._lanes: LanePool | None = None
         self._runtime = runtime_class(sabotage)
         registry: CorpusRegistry = default_registry(include_shipped=True)
         for register in target.workflow.corpora:
@@ -110,7 +121,37 @@ class ChaosRunner:
         schedule = draw_schedule(rng, steps=steps)
         return index, schedule.plus(exposing_faults(self.sabotage))
 
+    @contextlib.asynccontextmanager
+    async def serving(self, *, concurrency: int = 1) -> AsyncIterator[ChaosRunner]:
+        """Keep what runs share across them until the block ends (over HTTP: a set of servers
+        and adapters for each of ``concurrency`` runs at once); runs outside it set up their
+        own."""
+        if self.transport is not Transport.HTTP:
+            yield self
+            return
+        async with LanePool.open(concurrency) as lanes:
+            self._lanes = lanes
+            try:
+                yield self
+            finally:
+                self._lanes = None
+
+    @contextlib.asynccontextmanager
+    async def _lane(self) -> AsyncIterator[Lane | None]:
+        if self.transport is not Transport.HTTP:
+            yield None
+        elif self._lanes is not None:
+            async with self._lanes.borrow() as lane:
+                yield lane
+        else:
+            async with Lane.open() as lane:
+                yield lane
+
     async def run(self, seed: int) -> RunResult:
+        async with self._lane() as lane:
+            return await self._run(seed, lane)
+
+    async def _run(self, seed: int, lane: Lane | None) -> RunResult:
         index, schedule = self.schedule_for(seed)
         lines = self.target.conversations[index]
         witness = Witness()
@@ -128,7 +169,7 @@ class ChaosRunner:
                 schedule.of_type(ProviderFault), schedule.of_type(ActorFault), witness
             )
             try:
-                async with self._start(faulty, book, monitor, clock) as rt:
+                async with self._start(faulty, book, monitor, clock, lane) as rt:
                     session = await rt.open_session(
                         account_id=ACCOUNT, workflow=self.target.name, session_id=SESSION
                     )
@@ -143,7 +184,7 @@ class ChaosRunner:
             calm = ProviderFaultBook((), (), witness)
             clock.advance(timedelta(minutes=10))
             try:
-                async with self._start(base, calm, monitor, clock):
+                async with self._start(base, calm, monitor, clock, lane):
                     pass  # recovery runs on start
                 await _drain_outbox(base, sqlite, sender, clock)
             except Exception as error:
@@ -161,31 +202,46 @@ class ChaosRunner:
         )
 
     def _start(
-        self, store: Store, book: ProviderFaultBook, monitor: SealMonitor, clock: ManualClock
+        self,
+        store: Store,
+        book: ProviderFaultBook,
+        monitor: SealMonitor,
+        clock: ManualClock,
+        lane: Lane | None,
     ) -> Runtime:
         interpret = ManualDeadline()
         narrate = ManualDeadline()
         primary = self.target.interpreter()
         fallback = self.target.interpreter()
-        for provider in (primary, fallback):
-            if isinstance(provider, HoldsSecrets):  # redacted from what the run reports
-                book.witness.secrets.update(provider.secrets)
 
-        def faulty(inner: Provider, name: str, deadline: ManualDeadline) -> FaultyProvider:
-            return FaultyProvider(inner, name=name, book=book, monitor=monitor, deadline=deadline)
+        def faulty(
+            inner: Provider, name: str, deadline: ManualDeadline, role: str
+        ) -> FaultyProvider:
+            if lane is None:
+                return FaultyProvider(
+                    inner, name=name, book=book, monitor=monitor, deadline=deadline
+                )
+            return HttpFaultyProvider(
+                inner,
+                name=name,
+                book=book,
+                monitor=monitor,
+                deadline=deadline,
+                server=lane.servers[role],
+                adapter=lane.adapters[role],
+            )
 
+        interpreters = [
+            faulty(primary, primary.name, interpret, "primary"),
+            faulty(fallback, f"{fallback.name}-fallback", interpret, "fallback"),
+        ]
+        narrator = faulty(LeadWriter(), LeadWriter.name, narrate, "narrator")
+        for provider in (*interpreters, narrator):  # redacted from what the run reports
+            book.witness.secrets.update(provider.secrets)
         policy = RetryPolicy(attempts_per_provider=2, backoff_initial=0.1, late_answer_grace=0)
-        chain = ProviderChain(
-            [
-                faulty(primary, primary.name, interpret),
-                faulty(fallback, f"{fallback.name}-fallback", interpret),
-            ],
-            policy=policy,
-            sleep=_no_wait,
-            deadline=interpret,
-        )
+        chain = ProviderChain(interpreters, policy=policy, sleep=_no_wait, deadline=interpret)
         narration = ProviderChain(
-            [faulty(LeadWriter(), LeadWriter.name, narrate)],
+            [narrator],
             policy=policy,
             sleep=_no_wait,
             deadline=narrate,

@@ -144,6 +144,17 @@ class FakeProviderServer:
         with self._lock:
             self._steps.extend(steps)
 
+    def withdraw(self, step: Step) -> bool:
+        """Take ``step`` (this very object) out of the script if no request has taken it yet;
+        whether it was still there. For a client that scripts a step, then gives up before
+        its request reaches the server."""
+        with self._lock:
+            for index, waiting in enumerate(self._steps):
+                if waiting is step:
+                    del self._steps[index]
+                    return True
+        return False
+
     @property
     def remaining(self) -> int:
         """Scripted steps not used yet."""
