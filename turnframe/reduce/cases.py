@@ -25,7 +25,7 @@ from turnframe._identity import (
     idempotency_key,
     interaction_id,
 )
-from turnframe.plan import OperationAct, StartCaseAct
+from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
 from turnframe.reduce.asking import ask_for_argument
 from turnframe.reduce.conditions import conditions_hold
@@ -254,9 +254,17 @@ def _field_candidates(
     field = workflow.field(name)
     assert field is not None
     args = {"field": name, "value": value_to_json(field, value)}
+    root = work.root_act(pos)
     return [
         Candidate(
-            pos=pos, name=SET_FIELD_COMMAND, args=args, policy=field.policy, field=name, value=value
+            pos=pos,
+            name=SET_FIELD_COMMAND,
+            args=args,
+            policy=field.policy,
+            field=name,
+            value=value,
+            # The interpreter was unsure of its reading: a card shows the value first.
+            unsure=isinstance(root, SetFieldAct) and root.confirm,
         )
     ]
 

@@ -40,6 +40,7 @@ from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
+from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.spelling import correct, remap
@@ -141,6 +142,7 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    vet(plan, vocab)  # a change the reading cannot vouch for waits for a card or asks
     return plan.plan()
 
 

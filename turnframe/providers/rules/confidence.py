@@ -1,0 +1,235 @@
+"""Reading confidence: a change commits only when the words that produced it are accounted for.
+
+The interpreter reads a clause into an act by finding the workflow's words in it: an operation
+or field phrase (with its declared synonyms and inflections), a record reference, argument
+values, a correction marker, politeness. This module looks at what that reading did *not*
+explain, and at free-text values that may have swallowed more than a value, and holds back
+every change it cannot vouch for. Nothing here names a domain: the words that matter come from
+the workflow's vocabulary and from ordinary English (negation, correction, anaphora).
+
+What an unsure change becomes (ADR 0019):
+
+- a value the unexplained words may correct or contradict ("refund twenty — scratch that,
+  thirty", "at 40 euros, no sorry 45" when the correction was not read) is not guessed: a typed
+  argument becomes unreadable, so the reducer asks for it (``needs_argument``); a field change
+  is withdrawn and the words are reported as not understood;
+- any other doubt (a negation, a second request, a pronoun, a free-text value that holds a
+  number, a verb or a list) makes the change wait for a confirmation card that shows its exact
+  arguments: the user sees what would run before anything does.
+
+Unexplained words that cannot change the meaning (a reason, a story, thanks) hold nothing back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import attrs
+
+from turnframe.plan import CancelAct, CorrectAct, OperationAct, SetFieldAct
+from turnframe.providers.rules.builder import PlanBuilder
+from turnframe.providers.rules.shapes import ICASE, MARKER_AT
+from turnframe.providers.rules.split import sentences
+from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.reading.numbers import NUMBER_WORDS
+
+Span = tuple[int, int]
+
+#: Words that turn a request around.
+_NEGATION = re.compile(
+    r"(?<!\w)(?:not|no|never|nothing|none|without|instead|unless|except|cannot|can'?t"
+    r"|\w+n['\u2019]t|dont|wont|cant)(?!\w)",
+    ICASE,
+)
+#: Words that take back or replace what came before, wherever they stand.
+_CORRECTING = re.compile(
+    r"(?<!\w)(?:actually|scratch|scrap|oops|i\s+mean[t]?|rather|wait|correction|sorry"
+    r"|second\s+thoughts?|make\s+(?:it|that)|change\s+(?:it|that)|was\s+right|typo"
+    r"|my\s+(?:bad|mistake))(?!\w)",
+    ICASE,
+)
+#: A value that could be an argument: a number (digits or words), an amount, a currency.
+_VALUE = re.compile(
+    rf"\d|[€$£]|(?<!\w)(?:{NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?)(?!\w)", ICASE
+)
+#: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
+_ANAPHOR = re.compile(
+    r"(?<!\w)(?:it|its|them|those|these|this|that|they|one|ones|more|same|he|she|him|her"
+    r"|herself|himself|themselves|myself|us|me|you|pays?|paid|paying|is|are|was|were|be"
+    r"|will|would|should|can|could|please|also|too|then|and|or|but|if|when|until|so)(?!\w)",
+    ICASE,
+)
+#: Punctuation inside a free-text value that says more than one thing was said.
+_SEPARATOR = re.compile(r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)")
+_QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
+#: Longer than this, an unquoted free-text value is more likely a sentence than a name.
+_MAX_FREE_WORDS = 5
+#: Dates that name a span, not a day: a card shows the day the desk would pick.
+_VAGUE_DATE = re.compile(
+    r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?week(?:end)?|sometime|some\s+time|later"
+    r"|earlier|soon|whenever|asap|cheapest|early|late)(?!\w)",
+    ICASE,
+)
+
+
+@attrs.frozen
+class Doubt:
+    """Why a change is held back: ``kind`` is ``value`` (its value may be wrong: ask) or
+    ``card`` (show it before it runs); ``words`` are the words that raised the doubt."""
+
+    kind: str
+    words: str
+
+
+def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
+    """What words the reading left unexplained could change: a correction or a second value
+    (the change's value is in doubt), a negation or a request word (the change is)."""
+    if MARKER_AT.search(words) or _CORRECTING.search(words):
+        return Doubt("value", words)
+    if _VALUE.search(words):
+        return Doubt("value", words)
+    if _NEGATION.search(words):
+        return Doubt("card", words)
+    if vocab.operation_regex.search(words) or re.search(
+        rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE
+    ):
+        return Doubt("card", words)
+    return None
+
+
+def free_text_doubt(value: str, vocab: Vocabulary, *, numbers_allowed: bool = False) -> str | None:
+    """Why a free-text value (an item, a note) may hold more than the value: the words that
+    make it doubtful, or None. A value the user quoted is taken as written."""
+    stripped = value.strip()
+    if _QUOTED.fullmatch(stripped):
+        return None
+    for pattern in (_NEGATION, _CORRECTING, _SEPARATOR, MARKER_AT):
+        m = pattern.search(stripped)
+        if m is not None:
+            return m.group(0)
+    if not numbers_allowed:
+        for pattern in (_VALUE, _ANAPHOR):
+            m = pattern.search(stripped)
+            if m is not None:
+                return m.group(0)
+    m = vocab.operation_regex.search(stripped)
+    if m is not None:
+        return m.group(0)
+    if len(stripped.split()) > _MAX_FREE_WORDS:
+        return stripped
+    return None
+
+
+def vague_date(value: str) -> bool:
+    """ "next week", "the weekend", "sometime in March": a span, not a day."""
+    return _VAGUE_DATE.search(value) is not None
+
+
+def vet(plan: PlanBuilder, vocab: Vocabulary) -> None:
+    """Hold back every change of ``plan`` the reading cannot vouch for (see the module)."""
+    text = plan.text
+    cancelled = plan.cancelled()
+    for index, act in enumerate(list(plan.acts)):
+        if index in cancelled or isinstance(act, CancelAct):
+            continue
+        if isinstance(act, OperationAct) and not act.confirm:
+            if _operation_doubt(act, vocab) is not None:
+                plan.acts[index] = attrs.evolve(act, confirm=True)
+        elif isinstance(act, SetFieldAct) and not act.confirm:
+            if _field_doubt(act.field, act.value, vocab):
+                plan.acts[index] = attrs.evolve(act, confirm=True)
+        elif isinstance(act, CorrectAct):
+            root = plan.acts[plan.root(index)]
+            if isinstance(root, SetFieldAct) and not root.confirm:
+                if _field_doubt(root.field, act.value, vocab):
+                    plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
+    bounds = sentences(text)
+    for unread in list(plan.unread):
+        doubt = unexplained_doubt(unread.text, vocab)
+        if doubt is None:
+            continue
+        within = _sentence_of(bounds, unread.start)
+        changes = [i for i in _changes_in(plan, within) if i not in plan.cancelled()]
+        if not changes:
+            continue
+        if doubt.kind == "value":
+            before = [i for i in changes if _start(plan, i) < unread.start]
+            _doubt_value(plan, before[-1] if before else changes[0], unread.text, vocab)
+        for i in changes:
+            _hold(plan, i)
+
+
+def _operation_doubt(act: OperationAct, vocab: Vocabulary) -> str | None:
+    op = vocab.workflow.operation(act.operation)
+    if op is None:
+        return None
+    for argument in op.arguments:
+        value = act.args.get(argument.name)
+        if value is None:
+            continue
+        if argument.type is str and not argument.choices:
+            why = free_text_doubt(value, vocab)
+            if why is not None:
+                return why
+        elif "date" in getattr(argument.type, "__name__", "") and vague_date(value):
+            return value
+    return None
+
+
+def _field_doubt(name: str, value: str, vocab: Vocabulary) -> bool:
+    field = vocab.workflow.field(name)
+    if field is None:
+        return False
+    if field.type is str:
+        return free_text_doubt(value, vocab, numbers_allowed=True) is not None
+    return vague_date(value) and "date" in str(field.type)
+
+
+def _sentence_of(bounds: Iterable[tuple[int, int, bool]], at: int) -> Span:
+    for start, end, _ in bounds:
+        if start <= at < end:
+            return start, end
+    return at, at + 1
+
+
+def _start(plan: PlanBuilder, index: int) -> int:
+    act = plan.acts[index]
+    evidence = getattr(act, "evidence", ())
+    return evidence[0].start if evidence else -1
+
+
+def _changes_in(plan: PlanBuilder, span: Span) -> list[int]:
+    """The changes whose evidence lies in ``span`` (a correction counts as its root)."""
+    found: list[int] = []
+    for index, act in enumerate(plan.acts):
+        if not isinstance(act, SetFieldAct | OperationAct | CorrectAct):
+            continue
+        if any(span[0] <= ev.start < span[1] for ev in act.evidence):
+            root = plan.root(index)
+            if root not in found:
+                found.append(root)
+    return found
+
+
+def _hold(plan: PlanBuilder, index: int) -> None:
+    act = plan.acts[index]
+    if isinstance(act, OperationAct | SetFieldAct) and not act.confirm:
+        plan.acts[index] = attrs.evolve(act, confirm=True)
+
+
+def _doubt_value(plan: PlanBuilder, index: int, words: str, vocab: Vocabulary) -> None:
+    """The change's value may be what the unexplained words correct: a typed argument read
+    from a number, an amount or a date becomes unreadable (the reducer asks for it); a field
+    change is withdrawn (the words are reported as not understood)."""
+    act = plan.acts[index]
+    if isinstance(act, OperationAct):
+        note = plan.notes[index]
+        if not note.numbers:
+            return
+        name = note.numbers[-1]
+        args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}"}
+        plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
+    elif isinstance(act, SetFieldAct):
+        last = act.evidence[-1]
+        plan.add(CancelAct(cancels=index, evidence=plan.evidence((last.start, last.end))))
