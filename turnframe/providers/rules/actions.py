@@ -198,7 +198,7 @@ def _value_first(field_pattern: str) -> re.Pattern[str]:
 def _bare(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
-        r"(?:(?P<o>#?\d{3,}|[A-Z][\w-]*)\s+)?(?P<v>\S.*)",
+        r"(?:(?P<o>#?\d{3,}|(?-i:[A-Z])[\w-]*)\s+)?(?P<v>\S.*)",
         ICASE | re.DOTALL,
     )
 
@@ -331,7 +331,7 @@ def _owner_span(
     window = text[max(start, first.start - _LEAD_REACH) : first.start]
     lead = _owner_lead(nouns).search(window)
     s = first.start - (len(window) - lead.start()) if lead is not None else first.start
-    tail = re.match(r"\s+[\w-]+\s*(?=$|[,;])", text[first.end : end])
+    tail = re.match(r"\s+(?![\d€$£])[\w-]+\s*(?=$|[,;])", text[first.end : end])
     if tail is None:
         tail = _owner_noun(nouns).match(text, first.end, end)
         e = tail.end() if tail is not None else first.end

@@ -33,6 +33,7 @@ from turnframe.providers.rules.shapes import (
     NUMBER,
     PRONOUN,
     SHARE,
+    TIMES,
     TRAILING_PREPOSITION,
     TRIM,
 )
@@ -228,6 +229,8 @@ def read_arguments(
     carver.shares(start, end)
     carver.cues(start, end, object_name)
     counted_before = len(carver.numbers)
+    for times in TIMES:  # "x2", "2x": a count, never part of the object
+        carver.shapes(times, "count", start, end)
     carver.shapes(COUNT, "count", start, end)
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)

@@ -60,10 +60,18 @@ from turnframe.providers.rules.negations import (
 )
 from turnframe.providers.rules.questions import QUESTION_OPENING, looks_like_question, read_question
 from turnframe.providers.rules.recall import recall_description
-from turnframe.providers.rules.shapes import CHITCHAT, ICASE, LEADING_FILLER, TRAILING_FILLER, TRIM
+from turnframe.providers.rules.shapes import (
+    CHITCHAT,
+    ICASE,
+    LEADING_FILLER,
+    TRAILING_FILLER,
+    TRIM,
+)
+from turnframe.providers.rules.shapes import MARKER_AT
 from turnframe.providers.rules.split import Clause
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.reading.dates import with_month
 from turnframe.reading.numbers import NUMBER_WORDS
 from turnframe.references import AliasMatch
 from turnframe.workflow import ParseContext
@@ -105,6 +113,12 @@ HYPOTHETICAL_IF = re.compile(
     r"(?:what|how|would|could|will|can)\b.*\bif\b|suppose|imagine|hypothetically", ICASE
 )
 _IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
+#: "75 is fair", "13 was right": a corrected value with the speaker's verdict on it.
+_VERDICT = re.compile(
+    r"\s+(?:is|was|would\s+be|sounds|seems|is\s+what\s+i\s+meant)\s+"
+    r"(?:fair|right|correct|better|fine|ok(?:ay)?|good|it)$",
+    ICASE,
+)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
 
@@ -498,7 +512,18 @@ class Reader:
         note = Note(operation=reading.operation, args=reading.args, numbers=reading.numbers)
         self._emit(act, note)
         for unread in reading.unread:
-            self.plan.not_understood(*unread)
+            if not self._inner_correction(*unread):
+                self.plan.not_understood(*unread)
+
+    def _inner_correction(self, s: int, e: int) -> bool:
+        """ "refund 45 euros on 1001 I mean 54": a correction marker inside a clause, with
+        no comma before it, corrects the act just read, as it would after a comma."""
+        m = MARKER_AT.match(self.text, s, e)
+        if m is None or m.end() >= e:
+            return False
+        marker = " ".join(m.group(0).strip(" ,:;.!-").casefold().split())
+        clause = Clause(start=m.end(), end=e, lead=s, marker=marker)
+        return self._correction(clause, m.end(), e)
 
     def _start_case(self, reading: StartReading, span: Span) -> None:
         act = StartCaseAct(
@@ -545,15 +570,17 @@ class Reader:
         if make_it is None and clause.marker is None:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
+        value = _VERDICT.sub("", value)
         index = self.plan.last_change()
         if index is None and value:
             return self._corrected_earlier(clause, value, (s, e))
         if index is None or not value:
             return False
         said = self.targets.mentions(s, e)
+        after = self.text[said[-1].end : e] if said else ""
         if said and len(value.split()) <= 5 and _ONLY_CASE.fullmatch(
             self.text[s : said[-1].start]
-        ):  # "sorry, wrong order, I meant 1001": the same change on another case
+        ) and not re.search(r"[\d\"'\u2019\u201d]", after):  # "sorry, wrong order, I meant 1001": the same change on another case
             root = self.plan.root(index)
             act = self.plan.acts[index]
             root_act = self.plan.acts[root]
@@ -585,6 +612,7 @@ class Reader:
             return True
         note = self.plan.notes[self.plan.root(index)]
         evidence = self.plan.evidence((clause.lead, e))
+        value = with_month(value, getattr(act, "value", None))
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
 
@@ -623,12 +651,13 @@ class Reader:
             argument = next(a for a in op.arguments if a.name == name)
             if argument.type is str and not argument.choices:
                 continue  # free text is never a corrected value; a value of a finite set is
+            said = with_month(value, act.args.get(name))
             try:
-                argument.parse(value, self.ctx)
+                argument.parse(said, self.ctx)
             except ValueError:
                 continue
             self._add_cancel(index, (clause.lead, span[1]))
-            args = {**act.args, name: value}
+            args = {**act.args, name: said}
             corrected = OperationAct(
                 target=act.target,
                 operation=act.operation,
@@ -638,3 +667,4 @@ class Reader:
             self._emit(corrected, attrs.evolve(note, args=args))
             return True
         return False
+

@@ -68,6 +68,11 @@ SHARE = re.compile(
 COUNT = re.compile(
     rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
 )
+#: A count written as a multiplier: "x2", "2x", "×3" (group ``count``).
+TIMES = (
+    re.compile(r"(?<![\w.,])[x\u00d7]\s?(?P<count>\d{1,3})(?![\w.,])", ICASE),
+    re.compile(r"(?<![\w.,])(?P<count>\d{1,3})\s?[x\u00d7](?![\w.,])", ICASE),
+)
 #: A bare number ("135", "12.50", "twenty"; never a lone "one"): group ``number``.
 NUMBER = re.compile(
     rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?|(?!one\b){NUMBER_WORDS.pattern})(?![\w])", ICASE
@@ -102,7 +107,7 @@ MARKER = re.compile(
     r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
     r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
     r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that))|hm+,?\s+no"
-    rf"|(?:scrap|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"
+    rf"|(?:scrap|scratch|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"
     rf"|no(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}|(?:the|on|to)\s)))(?:[\s,:;.!-]+|$)",
     ICASE,
 )
@@ -165,7 +170,7 @@ DEICTIC = re.compile(
 )
 LEADING_PREPOSITION = re.compile(r"^(?:(?:at|for|to|on|of|with|by|in|from|about)\s+)+", ICASE)
 TRAILING_PREPOSITION = re.compile(r"(?:\s+(?:at|for|to|on|of|with|by|in|from|and))+$", ICASE)
-LEADING_ARTICLE = re.compile(r"^(?:(?:a|an|the|some)\s+)+", ICASE)
+LEADING_ARTICLE = re.compile(r"^(?:(?:a|an|the|some|another)\s+)+", ICASE)
 
 #: Characters trimmed from both ends of a clause or value.
 TRIM = " \t\r\n,.;:!?\u2026-\u2013\u2014\"'\u201c\u201d\u2018\u2019()"
