@@ -45,6 +45,7 @@ from turnframe.workflow import Argument, Operation, ParseContext
 Span = tuple[int, int]
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
+_FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
 _FILLER = re.compile(
@@ -251,7 +252,10 @@ def read_arguments(
         value = _object_text(words, counted, own)
         key = phrase_key(value)
         names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
-        if object_name is not None and value and not names_field and ":" not in value:
+        beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None
+        if beneficiary:  # "one for Pedro": who it is for, not what it is
+            unread += pieces
+        elif object_name is not None and value and not names_field and ":" not in value:
             carver.args[object_name] = value
         elif value:
             unread += pieces

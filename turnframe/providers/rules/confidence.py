@@ -113,8 +113,10 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, numbers_allowed: bool = Fa
             m = pattern.search(stripped)
             if m is not None:
                 return m.group(0)
-    m = vocab.operation_regex.search(stripped)
-    if m is not None:
+    m = vocab.operation_regex.search(stripped) or re.search(
+        rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", stripped, ICASE
+    )
+    if m is not None and not numbers_allowed:
         return m.group(0)
     if len(stripped.split()) > _MAX_FREE_WORDS:
         return stripped
@@ -225,10 +227,17 @@ def _doubt_value(plan: PlanBuilder, index: int, words: str, vocab: Vocabulary) -
     act = plan.acts[index]
     if isinstance(act, OperationAct):
         note = plan.notes[index]
-        if not note.numbers:
+        op = vocab.workflow.operation(act.operation)
+        if op is None:
             return
-        name = note.numbers[-1]
-        args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}"}
+        typed = [a.name for a in op.arguments if a.type is not str or a.choices]
+        if note.numbers:
+            name = note.numbers[-1]
+        else:  # the words may hold a value the act lacks: its first typed argument left
+            name = next((n for n in typed if n not in act.args), "")
+        if not name:
+            return
+        args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}".strip()}
         plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
     elif isinstance(act, SetFieldAct):
         last = act.evidence[-1]

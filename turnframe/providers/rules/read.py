@@ -199,6 +199,8 @@ class Reader:
                 return True
             return False
         self._last_condition = reading.condition
+        if reading.unread is not None:
+            self.plan.not_understood(*reading.unread)
         a_start, a_end = reading.act_span
         rest = _OTHERWISE_INSIDE.search(self.text, a_start, a_end)
         self._conditioned(clause, (a_start, rest.start() if rest else a_end), reading.condition)

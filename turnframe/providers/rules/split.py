@@ -48,13 +48,34 @@ class Clause:
         return text[self.start : self.end]
 
 
+_LIST_MARK = re.compile(r"(?:^|(?<=\s))(?P<n>\d{1,2})[.)]\s+(?=[^\W\d])")
+
+
+def list_items(text: str) -> dict[int, int]:
+    """Where each marker of a numbered list starts, with where its item's words start: only
+    markers counting 1, 2, 3 … in order, so "refund 20. thanks" keeps its number."""
+    found: dict[int, int] = {}
+    expected = 1
+    for m in _LIST_MARK.finditer(text):
+        if int(m.group("n")) == expected:
+            found[m.start()] = m.end()
+            expected += 1
+    return found if len(found) >= 2 else {}
+
+
 def sentences(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, ends with '?') for each sentence. A full stop after an abbreviation ("no.
     1001", "approx. 20") does not end one."""
     out: list[tuple[int, int, bool]] = []
     start = 0
     i = 0
+    items = list_items(text)
     while i < len(text):
+        if i in items:  # "1. add … 2. add …": each numbered item is a sentence of its own
+            if text[start:i].strip():
+                out.append((start, i, "?" in text[start:i].rstrip()[-1:]))
+            start = i = items[i]
+            continue
         c = text[i]
         after = text[i + 1] if i + 1 < len(text) else " "
         inside_word = c == "." and (
