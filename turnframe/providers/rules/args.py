@@ -104,9 +104,17 @@ class _Carver:
         return True
 
     def shapes(self, pattern: re.Pattern[str], group: str, start: int, end: int) -> None:
-        for m in pattern.finditer(self.text, start, end):
+        at = start
+        while at < end:
+            m = pattern.search(self.text, at, end)
+            if m is None:
+                return
             if not self.free(m.span()):
+                # "1001 €30": "1001 €" overlaps the case's number; "€30" may still be an
+                # amount, so the search goes on from the next character, not past the match.
+                at = m.start() + 1
                 continue
+            at = max(m.end(), m.start() + 1)
             before = max(0, m.start() - 5)
             priced = group == "number" and _PRICED.search(self.text, before, m.start())
             argument = self.accepting(m.group(group), priced=bool(priced))

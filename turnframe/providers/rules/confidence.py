@@ -49,10 +49,19 @@ _CORRECTING = re.compile(
     r"|my\s+(?:bad|mistake))(?!\w)",
     ICASE,
 )
-#: A value that could be an argument: a number (digits or words), an amount, a currency.
+#: A value that could be an argument: a number (digits or words, never a lone "one"), an
+#: amount, a currency.
 _VALUE = re.compile(
-    rf"\d|[€$£]|(?<!\w)(?:{NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?)(?!\w)", ICASE
+    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?)(?!\w)",
+    ICASE,
 )
+#: Words that say the negation is about the request: "don't do it", "not that one".
+_ABOUT_THE_REQUEST = re.compile(
+    r"(?<!\w)(?:do|it|that|this|them|those|anything|any|change|touch|yet|now|today)(?!\w)",
+    ICASE,
+)
+#: At most this many words around a value: the words are the value ("€", "40 euros", "70").
+_BARE_VALUE_WORDS = 3
 #: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
 _ANAPHOR = re.compile(
     r"(?<!\w)(?:it|its|them|those|these|this|that|they|one|ones|more|same|he|she|him|her"
@@ -85,15 +94,16 @@ class Doubt:
 def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     """What words the reading left unexplained could change: a correction or a second value
     (the change's value is in doubt), a negation or a request word (the change is)."""
-    if MARKER_AT.search(words) or _CORRECTING.search(words):
-        return Doubt("value", words)
-    if _VALUE.search(words):
-        return Doubt("value", words)
-    if _NEGATION.search(words):
-        return Doubt("card", words)
-    if vocab.operation_regex.search(words) or re.search(
+    correcting = MARKER_AT.match(words) or _CORRECTING.search(words)
+    value = _VALUE.search(words)
+    named = vocab.operation_regex.search(words) or re.search(
         rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE
-    ):
+    )
+    if value and (correcting or len(words.split()) <= _BARE_VALUE_WORDS):
+        return Doubt("value", words)
+    if correcting or value or named:
+        return Doubt("card", words)
+    if _NEGATION.search(words) and _ABOUT_THE_REQUEST.search(words):
         return Doubt("card", words)
     return None
 
@@ -139,12 +149,12 @@ def vet(plan: PlanBuilder, vocab: Vocabulary) -> None:
             if _operation_doubt(act, vocab) is not None:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, SetFieldAct) and not act.confirm:
-            if _field_doubt(act.field, act.value, vocab):
+            if not _quoted_in(text, act.value) and _field_doubt(act.field, act.value, vocab):
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, CorrectAct):
             root = plan.acts[plan.root(index)]
             if isinstance(root, SetFieldAct) and not root.confirm:
-                if _field_doubt(root.field, act.value, vocab):
+                if not _quoted_in(text, act.value) and _field_doubt(root.field, act.value, vocab):
                     plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
     bounds = sentences(text)
     for unread in list(plan.unread):
@@ -186,6 +196,15 @@ def _field_doubt(name: str, value: str, vocab: Vocabulary) -> bool:
     if field.type is str:
         return free_text_doubt(value, vocab, numbers_allowed=True) is not None
     return vague_date(value) and "date" in str(field.type)
+
+
+def _quoted_in(text: str, value: str) -> bool:
+    """Whether the user quoted the value: quoted words are taken as written."""
+    said = value.strip()
+    return any(f"{o}{said}{c}" in text for o, c in _QUOTE_PAIRS)
+
+
+_QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u2018", "\u2019"))
 
 
 def _sentence_of(bounds: Iterable[tuple[int, int, bool]], at: int) -> Span:

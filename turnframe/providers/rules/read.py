@@ -119,6 +119,8 @@ _VERDICT = re.compile(
     r"(?:fair|right|correct|better|fine|ok(?:ay)?|good|it)$",
     ICASE,
 )
+#: "30 not 20", "25 instead of 20": the new value, then the one it replaces.
+_NOT_THAT = re.compile(r"[\s,]+(?:not|instead\s+of|rather\s+than)\s+[\w€$£.,]+$", ICASE)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
 
@@ -572,7 +574,7 @@ class Reader:
         if make_it is None and clause.marker is None:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
-        value = _VERDICT.sub("", value)
+        value = _NOT_THAT.sub("", _VERDICT.sub("", value))
         index = self.plan.last_change()
         if index is None and value:
             return self._corrected_earlier(clause, value, (s, e))
