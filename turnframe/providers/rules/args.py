@@ -17,6 +17,7 @@ Words nothing accounts for are returned as unread, for the plan's ``not_understo
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -208,6 +209,8 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     """The object as the user said it, without article, quantity or price: "3 boxes of
     screws" gives "boxes of screws" (never singularised or reordered: the user's words);
     a trailing "as an <operation's noun>" ("… as an item") is the operation's, not the object's."""
+    # Pictographs and other symbols decorate a message; they are never part of a name.
+    words = "".join(c for c in words if unicodedata.category(c) not in ("So", "Sk", "Cs"))
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
     tail = _AS_NOUN.search(words)
