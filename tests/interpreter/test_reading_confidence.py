@@ -94,7 +94,8 @@ async def test_a_vague_date_for_a_routine_field_waits_for_a_card_instead_of_comm
 
 async def test_a_quoted_note_is_taken_as_written_and_commits() -> None:
     graded = await play("travel-desk", "set the note to \"not before noon, no calls\"")
-    assert events(graded) == [("field_set", {"field": "note", "value": "not before noon, no calls"})]
+    note = {"field": "note", "value": "not before noon, no calls"}
+    assert events(graded) == [("field_set", note)]
 
 
 async def test_a_reason_told_in_another_sentence_holds_nothing_back() -> None:

@@ -153,9 +153,14 @@ def vet(plan: PlanBuilder, vocab: Vocabulary) -> None:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, CorrectAct):
             root = plan.acts[plan.root(index)]
-            if isinstance(root, SetFieldAct) and not root.confirm:
-                if not _quoted_in(text, act.value) and _field_doubt(root.field, act.value, vocab):
-                    plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
+            unsure = (
+                isinstance(root, SetFieldAct)
+                and not root.confirm
+                and not _quoted_in(text, act.value)
+                and _field_doubt(root.field, act.value, vocab)
+            )
+            if unsure and isinstance(root, SetFieldAct):
+                plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
     bounds = sentences(text)
     for unread in list(plan.unread):
         doubt = unexplained_doubt(unread.text, vocab)

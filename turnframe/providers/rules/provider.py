@@ -40,8 +40,8 @@ from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
-from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
+from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.spelling import correct, remap
 from turnframe.providers.rules.split import split_clauses

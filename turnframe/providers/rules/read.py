@@ -64,10 +64,10 @@ from turnframe.providers.rules.shapes import (
     CHITCHAT,
     ICASE,
     LEADING_FILLER,
+    MARKER_AT,
     TRAILING_FILLER,
     TRIM,
 )
-from turnframe.providers.rules.shapes import MARKER_AT
 from turnframe.providers.rules.split import Clause
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
@@ -582,9 +582,9 @@ class Reader:
             return False
         said = self.targets.mentions(s, e)
         after = self.text[said[-1].end : e] if said else ""
-        if said and len(value.split()) <= 5 and _ONLY_CASE.fullmatch(
-            self.text[s : said[-1].start]
-        ) and not re.search(r"[\d\"'\u2019\u201d]", after):  # "sorry, wrong order, I meant 1001": the same change on another case
+        only_case = bool(said) and _ONLY_CASE.fullmatch(self.text[s : said[-1].start]) is not None
+        if only_case and len(value.split()) <= 5 and not re.search(r"[\d\"'\u2019\u201d]", after):
+            # "sorry, wrong order, I meant 1001": the same change on another case
             root = self.plan.root(index)
             act = self.plan.acts[index]
             root_act = self.plan.acts[root]

@@ -68,7 +68,7 @@ SHARE = re.compile(
 COUNT = re.compile(
     rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
 )
-#: A count written as a multiplier: "x2", "2x", "×3" (group ``count``).
+#: A count written as a multiplier: "x2", "2x" (or with a multiplication sign): ``count``.
 TIMES = (
     re.compile(r"(?<![\w.,])[x\u00d7]\s?(?P<count>\d{1,3})(?![\w.,])", ICASE),
     re.compile(r"(?<![\w.,])(?P<count>\d{1,3})\s?[x\u00d7](?![\w.,])", ICASE),
