@@ -47,7 +47,7 @@ class ConditionReading:
     condition: ActCondition
     act_span: tuple[int, int]
     otherwise: tuple[int, int] | None = None  # "…, otherwise A" after "A if C"
-    #: Words after a dash in the condition ("if there is a receipt — 40 euros"): not the
+    #: Words after a dash in the condition ("if it is signed — 40 euros"): not the
     #: condition's, left for the plan's ``not_understood`` (and the confidence check).
     unread: tuple[int, int] | None = None
 

@@ -9,10 +9,10 @@ the workflow's vocabulary and from ordinary English (negation, correction, anaph
 
 What an unsure change becomes (ADR 0019):
 
-- a value the unexplained words may correct or contradict ("refund twenty — scratch that,
+- a value the unexplained words may correct or contradict ("pay twenty — scratch that,
   thirty", "at 40 euros, no sorry 45" when the correction was not read) is not guessed: a typed
   argument becomes unreadable, so the reducer asks for it (``needs_argument``); a field change
-  is withdrawn and the words are reported as not understood;
+  is taken back and the words are reported as not understood;
 - any other doubt (a negation, a second request, a pronoun, a free-text value that holds a
   number, a verb or a list) makes the change wait for a confirmation card that shows its exact
   arguments: the user sees what would run before anything does.
@@ -74,7 +74,7 @@ _SEPARATOR = re.compile(r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(
 _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
-#: Dates that name a span, not a day: a card shows the day the desk would pick.
+#: Dates that name a span, not a day: a card shows the day the workflow would pick.
 _VAGUE_DATE = re.compile(
     r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?week(?:end)?|sometime|some\s+time|later"
     r"|earlier|soon|whenever|asap|cheapest|early|late)(?!\w)",
@@ -247,7 +247,7 @@ def _hold(plan: PlanBuilder, index: int) -> None:
 def _doubt_value(plan: PlanBuilder, index: int, words: str, vocab: Vocabulary) -> None:
     """The change's value may be what the unexplained words correct: a typed argument read
     from a number, an amount or a date becomes unreadable (the reducer asks for it); a field
-    change is withdrawn (the words are reported as not understood)."""
+    change is taken back (the words are reported as not understood)."""
     act = plan.acts[index]
     if isinstance(act, OperationAct):
         note = plan.notes[index]

@@ -520,7 +520,7 @@ class Reader:
                 self.plan.not_understood(*unread)
 
     def _inner_correction(self, s: int, e: int) -> bool:
-        """ "refund 45 euros on 1001 I mean 54": a correction marker inside a clause, with
+        """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with
         no comma before it, corrects the act just read, as it would after a comma."""
         m = MARKER_AT.match(self.text, s, e)
         if m is None or m.end() >= e:

@@ -53,7 +53,7 @@ _LIST_MARK = re.compile(r"(?:^|(?<=\s))(?P<n>\d{1,2})[.)]\s+(?=[^\W\d])")
 
 def list_items(text: str) -> dict[int, int]:
     """Where each marker of a numbered list starts, with where its item's words start: only
-    markers counting 1, 2, 3 … in order, so "refund 20. thanks" keeps its number."""
+    markers counting 1, 2, 3 … in order, so "pay 20. thanks" keeps its number."""
     found: dict[int, int] = {}
     expected = 1
     for m in _LIST_MARK.finditer(text):
