@@ -45,7 +45,8 @@ _FIELD_FORMS = (
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
     r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
-    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+|\s+(?=[\"\u201c]))",
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+"
+    r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
     r"|reads|says|needs\s+to\s+be)\s+"
@@ -56,7 +57,8 @@ _FIELD_FORMS = (
 )
 #: "put "customer angry" as the note on 1001": the value first, then the field.
 _VALUE_FIRST = re.compile(
-    r"(?:put|set|make|write|add|use)\s+(?P<v>[\"\u201c][^\"\u201d]+[\"\u201d])\s+(?:as|in|for|to)\s+"
+    r"(?:put|set|make|write|add|use)\s+"
+    r"(?P<v>[\"\u201c][^\"\u201d]+[\"\u201d]|'[^']+'|\u2018[^\u2019]+\u2019)\s+(?:as|in|for|to)\s+"
     r"(?:(?:the|my|a|its)\s+)?(?P<f>F)\b.*",
     ICASE | re.DOTALL,
 )
@@ -178,6 +180,15 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
     return "".join(out), (start, end)
 
 
+def _closing_quote(text: str, closing: str, start: int, end: int) -> int:
+    """Where a quote opened before ``start`` closes; a single quote closes only where no
+    letter follows it, so "it's" inside 'it's fine' does not end the value."""
+    if closing not in "'\u2019":
+        return text.find(closing, start, end)
+    m = re.compile(rf"{closing}(?!\w)").search(text, start, end)
+    return -1 if m is None else m.start()
+
+
 def _forms(vocab: Vocabulary) -> list[tuple[re.Pattern[str], str | None]]:
     """Each phrasing, with the field it always sets (None: the field is named in the clause)."""
     forms: list[tuple[re.Pattern[str], str | None]] = [
@@ -287,7 +298,7 @@ def read_field(
         value_start, value_end = m.start("v"), end
         closing = _QUOTES.get(text[value_start]) if value_start < end else None
         if closing is not None:  # a quoted value ends at its closing quote
-            close = text.find(closing, value_start + 1, end)
+            close = _closing_quote(text, closing, value_start + 1, end)
             if close > value_start + 1:
                 value_end = close + 1
         said = [] if closing is not None else targets.mentions(value_start, value_end)

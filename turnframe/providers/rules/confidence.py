@@ -23,7 +23,7 @@ Unexplained words that cannot change the meaning (a reason, a story, thanks) hol
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import attrs
 
@@ -108,9 +108,10 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     return None
 
 
-def free_text_doubt(value: str, vocab: Vocabulary, *, numbers_allowed: bool = False) -> str | None:
+def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) -> str | None:
     """Why a free-text value (an item, a note) may hold more than the value: the words that
-    make it doubtful, or None. A value the user quoted is taken as written."""
+    make it doubtful, or None. A value the user quoted is taken as written. A ``sentence``
+    value (a field's text, such as a note) may hold numbers, pronouns and any length."""
     stripped = value.strip()
     if _QUOTED.fullmatch(stripped):
         return None
@@ -118,7 +119,7 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, numbers_allowed: bool = Fa
         m = pattern.search(stripped)
         if m is not None:
             return m.group(0)
-    if not numbers_allowed:
+    if not sentence:
         for pattern in (_VALUE, _ANAPHOR):
             m = pattern.search(stripped)
             if m is not None:
@@ -126,9 +127,9 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, numbers_allowed: bool = Fa
     m = vocab.operation_regex.search(stripped) or re.search(
         rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", stripped, ICASE
     )
-    if m is not None and not numbers_allowed:
+    if m is not None and not sentence:
         return m.group(0)
-    if len(stripped.split()) > _MAX_FREE_WORDS:
+    if not sentence and len(stripped.split()) > _MAX_FREE_WORDS:
         return stripped
     return None
 
@@ -138,8 +139,15 @@ def vague_date(value: str) -> bool:
     return _VAGUE_DATE.search(value) is not None
 
 
-def vet(plan: PlanBuilder, vocab: Vocabulary) -> None:
-    """Hold back every change of ``plan`` the reading cannot vouch for (see the module)."""
+def vet(
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    *,
+    mentions: Callable[[int, int], set[str]] = lambda s, e: set(),
+) -> None:
+    """Hold back every change of ``plan`` the reading cannot vouch for (see the module).
+    ``mentions`` names the cases a span of the text mentions: unexplained words about another
+    case, with no correction in them, are another request, not a doubt about this one."""
     text = plan.text
     cancelled = plan.cancelled()
     for index, act in enumerate(list(plan.acts)):
@@ -168,6 +176,9 @@ def vet(plan: PlanBuilder, vocab: Vocabulary) -> None:
             continue
         within = _sentence_of(bounds, unread.start)
         changes = [i for i in _changes_in(plan, within) if i not in plan.cancelled()]
+        elsewhere = mentions(unread.start, unread.end)
+        if elsewhere and not _CORRECTING.search(unread.text) and not MARKER_AT.match(unread.text):
+            changes = [i for i in changes if _label_of(plan, i) in elsewhere]
         if not changes:
             continue
         if doubt.kind == "value":
@@ -199,13 +210,15 @@ def _field_doubt(name: str, value: str, vocab: Vocabulary) -> bool:
     if field is None:
         return False
     if field.type is str:
-        return free_text_doubt(value, vocab, numbers_allowed=True) is not None
+        return free_text_doubt(value, vocab, sentence=True) is not None
     return vague_date(value) and "date" in str(field.type)
 
 
 def _quoted_in(text: str, value: str) -> bool:
     """Whether the user quoted the value: quoted words are taken as written."""
     said = value.strip()
+    if re.search(rf":\s*{re.escape(said)}\s*(?:$|[.!\n])", text):
+        return True  # "note: call before noon": a value after a colon is set off like a quote
     return any(f"{o}{said}{c}" in text for o, c in _QUOTE_PAIRS)
 
 
@@ -217,6 +230,11 @@ def _sentence_of(bounds: Iterable[tuple[int, int, bool]], at: int) -> Span:
         if start <= at < end:
             return start, end
     return at, at + 1
+
+
+def _label_of(plan: PlanBuilder, index: int) -> str | None:
+    target = getattr(plan.acts[index], "target", None)
+    return getattr(target, "label", None)
 
 
 def _start(plan: PlanBuilder, index: int) -> int:

@@ -142,7 +142,8 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
-    vet(plan, vocab)  # a change the reading cannot vouch for waits for a card or asks
+    # A change the reading cannot vouch for waits for a card or asks (ADR 0019).
+    vet(plan, vocab, mentions=lambda s, e: {m.label for m in targets.mentions(s, e)})
     return plan.plan()
 
 

@@ -100,7 +100,7 @@ _ONLY_CASE = re.compile(
     r"|number|#|sorry|,)\s*)*",
     ICASE,
 )
-_HEADING = re.compile(r"[^:;,.]{1,40}?\s*(?::|\s-)\s+(?=\w)")
+_HEADING = re.compile(r"(?:[^:;,.]|(?<=nr|no)\.){1,40}?\s*(?::|\s-)\s+(?=\w)", ICASE)
 _IF_SO = re.compile(
     r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
     r"[\s,]+(?:then\s+)?",
@@ -120,8 +120,14 @@ _VERDICT = re.compile(
     ICASE,
 )
 #: "30 not 20", "25 instead of 20": the new value, then the one it replaces.
-_NOT_THAT = re.compile(r"[\s,]+(?:not|instead\s+of|rather\s+than)\s+[\w€$£.,]+$", ICASE)
+_NOT_THAT = re.compile(
+    r"[\s,]+(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?:\w+\s+)?[#\w€$£.,]+[\s.!]*$", ICASE
+)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
+
+
+def _record_word(nouns: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
 
 
 @attrs.define
@@ -225,6 +231,7 @@ class Reader:
             return None
         rest = (self.text[s : said[0].start] + self.text[said[0].end : m.end()]).split()
         words = [w.strip(":-").casefold() for w in rest if w.strip(":-")]
+        words = [w for w in words if not _record_word(self.vocab.record_nouns).fullmatch(w)]
         if len(words) > 1 or any(w in self.vocab.field_names for w in words):
             return None  # "note 1002: …" is a field with its case, not a heading
         self.targets.remember(LabelTarget(label=said[0].label))
@@ -581,7 +588,10 @@ class Reader:
         if index is None or not value:
             return False
         said = self.targets.mentions(s, e)
+        if len(said) > 1 and _NOT_THAT.fullmatch(self.text, said[0].end, e):
+            said = said[:1]  # "1002 not 1001": the first case named is the one meant
         after = self.text[said[-1].end : e] if said else ""
+        after = "" if _NOT_THAT.fullmatch(after) else after
         only_case = bool(said) and _ONLY_CASE.fullmatch(self.text[s : said[-1].start]) is not None
         if only_case and len(value.split()) <= 5 and not re.search(r"[\d\"'\u2019\u201d]", after):
             # "sorry, wrong order, I meant 1001": the same change on another case

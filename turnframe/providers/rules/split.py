@@ -31,7 +31,10 @@ _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
 )
 _WORD_CHAR = re.compile(r"\w")
-_QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
+_QUOTE_REACH = 200
+#: A single quote that opens a value ("note 'VIP'"), and one that closes it (not "it's").
+_OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
+_CLOSE_SINGLE = re.compile(r"['\u2019](?!\w)")  # a quoted value is short; the look-back stays bounded
 
 
 @attrs.frozen(kw_only=True)
@@ -133,7 +136,7 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         strong = STRONG_MARKER.match(text, w, end) and not before.endswith(("i ", "we "))
         # A quoted value is over at its closing quote: what follows a comma or "and" after
         # it is a clause of its own ("set the note to "x", and no changes to the date").
-        closes = text[gap_start - 1] in "\"\u201d"
+        closes = text[gap_start - 1] in "\"\u201d'\u2019"
         quoted = joined and closes and _open_quote(text, start, gap_start)
         if (joined and opens) or strong or quoted:
             out.append((gap_start, w))
@@ -143,6 +146,9 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
 def _open_quote(text: str, start: int, at: int) -> bool:
     """Whether the quote just before ``at`` closes one opened inside the sentence."""
     window = text[max(start, at - _QUOTE_REACH) : at - 1]
+    if text[at - 1] in "'\u2019":  # a single quote: the last one opened is still open
+        opened = list(_OPEN_SINGLE.finditer(window))
+        return bool(opened) and not _CLOSE_SINGLE.search(window, opened[-1].end())
     return window.count('"') % 2 == 1 or "\u201c" in window
 
 
