@@ -29,7 +29,7 @@ import attrs
 
 from turnframe.plan import CancelAct, CorrectAct, OperationAct, SetFieldAct
 from turnframe.providers.rules.builder import PlanBuilder
-from turnframe.providers.rules.shapes import ICASE, MARKER_AT
+from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
 from turnframe.providers.rules.split import sentences
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.numbers import NUMBER_WORDS
@@ -60,6 +60,19 @@ _ABOUT_THE_REQUEST = re.compile(
     r"(?<!\w)(?:do|it|that|this|them|those|anything|any|change|touch|yet|now|today)(?!\w)",
     ICASE,
 )
+#: Politeness that holds a negation or an apology without meaning one.
+_POLITE = re.compile(
+    r"(?<!\w)(?:if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother|to\s+ask)"
+    r"|sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?|no\s+(?:problem|worries|rush|hurry)"
+    r"|(?:i\s+)?(?:don'?t|do\s+not)\s+mind|not\s+urgent)(?!\w)",
+    ICASE,
+)
+#: What is left of a reference to a record once its name is taken out.
+_RECORD_REF = re.compile(
+    r"(?<!\w)(?:\d{3,}|#|n[°º]|no\.?|nr\.?|number|for|on|of|in|to|about|regarding|the|my|our"
+    r"|this|that|id)(?!\w)",
+    ICASE,
+)
 #: At most this many words around a value: the words are the value ("€", "40 euros", "70").
 _BARE_VALUE_WORDS = 3
 #: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
@@ -76,7 +89,7 @@ _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
 _MAX_FREE_WORDS = 5
 #: Dates that name a span, not a day: a card shows the day the workflow would pick.
 _VAGUE_DATE = re.compile(
-    r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?week(?:end)?|sometime|some\s+time|later"
+    r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?weekend|sometime|some\s+time|later"
     r"|earlier|soon|whenever|asap|cheapest|early|late)(?!\w)",
     ICASE,
 )
@@ -171,21 +184,91 @@ def vet(
                 plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
     bounds = sentences(text)
     for unread in list(plan.unread):
-        doubt = unexplained_doubt(unread.text, vocab)
+        words = _said(text, unread.start, unread.end, mentions, vocab.record_nouns)
+        doubt = unexplained_doubt(words, vocab) if words else None
         if doubt is None:
             continue
         within = _sentence_of(bounds, unread.start)
         changes = [i for i in _changes_in(plan, within) if i not in plan.cancelled()]
+        corrects = bool(_CORRECTING.search(words) or MARKER_AT.match(words))
+        if corrects and not _VALUE.search(words) and _corrected_in(plan, within):
+            continue  # "scrap that", "wait": the marker of a correction the reading made
         elsewhere = mentions(unread.start, unread.end)
-        if elsewhere and not _CORRECTING.search(unread.text) and not MARKER_AT.match(unread.text):
+        if elsewhere and not corrects:
             changes = [i for i in changes if _label_of(plan, i) in elsewhere]
+        if not corrects:
+            changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
         if not changes:
             continue
-        if doubt.kind == "value":
+        if doubt.kind == "value" and _could_be_value_of(plan, changes, words, vocab):
             before = [i for i in changes if _start(plan, i) < unread.start]
-            _doubt_value(plan, before[-1] if before else changes[0], unread.text, vocab)
+            _doubt_value(plan, before[-1] if before else changes[0], words, vocab)
         for i in changes:
             _hold(plan, i)
+
+
+def _said(
+    text: str,
+    start: int,
+    end: int,
+    mentions: Callable[[int, int], set[str]],
+    nouns: str,
+) -> str:
+    """The unexplained words without politeness, and nothing if they only name a record
+    ("order 1001", "for order N° 1001"): a record named is explained."""
+    words = _POLITE.sub(" ", text[start:end])
+    if mentions(start, end):
+        bare = _RECORD_REF.sub(" ", words)
+        bare = re.sub(rf"(?<!\w)(?:{nouns})s?(?!\w)", " ", bare, flags=ICASE)
+        if not bare.strip(" \t\n,.;:!?()-\u2013\u2014"):
+            return ""
+    return words.strip()
+
+
+def _corrected_in(plan: PlanBuilder, span: Span) -> bool:
+    return any(
+        isinstance(act, CancelAct | CorrectAct)
+        and any(span[0] <= ev.start < span[1] for ev in act.evidence)
+        for act in plan.acts
+    )
+
+
+def _named_here(act: object, words: str, vocab: Vocabulary) -> bool:
+    """Whether unexplained words that name an operation or a field could be about ``act``:
+    words naming another operation or field are another request ("and no X today"), left
+    not understood without doubting this change."""
+    named_ops = {vocab.operation_named(m.group(0)) for m in vocab.operation_regex.finditer(words)}
+    named_fields = {
+        vocab.field_named(m.group(0))
+        for m in re.finditer(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE)
+    }
+    if not named_ops and not named_fields:
+        return True
+    if isinstance(act, OperationAct):
+        return act.operation in named_ops
+    if isinstance(act, SetFieldAct):
+        return act.field in named_fields
+    return True
+
+
+def _could_be_value_of(
+    plan: PlanBuilder, changes: list[int], words: str, vocab: Vocabulary
+) -> bool:
+    """A date among the words is a value only for a change that takes a date; other values
+    (numbers, amounts) may be any typed argument's."""
+    if not DATE.search(words) or MONEY.search(words):
+        return True
+    for index in changes:
+        act = plan.acts[index]
+        if isinstance(act, OperationAct):
+            op = vocab.workflow.operation(act.operation)
+            if op is not None and any("date" in str(a.type) for a in op.arguments):
+                return True
+        elif isinstance(act, SetFieldAct):
+            field = vocab.workflow.field(act.field)
+            if field is not None and "date" in str(field.type):
+                return True
+    return False
 
 
 def _operation_doubt(act: OperationAct, vocab: Vocabulary) -> str | None:

@@ -152,7 +152,7 @@ GENERIC_STARTERS = (
     r"|don['\u2019]?t|dont|do\s+not|never|please|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want"
     r"|i'?d\s+like|i\s+would\s+like|let'?s|is|are|was|were|does|did|do\s+you|what|what'?s"
     r"|when|where|which|who|how|why|tell\s+me|describe|explain|define|give\s+me|show\s+me"
-    r"|forget|scratch|never\s*mind|cancel\s+that|start|open|create|rename|reschedule"
+    r"|forget|scratch|scrap|never\s*mind|cancel\s+that|start|open|create|rename|reschedule"
     r"|postpone|push|just|stop"
 )
 

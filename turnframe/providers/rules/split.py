@@ -31,10 +31,10 @@ _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
 )
 _WORD_CHAR = re.compile(r"\w")
-_QUOTE_REACH = 200
+_QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
 #: A single quote that opens a value ("note 'VIP'"), and one that closes it (not "it's").
 _OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
-_CLOSE_SINGLE = re.compile(r"['\u2019](?!\w)")  # a quoted value is short; the look-back stays bounded
+_CLOSE_SINGLE = re.compile(r"['\u2019](?!\w)")
 
 
 @attrs.frozen(kw_only=True)
