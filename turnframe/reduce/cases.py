@@ -248,6 +248,10 @@ def _field_candidates(
     for pos, _, _, _ in items[1:]:
         work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, first)
     pos, value, _, error = items[0]
+    if not work.value_of(pos).strip():  # "change the note": the value is asked for
+        detail = f"missing value: {name}"
+        work.decide(pos, ActStatus.NEEDS_CLARIFICATION, ACT_MISSING_ARGUMENT, pos, detail=detail)
+        return []
     if error is not None:
         work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=error)
         return []

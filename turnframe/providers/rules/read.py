@@ -11,6 +11,7 @@ operation followed by the operation with the corrected arguments.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -130,6 +131,21 @@ def _record_word(nouns: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
 
 
+@functools.cache
+def _no_value(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?:change|set|update|edit|fix|modify|correct)\s+(?:the\s+|my\s+|our\s+|its\s+)?"
+        rf"(?P<f>{field_pattern})(?:\s+(?:on|of|for|in)\s+(?:the\s+|my\s+|our\s+)?[\w#'\u2019.-]+"
+        r"(?:\s+[\w#-]+)?)?",
+        ICASE,
+    )
+
+
+_RENAME_ALONE = re.compile(
+    r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)", ICASE
+)
+
+
 @attrs.define
 class Reader:
     text: str
@@ -167,6 +183,8 @@ class Reader:
             return
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
+        elif self._field_without_value(s, e):
+            return  # "change the note": which value is asked, nothing is guessed
         elif not (
             self._correction(clause, s, e)
             or (clause.marker is None and self._follow_up(s, e))
@@ -312,6 +330,22 @@ class Reader:
         while e > s and self.text[e - 1] in TRIM:
             e -= 1
         return s, e
+
+    def _field_without_value(self, s: int, e: int) -> bool:
+        """ "set the budget", "change the email on 1001", "rename it": a field named for a
+        change with no value; the reducer asks for the value (an empty value is never set)."""
+        m = _no_value(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        named = self.vocab.field_names.get("name") or self.vocab.field_names.get("title")
+        if m is not None:
+            field = self.vocab.field_named(m.group("f"))
+        elif named is not None and _RENAME_ALONE.fullmatch(self.text, s, e):
+            field = named
+        else:
+            return False
+        target = self.targets.find(s, e)
+        act = SetFieldAct(target=target, field=field, value="", evidence=self.plan.evidence((s, e)))
+        self._emit(act, Note(field=field, span=(s, e)))
+        return True
 
     # -- negative clauses -------------------------------------------------------------------
     def _cancel(self, clause: Clause, s: int, e: int) -> bool:
