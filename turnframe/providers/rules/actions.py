@@ -348,6 +348,9 @@ def _owner_span(
         e = tail.end() if tail is not None else first.end
     else:
         e = first.end + tail.end()
+    possessive = re.match(r"['\u2019]s(?!\w)", text[e:end])
+    if possessive is not None:  # "the Lisbon trip's return flight": the owner's "'s"
+        e += possessive.end()
     return max(s, start), e
 
 

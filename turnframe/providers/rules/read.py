@@ -177,7 +177,10 @@ class Reader:
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
-        if _SHORT_FOLLOW_UP.fullmatch(body) and self._follow_up(s, e):
+        short = _SHORT_FOLLOW_UP.fullmatch(body) or _SHORT_FOLLOW_UP.fullmatch(
+            self.text, clause.start, e
+        )  # "and 1002?": the "and" a filler trim took off still marks a follow-up
+        if short and self._follow_up(s, e):
             return  # "and 1002?", "what about Rui?": the previous act on another case
         if self._it_is_the_field_asked(clause, s, e):
             return

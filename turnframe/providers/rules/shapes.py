@@ -25,7 +25,7 @@ ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
 DATE = re.compile(
     r"(?<!\w)(?:(?:on|to|for|by|until|till|from)\s+)?(?P<date>"
     r"(?:the\s+)?day\s+after\s+tomorrow|today|tonight|tomorrow"
-    rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}"
+    rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}(?![\s,]+(?:the\s+)?(?:\d|{MONTH}\s+\d))"
     r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+month|next\s+(?:week|month)"
     rf"|in\s+(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)"
     rf"|(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)\s+from\s+(?:now|today)"
@@ -36,8 +36,8 @@ DATE = re.compile(
     r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
     r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
     rf"(?:\s+of\s+{MONTH}|(?!\s+\w))"
-    rf"|(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
-    rf"|{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
+    rf"|(?:{WEEKDAY},?\s+)?(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
+    rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
     rf"|the\s+{ORDINAL}"
     r")(?!\w)",
     ICASE,
@@ -88,7 +88,7 @@ LEADING_FILLER = re.compile(
     r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
     r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
-    r"|if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother)[\s,]+"
+    r"|if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother)[\s,]+|if\s+(?:at\s+all\s+)?possible[\s,]+"
     r"|when\s+you\s+get\s+a\s+chance[\s,]+|please\s+could\s+you\s+"
     r"|i(?:'d|\s+would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+"
     r"|we\s+(?:want|need)\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)+",
