@@ -24,7 +24,9 @@ from spellchecker import SpellChecker
 
 from turnframe.plan import Evidence, UserTurnPlan
 
-_WORD = re.compile(r"(?<![\w@.'])[A-Za-z]{2,}(?![\w@'])")
+_WORD = re.compile(r"(?<![\w@.'])[A-Za-z]+(?![\w@'])")
+#: Where a clause opens: the start, or after a sentence end, a line break, a list marker.
+_OPENING = re.compile(r"(?:^|[.!?:;\n)]|^\s*[-*\u2022]|\n\s*[-*\u2022])\s*$")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
@@ -39,6 +41,7 @@ COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
 SHORTHANDS = {
     "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
+    "u": "you", "ur": "your", "wat": "what", "teh": "the",
 }
 _COMMON = 1e-7  # a word more frequent than this in English is never a typo
 
@@ -92,6 +95,16 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
     return best[0][1]
 
 
+_VERBS = frozenset(
+    ["change", "set", "update", "modify", "move", "put", "switch", "make", "add", "remove", "delete", "clear", "leave", "keep", "cancel", "rename"]
+)
+
+
+def _one_short(word: str, known: frozenset[str]) -> str | None:
+    found = {v for v in _VERBS & known if len(v) == len(word) + 1 and OSA.distance(word, v) == 1}
+    return found.pop() if len(found) == 1 else None
+
+
 def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Corrected | None:
     """The text with typos of vocabulary words corrected, or ``None`` when nothing changed."""
     english = _english()
@@ -104,6 +117,10 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
         word = m.group(0)
         lowered = word.casefold()
         fixed = SHORTHANDS.get(lowered)
+        if fixed is None and len(lowered) == 2 and _OPENING.search(text, 0, m.start()):
+            # "ad 2 city cards": a clause opens with a verb, so a two-letter word there that is
+            # one letter short of exactly one command verb is that verb.
+            fixed = _one_short(lowered, known)
         if fixed is None:
             if len(lowered) < 3 or lowered in known or lowered in names:
                 continue
