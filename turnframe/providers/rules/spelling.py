@@ -95,9 +95,8 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
     return best[0][1]
 
 
-_VERBS = frozenset(
-    ["change", "set", "update", "modify", "move", "put", "switch", "make", "add", "remove", "delete", "clear", "leave", "keep", "cancel", "rename"]
-)
+#: The command verbs a clause may open with.
+_VERBS = frozenset(_COMMANDS.split(" ")[:16])
 
 
 def _one_short(word: str, known: frozenset[str]) -> str | None:
