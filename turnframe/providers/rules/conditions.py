@@ -19,12 +19,14 @@ from turnframe.providers.rules.shapes import ICASE
 from turnframe.providers.rules.vocabulary import Vocabulary, tokens
 
 IF_FIRST = re.compile(
-    r"(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as|in\s+case)\s+(?P<cond>[^,;]+?)"
+    r"(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as|in\s+case|(?P<unless>unless))"
+    r"\s+(?P<cond>[^,;]+?)"
     r"\s*(?:,\s*|\s+then\s+)(?:then\s+)?(?P<act>.+)",
     ICASE | re.DOTALL,
 )
 IF_AFTER = re.compile(
-    r"(?P<act>.+?),?\s+(?:but\s+)?(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as)"
+    r"(?P<act>.+?),?\s+(?:but\s+)?(?:only\s+)?"
+    r"(?:if|provided(?:\s+that)?|as\s+long\s+as|(?P<unless>unless))"
     r"\s+(?P<cond>[^,;]+?)(?P<tail>[,;]?\s+(?:otherwise|else|or\s+else)\b.*)?",
     ICASE | re.DOTALL,
 )
@@ -77,6 +79,8 @@ def read_condition(text: str, start: int, end: int, vocab: Vocabulary) -> Condit
         condition = condition_named(text[cond_start:cond_end], vocab)
         if condition is None:
             return None
+        if m.group("unless"):  # "submit unless the discount has expired": it must not hold
+            condition = attrs.evolve(condition, holds=not condition.holds)
         tail = m.span("tail") if "tail" in m.groupdict() and m.group("tail") else None
         return ConditionReading(
             condition=condition, act_span=m.span("act"), otherwise=tail, unread=unread

@@ -200,7 +200,9 @@ def vet(
             changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
         if not changes:
             continue
-        if doubt.kind == "value" and _could_be_value_of(plan, changes, words, vocab):
+        if doubt.kind == "value":
+            if not _could_be_value_of(plan, changes, words, vocab):
+                continue  # "for Saturday" where nothing takes a date: context, not a value
             before = [i for i in changes if _start(plan, i) < unread.start]
             _doubt_value(plan, before[-1] if before else changes[0], words, vocab)
         for i in changes:

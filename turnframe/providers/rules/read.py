@@ -107,7 +107,7 @@ _IF_SO = re.compile(
     r"[\s,]+(?:then\s+)?",
     ICASE,
 )
-_IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise)(?!\w)", ICASE)
+_IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise|unless)(?!\w)", ICASE)
 _OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.*)", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
@@ -554,8 +554,8 @@ class Reader:
             operation=reading.operation,
             args=reading.args,
             evidence=self.plan.evidence(span),
-            # Words of the clause left unread: the reading may be wrong, so a card shows it.
-            confirm=bool(reading.unread),
+            # Words of the clause left unread are weighed by the confidence check (ADR 0019).
+            confirm=False,
         )
         note = Note(operation=reading.operation, args=reading.args, numbers=reading.numbers)
         self._emit(act, note)

@@ -97,16 +97,16 @@ LEADING_FILLER = re.compile(
 #: Politeness at the end of a clause ("…, please", "… thanks").
 TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:please|thanks|thank\s+you|(?<!from)\s*now|right\s+away|asap|for\s+me"
-    r"|instead))+$",
+    r"|instead|too|as\s+well))+$",
     ICASE,
 )
 
 #: Words that mark the rest of the clause as a same-breath correction of what came before.
 MARKER = re.compile(
-    r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
+    r"^(?:no,?\s+wait|wait,?\s+no|(?:no|oh|hmm+),?\s+sorry|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
     r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
     r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
-    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that))|hm+,?\s+no"
+    r"|sorry,?\s+i\s+mean(?:t)?|no,?(?=\s+make\s+(?:it|that))|hm+,?\s+no"
     rf"|(?:scrap|scratch|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"
     rf"|no(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}|(?:the|on|to)\s)))(?:[\s,:;.!-]+|$)",
     ICASE,

@@ -138,9 +138,19 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         # it is a clause of its own ("set the note to "x", and no changes to the date").
         closes = text[gap_start - 1] in "\"\u201d'\u2019"
         quoted = joined and closes and _open_quote(text, start, gap_start)
-        if (joined and opens) or strong or quoted:
+        if ((joined and opens) or strong or quoted) and not _inside_quote(text, start, w):
             out.append((gap_start, w))
     return out
+
+
+def _inside_quote(text: str, start: int, at: int) -> bool:
+    """Whether ``at`` stands inside a quoted value ("note 'no receipt, refund on hold'"): a
+    quoted value is the user's words, never cut into clauses."""
+    window = text[max(start, at - _QUOTE_REACH) : at]
+    if window.count('"') % 2 == 1 or window.count("\u201c") > window.count("\u201d"):
+        return True
+    opened = list(_OPEN_SINGLE.finditer(window))
+    return bool(opened) and not _CLOSE_SINGLE.search(window, opened[-1].end())
 
 
 def _open_quote(text: str, start: int, at: int) -> bool:
