@@ -202,7 +202,9 @@ def vet(
             continue
         if doubt.kind == "value":
             if not _could_be_value_of(plan, changes, words, vocab):
-                continue  # "for Saturday" where nothing takes a date: context, not a value
+                for i in changes:  # a date nothing takes: not a value to ask, but a card
+                    _hold(plan, i)
+                continue
             before = [i for i in changes if _start(plan, i) < unread.start]
             _doubt_value(plan, before[-1] if before else changes[0], words, vocab)
         for i in changes:

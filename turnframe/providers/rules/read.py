@@ -554,8 +554,9 @@ class Reader:
             operation=reading.operation,
             args=reading.args,
             evidence=self.plan.evidence(span),
-            # Words of the clause left unread are weighed by the confidence check (ADR 0019).
-            confirm=False,
+            # Words of the operation's own clause left unread may be an object or an argument
+            # it does not take ("send me the boarding passes"): a card shows what would run.
+            confirm=bool(reading.unread),
         )
         note = Note(operation=reading.operation, args=reading.args, numbers=reading.numbers)
         self._emit(act, note)
