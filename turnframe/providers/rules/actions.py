@@ -128,6 +128,7 @@ class FieldReading:
     target: Target
     opening: int  # length of the words before the value: compared with an operation's phrase
     value_span: Span
+    rest: Span | None = None  # words after a typed value that are not the value's
 
 
 @attrs.frozen(kw_only=True)
@@ -310,7 +311,9 @@ def read_field(
         if not value:
             continue
         cut = _typed_prefix(vocab, fixed or vocab.field_named(m.group("f")), value, ctx)
+        rest = None
         if cut is not None:  # "the limit is 1000 euros, not whatever …": the value, then words
+            rest = (value_span[0] + len(cut), value_span[1])
             value = cut
             value_span = (value_span[0], value_span[0] + len(cut))
         outside = [(value_span[0], end)] if value_end == end else [value_span]
@@ -324,6 +327,7 @@ def read_field(
             target=target,
             opening=value_start - start,
             value_span=value_span,
+            rest=rest,
         )
     return None
 

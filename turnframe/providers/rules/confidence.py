@@ -73,6 +73,12 @@ _RECORD_REF = re.compile(
     r"|this|that|id)(?!\w)",
     ICASE,
 )
+#: Words that take the certainty out of a request: it waits for a card.
+_HEDGE = re.compile(
+    r"(?<!\w)(?:not\s+sure|unsure|maybe|perhaps|probably|i\s+guess|(?:i\s+)?don'?t\s+know"
+    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either)(?!\w)",
+    ICASE,
+)
 #: At most this many words around a value: the words are the value ("€", "40 euros", "70").
 _BARE_VALUE_WORDS = 3
 #: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
@@ -109,6 +115,8 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     (the change's value is in doubt), a negation or a request word (the change is)."""
     correcting = MARKER_AT.match(words) or _CORRECTING.search(words)
     value = _VALUE.search(words)
+    if _HEDGE.search(words):  # "or maybe 1600": the value is in doubt; "not sure": the change
+        return Doubt("value" if value else "hedge", words)
     named = vocab.operation_regex.search(words) or re.search(
         rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE
     )
@@ -189,8 +197,12 @@ def vet(
         if doubt is None:
             continue
         within = _sentence_of(bounds, unread.start)
+        if doubt.kind == "hedge":  # "submit it? not sure": every change said so far waits
+            within = (0, within[1])
         changes = [i for i in _changes_in(plan, within) if i not in plan.cancelled()]
-        corrects = bool(_CORRECTING.search(words) or MARKER_AT.match(words))
+        corrects = bool(
+            _CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words)
+        )
         if corrects and not _VALUE.search(words) and _corrected_in(plan, within):
             continue  # "scrap that", "wait": the marker of a correction the reading made
         elsewhere = mentions(unread.start, unread.end)
@@ -298,6 +310,8 @@ def _field_doubt(name: str, value: str, vocab: Vocabulary) -> bool:
         return False
     if field.type is str:
         return free_text_doubt(value, vocab, sentence=True) is not None
+    if _HEDGE.search(value) or re.search(r"(?<!\w)or(?!\w)", value, ICASE):
+        return True  # "20 March or 21 March", "maybe 1500": not one value
     return vague_date(value) and "date" in str(field.type)
 
 
@@ -369,5 +383,10 @@ def _doubt_value(plan: PlanBuilder, index: int, words: str, vocab: Vocabulary) -
         args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}".strip()}
         plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
     elif isinstance(act, SetFieldAct):
-        last = act.evidence[-1]
-        plan.add(CancelAct(cancels=index, evidence=plan.evidence((last.start, last.end))))
+        corrected = any(isinstance(a, CorrectAct) and plan.root(i) == index
+                        for i, a in enumerate(plan.acts))
+        if corrected:
+            last = act.evidence[-1]
+            plan.add(CancelAct(cancels=index, evidence=plan.evidence((last.start, last.end))))
+        else:  # the value is asked for: an empty value is a question, never set
+            plan.acts[index] = attrs.evolve(act, value="")

@@ -534,6 +534,8 @@ class Reader:
                 evidence=self.plan.evidence(span),
             )
         self._emit(act, note)
+        if reading.rest is not None:  # words after the value are weighed, never dropped
+            self.plan.not_understood(*self._without_fillers(*reading.rest))
 
     def _target_of(self, index: int) -> Any:
         return getattr(self.plan.acts[self.plan.root(index)], "target", None)
