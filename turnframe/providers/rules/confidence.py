@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 
 import attrs
 
-from turnframe.plan import CancelAct, CorrectAct, OperationAct, SetFieldAct
+from turnframe.plan import CancelAct, CorrectAct, OperationAct, QuestionAct, SetFieldAct
 from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
 from turnframe.providers.rules.split import sentences
@@ -79,6 +79,12 @@ _HEDGE = re.compile(
     r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either)(?!\w)",
     ICASE,
 )
+#: Words that change what a value next to them means: the value is asked for again.
+_QUALIFIER = re.compile(
+    r"(?<!\w)(?:except|minus|plus|less|more|other\s+than|apart\s+from|besides|without"
+    r"|on\s+top|in\s+total|total|extra|double|twice|instead\s+of|not|but|only)(?!\w)",
+    ICASE,
+)
 #: At most this many words around a value: the words are the value ("€", "40 euros", "70").
 _BARE_VALUE_WORDS = 3
 #: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
@@ -124,7 +130,8 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
         return Doubt("value", words)
     if correcting or value or named:
         return Doubt("card", words)
-    if _NEGATION.search(words) and _ABOUT_THE_REQUEST.search(words):
+    about = _ABOUT_THE_REQUEST.search(words) or _QUALIFIER.search(words)
+    if _NEGATION.search(words) and about:
         return Doubt("card", words)
     return None
 
@@ -191,14 +198,20 @@ def vet(
             if unsure and isinstance(root, SetFieldAct):
                 plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
     bounds = sentences(text)
-    for unread in list(plan.unread):
+    # A question about nothing the workflow answers ("… 20 euros... hmm, 22?") is weighed
+    # like words nothing read: a value in it may be the change's.
+    unknown = [
+        ev for act in plan.acts if isinstance(act, QuestionAct) and act.question is None
+        for ev in act.evidence
+    ]
+    for unread in [*plan.unread, *unknown]:
         words = _said(text, unread.start, unread.end, mentions, vocab.record_nouns)
         doubt = unexplained_doubt(words, vocab) if words else None
         if doubt is None:
             continue
         within = _sentence_of(bounds, unread.start)
-        if doubt.kind == "hedge":  # "submit it? not sure": every change said so far waits
-            within = (0, within[1])
+        if doubt.kind == "hedge" or unread in unknown:
+            within = (0, within[1])  # "submit it? not sure", "20 euros… hmm, 22?": all so far
         changes = [i for i in _changes_in(plan, within) if i not in plan.cancelled()]
         corrects = bool(
             _CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words)
@@ -212,6 +225,9 @@ def vet(
             changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
         if not changes:
             continue
+        numbered = any(plan.notes[i].numbers for i in changes)
+        if doubt.kind == "card" and _QUALIFIER.search(words) and numbered:
+            doubt = Doubt("value", words)  # "refund everything except 20 euros": ask
         if doubt.kind == "value":
             if not _could_be_value_of(plan, changes, words, vocab):
                 for i in changes:  # a date nothing takes: not a value to ask, but a card
