@@ -82,7 +82,7 @@ _HEDGE = re.compile(
 #: Words that change what a value next to them means: the value is asked for again.
 _QUALIFIER = re.compile(
     r"(?<!\w)(?:except|minus|plus|less|more|other\s+than|apart\s+from|besides|without"
-    r"|on\s+top|in\s+total|total|extra|double|twice|instead\s+of|not|but|only)(?!\w)",
+    r"|on\s+top|in\s+total|total|extra|double|twice)(?!\w)",
     ICASE,
 )
 #: At most this many words around a value: the words are the value ("€", "40 euros", "70").
