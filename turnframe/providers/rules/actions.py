@@ -140,6 +140,7 @@ class OperationReading:
     opening: int
     phrase_span: Span
     unread: tuple[Span, ...]
+    unsure: bool = False  # the reading may have cut the object around a value
 
 
 @attrs.frozen(kw_only=True)
@@ -473,6 +474,7 @@ def read_operation(
         opening=m.end() - start,
         phrase_span=m.span(),
         unread=reading.unread,
+        unsure=reading.split_object,
     )
 
 

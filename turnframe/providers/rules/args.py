@@ -63,6 +63,9 @@ class ArgumentReading:
     numbers: tuple[str, ...]  # arguments filled from numbers, money or dates, in text order
     unread: tuple[Span, ...]
     names_field: bool = False  # the object named one of the workflow's fields: not an argument
+    #: The object's words stand on both sides of a value taken out ("a guide for 2 hours"):
+    #: the value may belong to the object, so the reading is unsure.
+    split_object: bool = False
 
 
 def _is_text(argument: Argument) -> bool:
@@ -271,6 +274,11 @@ def read_arguments(
         elif value:
             unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
+    split = object_name in carver.args and len(pieces) > 1
     return ArgumentReading(
-        args=carver.args, numbers=numbers, unread=tuple(unread), names_field=names_field
+        args=carver.args,
+        numbers=numbers,
+        unread=tuple(unread),
+        names_field=names_field,
+        split_object=split,
     )

@@ -76,7 +76,8 @@ _RECORD_REF = re.compile(
 #: Words that take the certainty out of a request: it waits for a card.
 _HEDGE = re.compile(
     r"(?<!\w)(?:not\s+sure|unsure|maybe|perhaps|probably|i\s+guess|(?:i\s+)?don'?t\s+know"
-    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either)(?!\w)",
+    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either|roughly|approximately|something\s+like"
+    r"|(?:around|about)(?=\s+(?:[€$£]\s?)?\d))(?!\w)",
     ICASE,
 )
 #: Words that change what a value next to them means: the value is asked for again.

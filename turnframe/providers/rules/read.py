@@ -558,7 +558,7 @@ class Reader:
             evidence=self.plan.evidence(span),
             # Words of the operation's own clause left unread may be an object or an argument
             # it does not take ("send me the boarding passes"): a card shows what would run.
-            confirm=bool(reading.unread),
+            confirm=bool(reading.unread) or reading.unsure,
         )
         note = Note(operation=reading.operation, args=reading.args, numbers=reading.numbers)
         self._emit(act, note)
