@@ -47,6 +47,7 @@ Span = tuple[int, int]
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
+_FUNCTION_ONLY = re.compile(r"(?:(?:for|of|a|an|the|with|to|at|on|in|and)\b[\s,]*)+", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
 _FILLER = re.compile(
@@ -274,7 +275,8 @@ def read_arguments(
         elif value:
             unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
-    split = object_name in carver.args and len(pieces) > 1
+    words_pieces = [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
+    split = object_name in carver.args and len(words_pieces) > 1
     return ArgumentReading(
         args=carver.args,
         numbers=numbers,
