@@ -22,12 +22,21 @@ Unexplained words that cannot change the meaning (a reason, a story, thanks) hol
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from typing import ClassVar
 
 import attrs
 
-from turnframe.plan import CancelAct, CorrectAct, OperationAct, QuestionAct, SetFieldAct
+from turnframe.plan import (
+    CancelAct,
+    CorrectAct,
+    Evidence,
+    OperationAct,
+    QuestionAct,
+    SetFieldAct,
+)
 from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
 from turnframe.providers.rules.split import sentences
@@ -176,7 +185,10 @@ def vet(
 ) -> None:
     """Hold back every change of ``plan`` the reading cannot vouch for (see the module).
     ``mentions`` names the cases a span of the text mentions: unexplained words about another
-    case, with no correction in them, are another request, not a doubt about this one."""
+    case, with no correction in them, are another request, not a doubt about this one.
+
+    Linear in the turn: each act and each unexplained span is looked at once, and a span is
+    weighed against at most a few changes next to it in its sentence."""
     text = plan.text
     cancelled = plan.cancelled()
     for index, act in enumerate(list(plan.acts)):
@@ -186,38 +198,40 @@ def vet(
             if _operation_doubt(act, vocab) is not None:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, SetFieldAct) and not act.confirm:
-            if not _quoted_in(text, act.value) and _field_doubt(act.field, act.value, vocab):
+            quoted = _quoted_in(text, act.value, act.evidence)
+            if not quoted and _field_doubt(act.field, act.value, vocab):
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, CorrectAct):
             root = plan.acts[plan.root(index)]
             unsure = (
                 isinstance(root, SetFieldAct)
                 and not root.confirm
-                and not _quoted_in(text, act.value)
+                and not _quoted_in(text, act.value, act.evidence)
                 and _field_doubt(root.field, act.value, vocab)
             )
             if unsure and isinstance(root, SetFieldAct):
                 plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
-    bounds = sentences(text)
+    near = _Neighbourhood.of(plan, sentences(text))
     # A question about nothing the workflow answers ("… 20 euros... hmm, 22?") is weighed
     # like words nothing read: a value in it may be the change's.
-    unknown = [
-        ev for act in plan.acts if isinstance(act, QuestionAct) and act.question is None
+    spans = [(ev, False) for ev in plan.unread] + [
+        (ev, True)
+        for act in plan.acts
+        if isinstance(act, QuestionAct) and act.question is None
         for ev in act.evidence
     ]
-    for unread in [*plan.unread, *unknown]:
+    for unread, asked in spans:
         words = _said(text, unread.start, unread.end, mentions, vocab.record_nouns)
         doubt = unexplained_doubt(words, vocab) if words else None
         if doubt is None:
             continue
-        within = _sentence_of(bounds, unread.start)
-        if doubt.kind == "hedge" or unread in unknown:
-            within = (0, within[1])  # "submit it? not sure", "20 euros… hmm, 22?": all so far
-        changes = [i for i in _changes_in(plan, within) if i not in plan.cancelled()]
+        # "submit it? not sure", "20 euros… hmm, 22?": the sentence before counts too.
+        reach_back = doubt.kind == "hedge" or asked
+        changes = [i for i in near.changes(unread.start, reach_back) if i not in cancelled]
         corrects = bool(
             _CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words)
         )
-        if corrects and not _VALUE.search(words) and _corrected_in(plan, within):
+        if corrects and not _VALUE.search(words) and near.corrected(unread.start, reach_back):
             continue  # "scrap that", "wait": the marker of a correction the reading made
         elsewhere = mentions(unread.start, unread.end)
         if elsewhere and not corrects:
@@ -235,9 +249,75 @@ def vet(
                     _hold(plan, i)
                 continue
             before = [i for i in changes if _start(plan, i) < unread.start]
-            _doubt_value(plan, before[-1] if before else changes[0], words, vocab)
+            chosen = before[-1] if before else changes[0]
+            if _doubt_value(plan, chosen, words, vocab, corrected=chosen in near.corrected_roots):
+                cancelled.add(chosen)
         for i in changes:
             _hold(plan, i)
+
+
+@attrs.define
+class _Neighbourhood:
+    """Where the turn's changes stand, so unexplained words find the few next to them."""
+
+    sentence_starts: list[int]
+    change_starts: list[int]  # first evidence start of each change root, in text order
+    change_roots: list[int]
+    change_sentences: list[int]
+    corrected_sentences: set[int]
+    corrected_roots: set[int]
+
+    #: How many changes on each side of unexplained words they may be about.
+    REACH: ClassVar[int] = 3
+
+    @classmethod
+    def of(cls, plan: PlanBuilder, bounds: list[tuple[int, int, bool]]) -> _Neighbourhood:
+        starts = [b[0] for b in bounds]
+
+        def sentence(at: int) -> int:
+            return max(bisect.bisect_right(starts, at) - 1, 0)
+
+        first: dict[int, int] = {}
+        corrected_sentences: set[int] = set()
+        corrected_roots: set[int] = set()
+        for index, act in enumerate(plan.acts):
+            if isinstance(act, CancelAct | CorrectAct):
+                corrected_sentences.update(sentence(ev.start) for ev in act.evidence)
+            if isinstance(act, CorrectAct):
+                corrected_roots.add(plan.root(index))
+            if isinstance(act, SetFieldAct | OperationAct | CorrectAct) and act.evidence:
+                root = plan.root(index)
+                at = min(ev.start for ev in act.evidence)
+                first[root] = min(first.get(root, at), at)
+        ordered = sorted(first.items(), key=lambda item: (item[1], item[0]))
+        return cls(
+            sentence_starts=starts,
+            change_starts=[at for _, at in ordered],
+            change_roots=[root for root, _ in ordered],
+            change_sentences=[sentence(at) for _, at in ordered],
+            corrected_sentences=corrected_sentences,
+            corrected_roots=corrected_roots,
+        )
+
+    def _sentence(self, at: int) -> int:
+        return max(bisect.bisect_right(self.sentence_starts, at) - 1, 0)
+
+    def changes(self, at: int, reach_back: bool) -> list[int]:
+        """The changes next to position ``at`` in its sentence (and the one before)."""
+        here = self._sentence(at)
+        lowest = here - 1 if reach_back else here
+        middle = bisect.bisect_right(self.change_starts, at)
+        window = range(
+            max(0, middle - self.REACH), min(len(self.change_starts), middle + self.REACH)
+        )
+        sentences_of = self.change_sentences
+        return [self.change_roots[k] for k in window if lowest <= sentences_of[k] <= here]
+
+    def corrected(self, at: int, reach_back: bool) -> bool:
+        here = self._sentence(at)
+        return here in self.corrected_sentences or (
+            reach_back and here - 1 in self.corrected_sentences
+        )
 
 
 def _said(
@@ -256,14 +336,6 @@ def _said(
         if not bare.strip(" \t\n,.;:!?()-\u2013\u2014"):
             return ""
     return words.strip()
-
-
-def _corrected_in(plan: PlanBuilder, span: Span) -> bool:
-    return any(
-        isinstance(act, CancelAct | CorrectAct)
-        and any(span[0] <= ev.start < span[1] for ev in act.evidence)
-        for act in plan.acts
-    )
 
 
 def _named_here(act: object, words: str, vocab: Vocabulary) -> bool:
@@ -332,22 +404,20 @@ def _field_doubt(name: str, value: str, vocab: Vocabulary) -> bool:
     return vague_date(value) and "date" in str(field.type)
 
 
-def _quoted_in(text: str, value: str) -> bool:
-    """Whether the user quoted the value: quoted words are taken as written."""
+def _quoted_in(text: str, value: str, evidence: tuple[Evidence, ...]) -> bool:
+    """Whether the user quoted the value (looked for around the act's own evidence): quoted
+    words are taken as written."""
     said = value.strip()
-    if re.search(rf":\s*{re.escape(said)}\s*(?:$|[.!\n])", text):
+    if not evidence:
+        return False
+    start = max(0, min(ev.start for ev in evidence) - 2)
+    around = text[start : max(ev.end for ev in evidence) + 2]
+    if re.search(rf":\s*{re.escape(said)}\s*(?:$|[.!\n])", around):
         return True  # "note: call before noon": a value after a colon is set off like a quote
-    return any(f"{o}{said}{c}" in text for o, c in _QUOTE_PAIRS)
+    return any(f"{o}{said}{c}" in around for o, c in _QUOTE_PAIRS)
 
 
 _QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u2018", "\u2019"))
-
-
-def _sentence_of(bounds: Iterable[tuple[int, int, bool]], at: int) -> Span:
-    for start, end, _ in bounds:
-        if start <= at < end:
-            return start, end
-    return at, at + 1
 
 
 def _label_of(plan: PlanBuilder, index: int) -> str | None:
@@ -361,49 +431,38 @@ def _start(plan: PlanBuilder, index: int) -> int:
     return evidence[0].start if evidence else -1
 
 
-def _changes_in(plan: PlanBuilder, span: Span) -> list[int]:
-    """The changes whose evidence lies in ``span`` (a correction counts as its root)."""
-    found: list[int] = []
-    for index, act in enumerate(plan.acts):
-        if not isinstance(act, SetFieldAct | OperationAct | CorrectAct):
-            continue
-        if any(span[0] <= ev.start < span[1] for ev in act.evidence):
-            root = plan.root(index)
-            if root not in found:
-                found.append(root)
-    return found
-
-
 def _hold(plan: PlanBuilder, index: int) -> None:
     act = plan.acts[index]
     if isinstance(act, OperationAct | SetFieldAct) and not act.confirm:
         plan.acts[index] = attrs.evolve(act, confirm=True)
 
 
-def _doubt_value(plan: PlanBuilder, index: int, words: str, vocab: Vocabulary) -> None:
+def _doubt_value(
+    plan: PlanBuilder, index: int, words: str, vocab: Vocabulary, *, corrected: bool
+) -> bool:
     """The change's value may be what the unexplained words correct: a typed argument read
     from a number, an amount or a date becomes unreadable (the reducer asks for it); a field
-    change is taken back (the words are reported as not understood)."""
+    change's value is asked for too, or, once corrected in the turn, the change is taken back.
+    True when the change was taken back."""
     act = plan.acts[index]
     if isinstance(act, OperationAct):
         note = plan.notes[index]
         op = vocab.workflow.operation(act.operation)
         if op is None:
-            return
+            return False
         typed = [a.name for a in op.arguments if a.type is not str or a.choices]
         if note.numbers:
             name = note.numbers[-1]
         else:  # the words may hold a value the act lacks: its first typed argument left
             name = next((n for n in typed if n not in act.args), "")
         if not name:
-            return
+            return False
         args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}".strip()}
         plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
     elif isinstance(act, SetFieldAct):
-        corrected = any(isinstance(a, CorrectAct) and plan.root(i) == index
-                        for i, a in enumerate(plan.acts))
         if corrected:
             last = act.evidence[-1]
             plan.add(CancelAct(cancels=index, evidence=plan.evidence((last.start, last.end))))
-        else:  # the value is asked for: an empty value is a question, never set
-            plan.acts[index] = attrs.evolve(act, value="")
+            return True
+        plan.acts[index] = attrs.evolve(act, value="")  # an empty value is a question
+    return False

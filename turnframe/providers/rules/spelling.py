@@ -26,7 +26,7 @@ from turnframe.plan import Evidence, UserTurnPlan
 
 _WORD = re.compile(r"(?<![\w@.'])[A-Za-z]+(?![\w@'])")
 #: Where a clause opens: the start, or after a sentence end, a line break, a list marker.
-_OPENING = re.compile(r"(?:^|[.!?:;\n)]|^\s*[-*\u2022]|\n\s*[-*\u2022])\s*$")
+_OPENING = re.compile(r"(?:^\s*[-*\u2022]|[.!?:;\n)]|\n\s*[-*\u2022])\s*$")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
@@ -99,6 +99,13 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
 _VERBS = frozenset(_COMMANDS.split(" ")[:16])
 
 
+_LOOK_BACK = 12
+
+
+def _opens_clause(text: str, at: int) -> bool:
+    return at == 0 or _OPENING.search(text, max(0, at - _LOOK_BACK), at) is not None
+
+
 def _one_short(word: str, known: frozenset[str]) -> str | None:
     found = {v for v in _VERBS & known if len(v) == len(word) + 1 and OSA.distance(word, v) == 1}
     return found.pop() if len(found) == 1 else None
@@ -116,14 +123,16 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
         word = m.group(0)
         lowered = word.casefold()
         fixed = SHORTHANDS.get(lowered)
-        if fixed is None and len(lowered) == 2 and _OPENING.search(text, 0, m.start()):
+        if fixed is None and len(lowered) == 2 and _opens_clause(text, m.start()):
             # "ad 2 city cards": a clause opens with a verb, so a two-letter word there that is
             # one letter short of exactly one command verb is that verb.
             fixed = _one_short(lowered, known)
         if fixed is None:
             if len(lowered) < 3 or lowered in known or lowered in names:
                 continue
-            inside = m.start() > 0 and not re.search(r"[.!?]\s*$", text[: m.start()])
+            # A bounded look-back (a sentence end and its spaces), so the pass stays linear.
+            before = text[max(0, m.start() - _LOOK_BACK) : m.start()]
+            inside = m.start() > 0 and not re.search(r"[.!?]\s*$", before)
             if word[0].isupper() and inside:
                 continue  # a proper name
             if english.word_usage_frequency(lowered) > _COMMON:
