@@ -129,3 +129,33 @@ def test_a_free_text_value_is_doubted_for_what_it_may_hide_but_never_when_quoted
     assert free_text_doubt("museum pass, Pedro pays", vocab) == ","
     assert free_text_doubt("more of those", vocab) is not None
     assert free_text_doubt("don't submit until I say so", vocab) is not None
+
+
+async def test_a_hedge_after_a_routine_request_makes_it_wait_for_a_card() -> None:
+    graded = await play("travel-desk", "submit the trip? not sure")
+    assert events(graded) == []
+    assert "card:confirm_command" in shown(graded)
+
+
+async def test_a_hedged_second_value_for_a_field_is_asked_about_not_set() -> None:
+    graded = await play("travel-desk", "set the budget to 900 euros, or maybe 950")
+    assert events(graded) == []
+    assert "notice:needs_clarification" in shown(graded)
+
+
+async def test_a_field_named_without_a_value_is_asked_about() -> None:
+    graded = await play("refund-desk", "update the contact email on 1002")
+    assert events(graded) == []
+    assert "notice:needs_clarification" in shown(graded)
+
+
+async def test_a_qualifier_beside_the_amount_asks_for_the_amount_again() -> None:
+    graded = await play("refund-desk", "refund everything except 15 euros on 1001")
+    assert events(graded) == []
+    assert "card:provide_argument" in shown(graded)
+    assert "card:confirm_command" not in shown(graded)
+
+
+async def test_a_value_for_another_record_leaves_this_records_change_as_read() -> None:
+    graded = await play("refund-desk", "set the note on 1001 to 'checked', and 1002 to be seen")
+    assert events(graded) == [("field_set", {"field": "note", "value": "checked"})]
