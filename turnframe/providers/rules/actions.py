@@ -50,10 +50,10 @@ _FIELD_FORMS = (
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
     r"|reads|says|needs\s+to\s+be)\s+"
-    r"|\s*[:=]\s*)",
+    r"|\s*(?:[:=]|->|=>|\u2192)\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
     # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
-    rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*[:=]\s*",
+    rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
 )
 #: "put "customer angry" as the note on 1001": the value first, then the field.
 _VALUE_FIRST = re.compile(
@@ -107,7 +107,8 @@ _REQUEST_LEAD = r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hel
 _REQUEST_FRAME = (
     r"(?:(?:i|we)\s+(?:(?:would|'d|\u2019d)\s+(?:like|love)|want|need|wish|demand|expect|"
     r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
-    r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+please)?(?:\s+(?:get|have|receive))?"
+    r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+(?:please|possibly|kindly|perhaps|just))*"
+    r"(?:\s+(?:get|have|receive))?"
     r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
     r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
     r"|(?:go\s+ahead\s+and|let'?s))"
@@ -285,7 +286,8 @@ def read_field(
     if bare is not None:
         name = vocab.field_named(bare.group("f"))
         value, value_span = clean_value(text, (bare.start("v"), end), aliases)
-        if value and _bare_value_ok(vocab, name, text[value_span[0] : value_span[1]], ctx):
+        said = text[bare.start("v") : end].strip()  # quotes and all: "note 1001 'called'"
+        if value and _bare_value_ok(vocab, name, said if said[:1] in _QUOTES else value, ctx):
             return FieldReading(
                 field=name,
                 value=value,

@@ -84,6 +84,9 @@ LEADING_FILLER = re.compile(
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
     r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
+    r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
+    r"|(?:possibly|perhaps)\s+"
     r"|(?:first(?:ly)?|in\s+the\s+meantime|meanwhile|also|secondly|finally)[\s,]+"
     r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
@@ -103,7 +106,7 @@ TRAILING_FILLER = re.compile(
 
 #: Words that mark the rest of the clause as a same-breath correction of what came before.
 MARKER = re.compile(
-    r"^(?:no,?\s+wait|wait,?\s+no|(?:no|oh|hmm+),?\s+sorry|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
+    r"^(?:no,?\s+wait|wait,?\s+no|(?:no|oh|hmm+),?\s+sorry|actually|sorry(?!\s+(?:to|for)\b)|i\s+mean|i\s+meant|or\s+rather|rather"
     r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
     r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
     r"|sorry,?\s+i\s+mean(?:t)?|no,?(?=\s+make\s+(?:it|that))|hm+,?\s+no"

@@ -105,7 +105,7 @@ def _gap_start(text: str, start: int, w: int) -> int:
     sentence stays linear in its length."""
     j = w
     while True:
-        while j > start and text[j - 1] in " \t,-\u2013\u2014":
+        while j > start and text[j - 1] in " \t,-+&\u2013\u2014":
             j -= 1
         word = _CONNECTIVE.search(text, max(start, j - _CONNECTIVE_REACH), j)
         if word is None or word.end() != j:
@@ -124,7 +124,7 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         gap_start = _gap_start(text, start, w)
         if gap_start <= start:
             continue
-        joined = any(c in ",-\u2013\u2014" for c in text[gap_start:w]) or bool(
+        joined = any(c in ",-+&\u2013\u2014" for c in text[gap_start:w]) or bool(
             _WORD_CHAR.search(text, gap_start, w)
         )
         opens = (
