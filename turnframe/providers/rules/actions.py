@@ -285,15 +285,31 @@ def read_field(
     bare = _bare(vocab.field_pattern).fullmatch(text, start, end)
     if bare is not None:
         name = vocab.field_named(bare.group("f"))
-        value, value_span = clean_value(text, (bare.start("v"), end), aliases)
-        said = text[bare.start("v") : end].strip()  # quotes and all: "note 1001 'called'"
-        if value and _bare_value_ok(vocab, name, said if said[:1] in _QUOTES else value, ctx):
+        value_end, rest = end, None
+        closing = _QUOTES.get(text[bare.start("v")])
+        if closing is not None:  # "note 'x' on the same order": the value ends at its quote
+            close = _closing_quote(text, closing, bare.start("v") + 1, end)
+            if close > bare.start("v") + 1:
+                value_end = close + 1
+                rest = (value_end, end) if text[value_end:end].strip() else None
+        value, value_span = clean_value(text, (bare.start("v"), value_end), aliases)
+        raw = text[bare.start("v") : value_end].strip()  # quotes and all: "note 1001 'called'"
+        if value and _bare_value_ok(vocab, name, raw if raw[:1] in _QUOTES else value, ctx):
+            target = targets.find(start, end, [value_span])
+            if rest is not None:
+                tail = unnamed_owner(text, rest[0], rest[1], vocab)
+                mentioned = bool(targets.mentions(rest[0], rest[1]))
+                if tail is not None and tail[1] is not None and not mentioned:
+                    target = tail[1]
+                if mentioned or (tail is not None and not text[tail[0][1] : end].strip(TRIM)):
+                    rest = None  # "… on the same order", "… on 1002": the record, explained
             return FieldReading(
                 field=name,
                 value=value,
-                target=targets.find(start, end, [value_span]),
+                target=target,
                 opening=bare.start("v") - start,
                 value_span=value_span,
+                rest=rest,
             )
     for form, fixed in _forms(vocab):
         m = form.fullmatch(text, start, end)

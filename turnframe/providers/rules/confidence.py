@@ -105,7 +105,10 @@ _ANAPHOR = re.compile(
     ICASE,
 )
 #: Punctuation inside a free-text value that says more than one thing was said.
-_SEPARATOR = re.compile(r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)")
+_SEPARATOR = re.compile(
+    r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)"
+    r"|[\"\u201d\u2019'](?=\s)"  # a quote closing inside the value: more words follow it
+)
 _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
