@@ -109,6 +109,14 @@ _IF_SO = re.compile(
 )
 _IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise|unless)(?!\w)", ICASE)
 _OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.*)", ICASE)
+#: "tell me if …", "let me know whether …", "I'd appreciate it if you could tell me …": the
+#: "if" asks a question; it sets no condition.
+_ASKS_WHETHER = re.compile(
+    r"(?:(?:please|kindly|and|also|can\s+you|could\s+you)\s+)*(?:tell\s+me|let\s+me\s+know|check"
+    r"|i(?:'d|\s+would)\s+(?:really\s+)?appreciate\s+it\s+if\s+you\s+could\s+(?:tell\s+me|let\s+me\s+know|check))"
+    r"\s+(?:if|whether|when|how)\b",
+    ICASE,
+)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
     r"(?:what|how|would|could|will|can)\b.*\bif\b|suppose|imagine|hypothetically", ICASE
@@ -171,6 +179,9 @@ class Reader:
         body = self.text[s:e]
         if self._recall(s, e) or self._conditional(clause, s, e):
             return
+        if _ASKS_WHETHER.match(self.text, s, e):
+            self._question(clause, s, e)  # "let me know whether the discount is still valid"
+            return
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
             return
@@ -219,6 +230,8 @@ class Reader:
             return True
         if _IF_CLAUSE.search(self.text, s, e) is None:
             return False
+        if _ASKS_WHETHER.match(self.text, s, e):
+            return False  # "tell me if the discount is still valid": a question, not a condition
         if HYPOTHETICAL_IF.match(self.text, s, e):
             return False  # "what would happen if …": a question
         reading = read_condition(self.text, s, e, self.vocab)
