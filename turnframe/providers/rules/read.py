@@ -117,6 +117,7 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
+_JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
     r"(?:what|how|would|could|will|can)\b.*\bif\b|suppose|imagine|hypothetically", ICASE
@@ -291,6 +292,9 @@ class Reader:
                 self.plan.acts[index] = attrs.evolve(act, condition=condition)
 
     def _follow_up(self, s: int, e: int) -> bool:
+        lead = _JOINED_BEFORE.search(self.text, max(0, s - 8), s)
+        if lead is not None:  # "and a kayak tour at 35": the "and" a filler trim took off
+            s = lead.start()
         found = follow_up(
             self.text,
             (s, e),
