@@ -34,6 +34,7 @@ from turnframe.plan import (
     StartCaseAct,
     target_of,
 )
+from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.actions import (
     FieldReading,
     OperationReading,
@@ -497,6 +498,10 @@ class Reader:
         if asked and op is None:
             return False
         deep = op is not None and op.phrase_span[0] > s
+        if field is not None and op is not None and not deep and self._carded_whole(op):
+            # "move the return to 20 March": a field change and an operation that waits for a
+            # card both read the clause whole; the card shows what would run, so it wins.
+            field = None
         if field is not None and (op is None or deep or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
@@ -518,6 +523,24 @@ class Reader:
             if start is None:
                 return False
             self._start_case(start, (s, e))
+        return True
+
+    def _carded_whole(self, op: OperationReading) -> bool:
+        """The operation waits for a card, and its reading left nothing unread and said every
+        required argument in words its parsers read."""
+        declared = self.vocab.operation(op.operation)
+        if op.unread or not needs_confirmation(
+            declared.policy, is_destructive=declared.is_destructive
+        ):
+            return False
+        if not all(a.name in op.args for a in declared.arguments if a.required):
+            return False
+        for argument in declared.arguments:
+            if argument.name in op.args:
+                try:
+                    argument.parse(op.args[argument.name], self.ctx)
+                except (ValueError, TypeError):
+                    return False
         return True
 
     def _second_object(self, op: OperationReading, s: int, e: int) -> Span | None:
