@@ -70,8 +70,11 @@ _VALUE_STOP = re.compile(
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
-    r"(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
-    r"(?:\s+[\w-]+)?\s+(?:to|as)\s+(?P<v>.+)",
+    r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
+    r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+)?"
+    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?\s+(?:to|as)\s+"
+    r"|(?:name|call)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)"
+    r"\s+(?:to\s+|as\s+)?(?=[\"'\u201c\u2018]))(?P<v>.+)",
     ICASE | re.DOTALL,
 )
 _START = re.compile(
@@ -217,6 +220,14 @@ def _bare(field_pattern: str) -> re.Pattern[str]:
     )
 
 
+@functools.cache
+def _bare_plain(field_pattern: str) -> re.Pattern[str]:
+    """ "budget 1200 euros": the value right after the field, before any case is looked for."""
+    return re.compile(
+        rf"{DETERMINER}?(?P<f>{field_pattern})\s+(?P<v>\S.*)", ICASE | re.DOTALL
+    )
+
+
 def _bare_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
     """ "limit 1500", "email 4711 ana@example.com": a field and a value with no verb between
     are read only when the value is quoted, typed (a date, an amount) or accepted by a
@@ -282,8 +293,12 @@ def read_field(
             opening=end - start,
             value_span=value_span,
         )
-    bare = _bare(vocab.field_pattern).fullmatch(text, start, end)
-    if bare is not None:
+    for bare in (
+        _bare_plain(vocab.field_pattern).fullmatch(text, start, end),
+        _bare(vocab.field_pattern).fullmatch(text, start, end),
+    ):
+        if bare is None:
+            continue
         name = vocab.field_named(bare.group("f"))
         value_end, rest = end, None
         closing = _QUOTES.get(text[bare.start("v")])

@@ -102,7 +102,9 @@ _ONLY_CASE = re.compile(
     r"|number|#|sorry|,)\s*)*",
     ICASE,
 )
-_HEADING = re.compile(r"(?:[^:;,.]|(?<=nr|no)\.){1,40}?\s*(?::|\s-)\s+(?=\w)", ICASE)
+_HEADING = re.compile(
+    r"(?:[^:;,.>\u2192]|(?<=nr|no)\.){1,40}?\s*(?::|\s-|\s*->|\s*\u2192)\s+(?=\w)", ICASE
+)
 _IF_SO = re.compile(
     r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
     r"[\s,]+(?:then\s+)?",
@@ -118,6 +120,7 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
+_WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
@@ -662,6 +665,8 @@ class Reader:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
         value = _NOT_THAT.sub("", _VERDICT.sub("", value))
+        if _WRONG_ONE.fullmatch(value):
+            return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
         index = self.plan.last_change()
         if index is None and value:
             return self._corrected_earlier(clause, value, (s, e))
@@ -673,7 +678,14 @@ class Reader:
         after = self.text[said[-1].end : e] if said else ""
         after = "" if _NOT_THAT.fullmatch(after) else after
         only_case = bool(said) and _ONLY_CASE.fullmatch(self.text[s : said[-1].start]) is not None
-        if only_case and len(value.split()) <= 5 and not re.search(r"[\d\"'\u2019\u201d]", after):
+        quoted = bool(said) and self.text[max(0, said[-1].start - 1)] in "\"'\u201c\u2018"
+        nothing_after = re.fullmatch(
+            rf"[\s,.!]*(?:(?:{self.vocab.record_nouns}|one|instead|please|then|again|anyway)s?"
+            r"\b[\s,.!]*)*",
+            after,
+            ICASE,
+        )
+        if only_case and not quoted and nothing_after and len(value.split()) <= 5:
             # "sorry, wrong order, I meant 1001": the same change on another case
             root = self.plan.root(index)
             act = self.plan.acts[index]
