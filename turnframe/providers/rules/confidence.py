@@ -197,6 +197,10 @@ def vet(
     for index, act in enumerate(list(plan.acts)):
         if index in cancelled or isinstance(act, CancelAct):
             continue
+        if isinstance(act, OperationAct):
+            dated = _vague_date_asked(act, vocab)
+            if dated is not None:  # "rebook the outbound sometime next month": ask the date
+                plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
         if isinstance(act, OperationAct) and not act.confirm:
             if _operation_doubt(act, vocab) is not None:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
@@ -377,6 +381,35 @@ def _could_be_value_of(
             if field is not None and "date" in str(field.type):
                 return True
     return False
+
+
+_VAGUE_PHRASE = re.compile(
+    r"(?:\s+(?:to|for|on|in|at|by))?\s*(?:(?:some\s*time|sometime)\s+)?(?:(?:in|during)\s+)?"
+    r"(?:(?:next|this)\s+(?:week|month|year)|(?:the\s+)?weekend|(?:some\s*time|sometime)"
+    r"(?:\s+in\s+\w+)?|later|earlier|whenever(?:\s+\w+){0,2})\s*$",
+    ICASE,
+)
+
+
+def _vague_date_asked(act: OperationAct, vocab: Vocabulary) -> dict[str, str] | None:
+    """An operation's date said as a span ("next month", "the weekend", "sometime in March"),
+    in its own argument or left at the end of another: the date is asked for (its text is
+    made unreadable), never picked."""
+    op = vocab.workflow.operation(act.operation)
+    if op is None:
+        return None
+    dated = next((a.name for a in op.arguments if "date" in str(a.type)), None)
+    if dated is None:
+        return None
+    said = act.args.get(dated)
+    if said is not None:
+        return {**act.args, dated: f"\u2026 {said}"} if vague_date(said) else None
+    for name, value in act.args.items():
+        m = _VAGUE_PHRASE.search(value)
+        if m is not None and m.start() > 0:  # "return flight to the weekend"
+            rest = value[: m.start()].strip()
+            return {**act.args, name: rest, dated: f"\u2026 {m.group(0).strip()}"}
+    return None
 
 
 def _operation_doubt(act: OperationAct, vocab: Vocabulary) -> str | None:
