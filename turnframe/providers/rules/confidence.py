@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
+from datetime import date
 from typing import ClassVar
 
 import attrs
@@ -112,6 +113,7 @@ _SEPARATOR = re.compile(
 _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
+_DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
 #: Dates that name a span, not a day: a card shows the day the workflow would pick.
 _VAGUE_DATE = re.compile(
     r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?weekend|sometime|some\s+time|later"
@@ -175,9 +177,13 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
     return None
 
 
-def vague_date(value: str) -> bool:
-    """ "next week", "the weekend", "sometime in March": a span, not a day."""
-    return _VAGUE_DATE.search(value) is not None
+def vague_date(value: str, today: date | None = None) -> bool:
+    """ "next week", "the weekend", "sometime in March": a span, not a day; and a day alone
+    ("the 20th") that this month has already passed: which month is meant is not said."""
+    if _VAGUE_DATE.search(value) is not None:
+        return True
+    day = _DAY_ALONE.fullmatch(value.strip())
+    return today is not None and day is not None and int(day.group("d")) < today.day
 
 
 def vet(
@@ -185,6 +191,7 @@ def vet(
     vocab: Vocabulary,
     *,
     mentions: Callable[[int, int], set[str]] = lambda s, e: set(),
+    today: date | None = None,
 ) -> None:
     """Hold back every change of ``plan`` the reading cannot vouch for (see the module).
     ``mentions`` names the cases a span of the text mentions: unexplained words about another
@@ -198,15 +205,15 @@ def vet(
         if index in cancelled or isinstance(act, CancelAct):
             continue
         if isinstance(act, OperationAct):
-            dated = _vague_date_asked(act, vocab)
+            dated = _vague_date_asked(act, vocab, today)
             if dated is not None:  # "rebook the outbound sometime next month": ask the date
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
         if isinstance(act, OperationAct) and not act.confirm:
-            if _operation_doubt(act, vocab) is not None:
+            if _operation_doubt(act, vocab, today) is not None:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, SetFieldAct) and not act.confirm:
             quoted = _quoted_in(text, act.value, act.evidence)
-            if not quoted and _field_doubt(act.field, act.value, vocab):
+            if not quoted and _field_doubt(act.field, act.value, vocab, today):
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, CorrectAct):
             root = plan.acts[plan.root(index)]
@@ -214,7 +221,7 @@ def vet(
                 isinstance(root, SetFieldAct)
                 and not root.confirm
                 and not _quoted_in(text, act.value, act.evidence)
-                and _field_doubt(root.field, act.value, vocab)
+                and _field_doubt(root.field, act.value, vocab, today)
             )
             if unsure and isinstance(root, SetFieldAct):
                 plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
@@ -391,7 +398,9 @@ _VAGUE_PHRASE = re.compile(
 )
 
 
-def _vague_date_asked(act: OperationAct, vocab: Vocabulary) -> dict[str, str] | None:
+def _vague_date_asked(
+    act: OperationAct, vocab: Vocabulary, today: date | None
+) -> dict[str, str] | None:
     """An operation's date said as a span ("next month", "the weekend", "sometime in March"),
     in its own argument or left at the end of another: the date is asked for (its text is
     made unreadable), never picked."""
@@ -403,7 +412,7 @@ def _vague_date_asked(act: OperationAct, vocab: Vocabulary) -> dict[str, str] | 
         return None
     said = act.args.get(dated)
     if said is not None:
-        return {**act.args, dated: f"\u2026 {said}"} if vague_date(said) else None
+        return {**act.args, dated: f"\u2026 {said}"} if vague_date(said, today) else None
     for name, value in act.args.items():
         m = _VAGUE_PHRASE.search(value)
         if m is not None and m.start() > 0:  # "return flight to the weekend"
@@ -412,7 +421,7 @@ def _vague_date_asked(act: OperationAct, vocab: Vocabulary) -> dict[str, str] | 
     return None
 
 
-def _operation_doubt(act: OperationAct, vocab: Vocabulary) -> str | None:
+def _operation_doubt(act: OperationAct, vocab: Vocabulary, today: date | None) -> str | None:
     op = vocab.workflow.operation(act.operation)
     if op is None:
         return None
@@ -424,12 +433,12 @@ def _operation_doubt(act: OperationAct, vocab: Vocabulary) -> str | None:
             why = free_text_doubt(value, vocab)
             if why is not None:
                 return why
-        elif "date" in getattr(argument.type, "__name__", "") and vague_date(value):
+        elif "date" in getattr(argument.type, "__name__", "") and vague_date(value, today):
             return value
     return None
 
 
-def _field_doubt(name: str, value: str, vocab: Vocabulary) -> bool:
+def _field_doubt(name: str, value: str, vocab: Vocabulary, today: date | None) -> bool:
     field = vocab.workflow.field(name)
     if field is None:
         return False
@@ -437,7 +446,7 @@ def _field_doubt(name: str, value: str, vocab: Vocabulary) -> bool:
         return free_text_doubt(value, vocab, sentence=True) is not None
     if _HEDGE.search(value) or re.search(r"(?<!\w)or(?!\w)", value, ICASE):
         return True  # "20 March or 21 March", "maybe 1500": not one value
-    return vague_date(value) and "date" in str(field.type)
+    return vague_date(value, today) and "date" in str(field.type)
 
 
 def _quoted_in(text: str, value: str, evidence: tuple[Evidence, ...]) -> bool:

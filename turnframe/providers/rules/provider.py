@@ -143,7 +143,12 @@ def _read_english(
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
     # A change the reading cannot vouch for waits for a card or asks (ADR 0019).
-    vet(plan, vocab, mentions=lambda s, e: {m.label for m in targets.mentions(s, e)})
+    vet(
+        plan,
+        vocab,
+        mentions=lambda s, e: {m.label for m in targets.mentions(s, e)},
+        today=reader.ctx.now.date(),
+    )
     return plan.plan()
 
 
