@@ -159,3 +159,9 @@ async def test_a_qualifier_beside_the_amount_asks_for_the_amount_again() -> None
 async def test_a_value_for_another_record_leaves_this_records_change_as_read() -> None:
     graded = await play("refund-desk", "set the note on 1001 to 'checked', and 1002 to be seen")
     assert events(graded) == [("field_set", {"field": "note", "value": "checked"})]
+
+
+async def test_a_clause_read_as_a_routine_field_or_a_carded_operation_shows_a_card() -> None:
+    graded = await play("travel-desk", "move the return to 19 March")
+    assert events(graded) == []
+    assert "card:confirm_command" in shown(graded)

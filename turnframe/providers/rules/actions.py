@@ -222,7 +222,7 @@ def _bare(field_pattern: str) -> re.Pattern[str]:
 
 @functools.cache
 def _bare_plain(field_pattern: str) -> re.Pattern[str]:
-    """ "budget 1200 euros": the value right after the field, before any case is looked for."""
+    """ "limit 1200 euros": the value right after the field, before any case is looked for."""
     return re.compile(
         rf"{DETERMINER}?(?P<f>{field_pattern})\s+(?P<v>\S.*)", ICASE | re.DOTALL
     )
@@ -387,7 +387,7 @@ def _owner_span(
     else:
         e = first.end + tail.end()
     possessive = re.match(r"['\u2019]s(?!\w)", text[e:end])
-    if possessive is not None:  # "the Lisbon trip's return flight": the owner's "'s"
+    if possessive is not None:  # "the Acme case's due date": the owner's "'s"
         e += possessive.end()
     return max(s, start), e
 

@@ -79,7 +79,7 @@ def read_condition(text: str, start: int, end: int, vocab: Vocabulary) -> Condit
         condition = condition_named(text[cond_start:cond_end], vocab)
         if condition is None:
             return None
-        if m.group("unless"):  # "submit unless the discount has expired": it must not hold
+        if m.group("unless"):  # "close it unless the warranty has expired": it must not hold
             condition = attrs.evolve(condition, holds=not condition.holds)
         tail = m.span("tail") if "tail" in m.groupdict() and m.group("tail") else None
         return ConditionReading(

@@ -93,7 +93,7 @@ _HEDGE = re.compile(
 #: Words that change what a value next to them means: the value is asked for again.
 _QUALIFIER = re.compile(
     r"(?<!\w)(?:except|minus|plus|less|more|other\s+than|apart\s+from|besides|without"
-    r"|on\s+top|in\s+total|total|extra|double|twice)(?!\w)",
+    r"|on\s+top|in\s+total|total|additional|double|twice)(?!\w)",
     ICASE,
 )
 #: At most this many words around a value: the words are the value ("€", "40 euros", "70").
@@ -206,7 +206,7 @@ def vet(
             continue
         if isinstance(act, OperationAct):
             dated = _vague_date_asked(act, vocab, today)
-            if dated is not None:  # "rebook the outbound sometime next month": ask the date
+            if dated is not None:  # "move the visit sometime next month": ask the date
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
         if isinstance(act, OperationAct) and not act.confirm:
             if _operation_doubt(act, vocab, today) is not None:
@@ -256,7 +256,7 @@ def vet(
             continue
         numbered = any(plan.notes[i].numbers for i in changes)
         if doubt.kind == "card" and _QUALIFIER.search(words) and numbered:
-            doubt = Doubt("value", words)  # "refund everything except 20 euros": ask
+            doubt = Doubt("value", words)  # "pay everything except 20 euros": ask
         if doubt.kind == "value":
             if not _could_be_value_of(plan, changes, words, vocab):
                 for i in changes:  # a date nothing takes: not a value to ask, but a card
@@ -415,7 +415,7 @@ def _vague_date_asked(
         return {**act.args, dated: f"\u2026 {said}"} if vague_date(said, today) else None
     for name, value in act.args.items():
         m = _VAGUE_PHRASE.search(value)
-        if m is not None and m.start() > 0:  # "return flight to the weekend"
+        if m is not None and m.start() > 0:  # "the second visit to the weekend"
             rest = value[: m.start()].strip()
             return {**act.args, name: rest, dated: f"\u2026 {m.group(0).strip()}"}
     return None

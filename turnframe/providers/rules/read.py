@@ -185,7 +185,7 @@ class Reader:
         if self._recall(s, e) or self._conditional(clause, s, e):
             return
         if _ASKS_WHETHER.match(self.text, s, e):
-            self._question(clause, s, e)  # "let me know whether the discount is still valid"
+            self._question(clause, s, e)  # "let me know whether the warranty is still valid"
             return
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
@@ -236,7 +236,7 @@ class Reader:
         if _IF_CLAUSE.search(self.text, s, e) is None:
             return False
         if _ASKS_WHETHER.match(self.text, s, e):
-            return False  # "tell me if the discount is still valid": a question, not a condition
+            return False  # "tell me if the warranty is still valid": a question, not a condition
         if HYPOTHETICAL_IF.match(self.text, s, e):
             return False  # "what would happen if …": a question
         reading = read_condition(self.text, s, e, self.vocab)
@@ -356,7 +356,7 @@ class Reader:
         return s, e
 
     def _field_without_value(self, s: int, e: int) -> bool:
-        """ "set the budget", "change the email on 1001", "rename it": a field named for a
+        """ "set the limit", "change the email on 1001", "rename it": a field named for a
         change with no value; the reducer asks for the value (an empty value is never set)."""
         m = _no_value(self.vocab.field_pattern).fullmatch(self.text, s, e)
         named = self.vocab.field_names.get("name") or self.vocab.field_names.get("title")

@@ -144,7 +144,7 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
 
 
 def _inside_quote(text: str, start: int, at: int) -> bool:
-    """Whether ``at`` stands inside a quoted value ("note 'no receipt, refund on hold'"): a
+    """Whether ``at`` stands inside a quoted value ("note 'no answer, call on Monday'"): a
     quoted value is the user's words, never cut into clauses."""
     window = text[max(start, at - _QUOTE_REACH) : at]
     if window.count('"') % 2 == 1 or window.count("\u201c") > window.count("\u201d"):
