@@ -54,6 +54,8 @@ _FIELD_FORMS = (
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
     # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
     rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
+    # "[case] F: V", the case named first: "4711 note: call back", "Anna's limit: 1500".
+    r"(?:#?\d{3,}|(?-i:[A-Z])[\w-]*)(?:['\u2019]s)?\s+(?P<f>F)\s*(?:[:=]|->|=>|\u2192)\s*",
 )
 #: "put "customer angry" as the note on 1001": the value first, then the field.
 _VALUE_FIRST = re.compile(

@@ -62,7 +62,7 @@ _CORRECTING = re.compile(
 #: A value that could be an argument: a number (digits or words, never a lone "one"), an
 #: amount, a currency.
 _VALUE = re.compile(
-    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?)(?!\w)",
+    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?|cents?)(?!\w)",
     ICASE,
 )
 #: Words that say the negation is about the request: "don't do it", "not that one".
