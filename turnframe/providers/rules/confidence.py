@@ -96,6 +96,19 @@ _QUALIFIER = re.compile(
     r"|on\s+top|in\s+total|total|additional|double|twice)(?!\w)",
     ICASE,
 )
+#: Words that make a request depend on something the reading did not take as a condition.
+_UNREAD_CONDITION = re.compile(
+    r"(?<!\w)(?:if|unless|until|provided|as\s+soon\s+as|only\s+(?:if|after|when|once|once)"
+    r"|(?:after|when|once|before)\s+(?:he|she|they|i|we|you|it|the\s+\w+)\s+\w+)(?!\w)",
+    ICASE,
+)
+#: A value that is only a verdict on the field ("the note is wrong"): not a new value.
+_VERDICT_ONLY = re.compile(
+    r"(?:(?:still|all|completely|totally|just|so|very|really|not)\s+)*(?:wrong|incorrect"
+    r"|outdated|old|missing|empty|blank|fine|ok|okay|correct|right|good|bad|broken|weird"
+    r"|strange|off|out\s+of\s+date|a\s+mess|messed\s+up)[.!]*",
+    ICASE,
+)
 #: At most this many words around a value: the words are the value ("€", "40 euros", "70").
 _BARE_VALUE_WORDS = 3
 #: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
@@ -147,6 +160,8 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
         return Doubt("card", words)
     about = _ABOUT_THE_REQUEST.search(words) or _QUALIFIER.search(words)
     if _NEGATION.search(words) and about:
+        return Doubt("card", words)
+    if _UNREAD_CONDITION.search(words):  # "but only after he confirms": a condition not read
         return Doubt("card", words)
     return None
 
@@ -443,6 +458,14 @@ def _field_doubt(name: str, value: str, vocab: Vocabulary, today: date | None) -
     if field is None:
         return False
     if field.type is str:
+        if _VERDICT_ONLY.fullmatch(value.strip()):
+            return True
+        if re.search(
+            rf"(?<!\w)(?:on|for|of|to)\s+(?:the\s+)?(?:(?:{vocab.record_nouns})\s+)?#?\d{{3,}}\s*$",
+            value,
+            ICASE,
+        ):
+            return True  # "urgent on 1003": a record named that is not one of the user's
         return free_text_doubt(value, vocab, sentence=True) is not None
     if _HEDGE.search(value) or re.search(r"(?<!\w)or(?!\w)", value, ICASE):
         return True  # "20 March or 21 March", "maybe 1500": not one value

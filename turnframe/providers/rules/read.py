@@ -120,6 +120,7 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
+_FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
@@ -665,6 +666,7 @@ class Reader:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
         value = _NOT_THAT.sub("", _VERDICT.sub("", value))
+        value = _FRAME_WORD.sub("", value)  # "no, to email her": the value, not its "to"
         if _WRONG_ONE.fullmatch(value):
             return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
         index = self.plan.last_change()
