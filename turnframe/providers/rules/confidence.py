@@ -102,6 +102,7 @@ _UNREAD_CONDITION = re.compile(
     r"|(?:after|when|once|before)\s+(?:he|she|they|i|we|you|it|the\s+\w+)\s+\w+)(?!\w)",
     ICASE,
 )
+_ONE_MORE = re.compile(r"(?<!\w)(?:one|another|the\s+same)\s+(?:for|with|to|on)(?!\w)", ICASE)
 #: A value that is only a verdict on the field ("the note is wrong"): not a new value.
 _VERDICT_ONLY = re.compile(
     r"(?:(?:still|all|completely|totally|just|so|very|really|not)\s+)*(?:wrong|incorrect"
@@ -114,7 +115,7 @@ _BARE_VALUE_WORDS = 3
 #: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
 _ANAPHOR = re.compile(
     r"(?<!\w)(?:it|its|them|those|these|this|that|they|one|ones|more|same|he|she|him|her"
-    r"|herself|himself|themselves|myself|us|me|you|pays?|paid|paying|is|are|was|were|be"
+    r"|herself|himself|themselves|myself|us|me|you|pays?|paid|paying|is|are|was|were|be|again"
     r"|will|would|should|can|could|please|also|too|then|and|or|but|if|when|until|so)(?!\w)",
     ICASE,
 )
@@ -124,6 +125,7 @@ _SEPARATOR = re.compile(
     r"|[\"\u201d\u2019'](?=\s)"  # a quote closing inside the value: more words follow it
 )
 _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
+_FOR_SOMEONE = re.compile(r"(?<!\w)(?:for|by|with)\s+(?-i:[A-Z])\w*")
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
 _DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
@@ -163,6 +165,8 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
         return Doubt("card", words)
     if _UNREAD_CONDITION.search(words):  # "but only after he confirms": a condition not read
         return Doubt("card", words)
+    if _ONE_MORE.search(words):  # "and one for Pedro": a second object the reading missed
+        return Doubt("card", words)
     return None
 
 
@@ -178,6 +182,9 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
         if m is not None:
             return m.group(0)
     if not sentence:
+        for_someone = _FOR_SOMEONE.search(stripped)
+        if for_someone is not None:  # "city card for Ana": who it is for is not what it is
+            return for_someone.group(0)
         for pattern in (_VALUE, _ANAPHOR):
             m = pattern.search(stripped)
             if m is not None:
@@ -469,6 +476,8 @@ def _field_doubt(name: str, value: str, vocab: Vocabulary, today: date | None) -
         return free_text_doubt(value, vocab, sentence=True) is not None
     if _HEDGE.search(value) or re.search(r"(?<!\w)or(?!\w)", value, ICASE):
         return True  # "20 March or 21 March", "maybe 1500": not one value
+    if re.search(r"(?<!\w)(?:per|each|apiece|for|a\s+head)(?!\w)", value, ICASE):
+        return True  # "1500 per person": a value with a unit the field does not hold
     return vague_date(value, today) and "date" in str(field.type)
 
 

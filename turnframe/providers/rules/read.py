@@ -64,6 +64,7 @@ from turnframe.providers.rules.questions import QUESTION_OPENING, looks_like_que
 from turnframe.providers.rules.recall import recall_description
 from turnframe.providers.rules.shapes import (
     CHITCHAT,
+    FOLLOW_UP,
     ICASE,
     LEADING_FILLER,
     MARKER_AT,
@@ -212,6 +213,12 @@ class Reader:
             self.plan.not_understood(s, e)
             if clause.marker is not None:
                 self._doubt_last_change()
+            elif (
+                short
+                or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end)
+                or _JOINED_BEFORE.search(self.text, max(0, clause.start - 8), clause.start)
+            ):
+                self._hold_last_change()  # "… and the hotel too": what else is meant?
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
         """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
@@ -323,6 +330,16 @@ class Reader:
             return False
         rest = self.text[span[0] : said[0].start] + self.text[said[0].end : span[1]]
         return len(rest.split()) <= 2
+
+    def _hold_last_change(self) -> None:
+        """A follow-up the rules could not read: the change before it waits for a card."""
+        index = self.plan.last_change()
+        if index is None:
+            return
+        root = self.plan.root(index)
+        act = self.plan.acts[root]
+        if isinstance(act, OperationAct | SetFieldAct):
+            self.plan.acts[root] = attrs.evolve(act, confirm=True)
 
     def _doubt_last_change(self) -> None:
         """A correction the rules could not read: the change it corrects must not run as
