@@ -74,7 +74,8 @@ _ABOUT_THE_REQUEST = re.compile(
 _POLITE = re.compile(
     r"(?<!\w)(?:if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother|to\s+ask)"
     r"|sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?|no\s+(?:problem|worries|rush|hurry)"
-    r"|(?:i\s+)?(?:don'?t|do\s+not)\s+mind|not\s+urgent)(?!\w)",
+    r"|(?:i\s+)?(?:don'?t|do\s+not)\s+mind|not\s+urgent|when(?:ever)?\s+you\s+(?:get\s+a\s+chance"
+    r"|can|have\s+(?:a\s+)?(?:moment|minute|time))|if\s+(?:you\s+can|possible|at\s+all\s+possible))(?!\w)",
     ICASE,
 )
 #: What is left of a reference to a record once its name is taken out.

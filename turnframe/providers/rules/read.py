@@ -213,11 +213,7 @@ class Reader:
             self.plan.not_understood(s, e)
             if clause.marker is not None:
                 self._doubt_last_change()
-            elif (
-                short
-                or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end)
-                or _JOINED_BEFORE.search(self.text, max(0, clause.start - 8), clause.start)
-            ):
+            elif short or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end):
                 self._hold_last_change()  # "… and the hotel too": what else is meant?
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
