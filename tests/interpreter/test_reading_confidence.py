@@ -165,3 +165,8 @@ async def test_a_clause_read_as_a_routine_field_or_a_carded_operation_shows_a_ca
     graded = await play("travel-desk", "move the return to 19 March")
     assert events(graded) == []
     assert "card:confirm_command" in shown(graded)
+
+
+async def test_a_day_alone_correcting_a_date_keeps_its_month() -> None:
+    graded = await play("travel-desk", "set the travel date to the 14th of March, no, the 15th")
+    assert events(graded) == [("field_set", {"field": "travel_date", "value": "2026-03-15"})]

@@ -68,15 +68,3 @@ def read_calendar_date(words: str, now: datetime, *, order: str = "DMY") -> date
     found = dateparser.parse(said, languages=["en"], settings=settings)
     return None if found is None else found.date()
 
-
-_DAY_ALONE = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?", re.IGNORECASE)
-_MONTH_IN = re.compile(rf"(?<!\w){_MONTH}(?:\s+\d{{4}})?(?!\w)", re.IGNORECASE)
-
-
-def with_month(value: str, earlier: str | None) -> str:
-    """ "no, the 18th" correcting "the 17th of March": a day alone takes the month (and year)
-    of the date it corrects, so a correction changes only what it says."""
-    if earlier is None or not _DAY_ALONE.fullmatch(value.strip()):
-        return value
-    month = _MONTH_IN.search(earlier)
-    return value if month is None else f"{value.strip()} {month.group(0)}"

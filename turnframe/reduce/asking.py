@@ -20,7 +20,7 @@ import attrs
 
 from turnframe._identity import interaction_id
 from turnframe.plan import Act, Evidence, OperationAct, UserTurnPlan
-from turnframe.reading.dates import with_month
+from turnframe.reading.months import with_month
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.work import Work
 from turnframe.results import (

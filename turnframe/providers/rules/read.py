@@ -74,7 +74,7 @@ from turnframe.providers.rules.shapes import (
 from turnframe.providers.rules.split import Clause
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
-from turnframe.reading.dates import with_month
+from turnframe.reading.months import with_month
 from turnframe.reading.numbers import NUMBER_WORDS
 from turnframe.references import AliasMatch
 from turnframe.workflow import ParseContext
