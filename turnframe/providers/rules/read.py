@@ -214,7 +214,7 @@ class Reader:
             if clause.marker is not None:
                 self._doubt_last_change()
             elif short or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end):
-                self._hold_last_change()  # "… and the hotel too": what else is meant?
+                self._hold_last_change()  # "… and the garage too": what else is meant?
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
         """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
