@@ -105,6 +105,8 @@ class SetFieldAct:
     value: str  # as the user said it; the workflow's field parser turns it into a value
     evidence: tuple[Evidence, ...]
     condition: ActCondition | None = None
+    #: The interpreter is unsure of its reading: a card shows the exact value first.
+    confirm: bool = False
 
 
 @attrs.frozen(kw_only=True)

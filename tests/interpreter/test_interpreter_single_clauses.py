@@ -82,11 +82,11 @@ CASES = {
         command="window seat",
     ),
     "a field is set by one of its aliases": Case(
-        text="Move the return to Sunday.",
+        text="Set the return to Sunday.",
         kind="set_field",
         name="return_date",
         said="Sunday",
-        evidence="Move the return to Sunday",
+        evidence="Set the return to Sunday",
         reason=ACT_READY,
         command="2026-01-11",
     ),

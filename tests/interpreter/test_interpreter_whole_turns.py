@@ -106,13 +106,13 @@ def test_do_not_send_anything_yet_after_send_the_request_blocks_it() -> None:
 
 
 def test_dont_touch_the_return_after_moving_it_keeps_it_unchanged() -> None:
-    reading = read("Move the return to Sunday. Don't touch the return.")
+    reading = read("Set the return to Sunday. Don't touch the return.")
     assert reading.kinds == ["set_field", "keep_unchanged"]
     assert reading.reasons == [ACT_SUPERSEDED_BY_KEEP_UNCHANGED, ACT_KEPT_UNCHANGED]
 
 
 def test_actually_dont_touch_the_field_withdraws_the_earlier_change() -> None:
-    reading = read("Move the return to Sunday. Actually, don't touch the return.")
+    reading = read("Set the return to Sunday. Actually, don't touch the return.")
     assert reading.kinds == ["set_field", "cancel"]
     assert reading.reasons == [ACT_CANCELLED, ACT_CANCELLATION_APPLIED]
 

@@ -67,3 +67,4 @@ def read_calendar_date(words: str, now: datetime, *, order: str = "DMY") -> date
     }
     found = dateparser.parse(said, languages=["en"], settings=settings)
     return None if found is None else found.date()
+

@@ -32,6 +32,9 @@ _AMOUNT = re.compile(
 )
 
 
+_CENTS = re.compile(r"(\d{1,2})\s?(?:cents?|c)", re.IGNORECASE)
+
+
 class MoneyError(ValueError):
     """Not an amount of money in the expected currency."""
 
@@ -65,6 +68,9 @@ def read_amount(text: str, *, currency: str = "EUR") -> int:
     said = re.sub(
         r"\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)$", "", said, flags=re.I
     )
+    cents_only = _CENTS.fullmatch(said)
+    if cents_only is not None:  # "50 cents": minor units of the expected currency
+        return int(cents_only.group(1))
     m = _AMOUNT.fullmatch(said)
     if m is None:
         raise MoneyError(f"{text.strip()!r} is not an amount of money")

@@ -20,6 +20,7 @@ import attrs
 
 from turnframe._identity import interaction_id
 from turnframe.plan import Act, Evidence, OperationAct, UserTurnPlan
+from turnframe.reading.months import with_month
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.work import Work
 from turnframe.results import (
@@ -39,7 +40,9 @@ _TRIM = " \t\r\n.,;:!?\"'\u201c\u201d"
 #: Words around a new value for a card's command: "make it 30 instead", "sorry, I meant 25".
 _AMENDING = re.compile(
     r"(?<!\w)(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to|it\s+should\s+be|no|sorry"
-    r"|actually|instead|rather|i\s+mean[t]?|wait|please|oops|correction|not\s+\S+\s+but)(?!\w)",
+    r"|actually|instead|rather|i\s+mean[t]?|wait|please|oops|correction|not\s+\S+\s+but|hmm+"
+    r"|(?:is|was|would\s+be|sounds|seems)\s+(?:fair|right|correct|better|fine|good|ok(?:ay)?))"
+    r"(?!\w)",
     re.IGNORECASE,
 )
 
@@ -161,11 +164,12 @@ def text_amendment(
         for argument in op.arguments:
             if argument.type is str or not said:
                 continue
+            value = with_month(said, act.args.get(argument.name))
             try:
-                argument.parse(said, ParseContext.of(ctx.turn, _state_of(card, ctx)))
+                argument.parse(value, ParseContext.of(ctx.turn, _state_of(card, ctx)))
             except ValueError:
                 continue
-            return card, attrs.evolve(act, args={**act.args, argument.name: said})
+            return card, attrs.evolve(act, args={**act.args, argument.name: value})
     return None
 
 

@@ -25,7 +25,7 @@ from turnframe._identity import (
     idempotency_key,
     interaction_id,
 )
-from turnframe.plan import OperationAct, StartCaseAct
+from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
 from turnframe.reduce.asking import ask_for_argument
 from turnframe.reduce.conditions import conditions_hold
@@ -248,15 +248,27 @@ def _field_candidates(
     for pos, _, _, _ in items[1:]:
         work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, first)
     pos, value, _, error = items[0]
+    if not work.value_of(pos).strip():  # "change the note": the value is asked for
+        detail = f"missing value: {name}"
+        work.decide(pos, ActStatus.NEEDS_CLARIFICATION, ACT_MISSING_ARGUMENT, pos, detail=detail)
+        return []
     if error is not None:
         work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=error)
         return []
     field = workflow.field(name)
     assert field is not None
     args = {"field": name, "value": value_to_json(field, value)}
+    root = work.root_act(pos)
     return [
         Candidate(
-            pos=pos, name=SET_FIELD_COMMAND, args=args, policy=field.policy, field=name, value=value
+            pos=pos,
+            name=SET_FIELD_COMMAND,
+            args=args,
+            policy=field.policy,
+            field=name,
+            value=value,
+            # The interpreter was unsure of its reading: a card shows the value first.
+            unsure=isinstance(root, SetFieldAct) and root.confirm,
         )
     ]
 

@@ -250,6 +250,13 @@ async def _click(
     )
 
 
+async def _events(store: Store, account: str, *, by_id: Mapping[str, str]) -> list[dict[str, Any]]:
+    return [
+        {"case": by_id.get(e.case_id, e.case_id), "type": e.type, "data": e.payload}
+        for e in await store.list_events(account)
+    ]
+
+
 async def play_one(
     rt: Runtime, store: Store, phrasing: Phrasing, *, workflow: str, seed: Iterable[Any]
 ) -> Graded:
@@ -267,15 +274,22 @@ async def play_one(
         if said.startswith("/click"):
             last = await _click(rt, store, session, said.removeprefix("/click"), card)
             if last is None:
-                return Graded(phrasing=phrasing, right=False, wrong_commits=(), why="no card")
+                # No card to click: still a miss, and whatever was committed before is graded
+                # (a routine change committed where a card was expected is a wrong commit).
+                events = await _events(store, account, by_id={v: k for k, v in keys.items()})
+                _, extra = match_events(phrasing.expect.get("events", []), events)
+                return Graded(
+                    phrasing=phrasing,
+                    right=False,
+                    wrong_commits=tuple(extra),
+                    why="no card",
+                    events=tuple(events),
+                )
         else:
             last = await rt.handle_turn(rt.new_turn(session, said, at=CORPUS_CLOCK))
         card = next((b.data for b in reversed(last.blocks) if b.kind is BlockKind.CARD), card)
     assert last is not None
-    events = [
-        {"case": by_id.get(e.case_id, e.case_id), "type": e.type, "data": e.payload}
-        for e in await store.list_events(account)
-    ]
+    events = await _events(store, account, by_id=by_id)
     record = await store.get_turn(account, last.turn_id)
     plan = None
     if record is not None and record.plan:

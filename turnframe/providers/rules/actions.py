@@ -45,18 +45,22 @@ _FIELD_FORMS = (
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
     r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
-    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+|\s+(?=[\"\u201c]))",
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+"
+    r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
     r"|reads|says|needs\s+to\s+be)\s+"
-    r"|\s*[:=]\s*)",
+    r"|\s*(?:[:=]|->|=>|\u2192)\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
     # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
-    rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*[:=]\s*",
+    rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
+    # "[case] F: V", the case named first: "4711 note: call back", "Anna's limit: 1500".
+    r"(?:#?\d{3,}|(?-i:[A-Z])[\w-]*)(?:['\u2019]s)?\s+(?P<f>F)\s*(?:[:=]|->|=>|\u2192)\s*",
 )
 #: "put "customer angry" as the note on 1001": the value first, then the field.
 _VALUE_FIRST = re.compile(
-    r"(?:put|set|make|write|add|use)\s+(?P<v>[\"\u201c][^\"\u201d]+[\"\u201d])\s+(?:as|in|for|to)\s+"
+    r"(?:put|set|make|write|add|use)\s+"
+    r"(?P<v>[\"\u201c][^\"\u201d]+[\"\u201d]|'[^']+'|\u2018[^\u2019]+\u2019)\s+(?:as|in|for|to)\s+"
     r"(?:(?:the|my|a|its)\s+)?(?P<f>F)\b.*",
     ICASE | re.DOTALL,
 )
@@ -68,8 +72,11 @@ _VALUE_STOP = re.compile(
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
-    r"(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+|[\w-]+(?:'s)?)"
-    r"(?:\s+[\w-]+)?\s+(?:to|as)\s+(?P<v>.+)",
+    r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
+    r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+)?"
+    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?\s+(?:to|as)\s+"
+    r"|(?:name|call)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)"
+    r"\s+(?:to\s+|as\s+)?(?=[\"'\u201c\u2018]))(?P<v>.+)",
     ICASE | re.DOTALL,
 )
 _START = re.compile(
@@ -105,7 +112,8 @@ _REQUEST_LEAD = r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hel
 _REQUEST_FRAME = (
     r"(?:(?:i|we)\s+(?:(?:would|'d|\u2019d)\s+(?:like|love)|want|need|wish|demand|expect|"
     r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
-    r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+please)?(?:\s+(?:get|have|receive))?"
+    r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+(?:please|possibly|kindly|perhaps|just))*"
+    r"(?:\s+(?:get|have|receive))?"
     r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
     r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
     r"|(?:go\s+ahead\s+and|let'?s))"
@@ -126,6 +134,7 @@ class FieldReading:
     target: Target
     opening: int  # length of the words before the value: compared with an operation's phrase
     value_span: Span
+    rest: Span | None = None  # words after a typed value that are not the value's
 
 
 @attrs.frozen(kw_only=True)
@@ -137,6 +146,7 @@ class OperationReading:
     opening: int
     phrase_span: Span
     unread: tuple[Span, ...]
+    unsure: bool = False  # the reading may have cut the object around a value
 
 
 @attrs.frozen(kw_only=True)
@@ -178,6 +188,15 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
     return "".join(out), (start, end)
 
 
+def _closing_quote(text: str, closing: str, start: int, end: int) -> int:
+    """Where a quote opened before ``start`` closes; a single quote closes only where no
+    letter follows it, so "it's" inside 'it's fine' does not end the value."""
+    if closing not in "'\u2019":
+        return text.find(closing, start, end)
+    m = re.compile(rf"{closing}(?!\w)").search(text, start, end)
+    return -1 if m is None else m.start()
+
+
 def _forms(vocab: Vocabulary) -> list[tuple[re.Pattern[str], str | None]]:
     """Each phrasing, with the field it always sets (None: the field is named in the clause)."""
     forms: list[tuple[re.Pattern[str], str | None]] = [
@@ -198,8 +217,16 @@ def _value_first(field_pattern: str) -> re.Pattern[str]:
 def _bare(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
-        r"(?:(?P<o>#?\d{3,}|[A-Z][\w-]*)\s+)?(?P<v>\S.*)",
+        r"(?:(?P<o>#?\d{3,}|(?-i:[A-Z])[\w-]*)\s+)?(?P<v>\S.*)",
         ICASE | re.DOTALL,
+    )
+
+
+@functools.cache
+def _bare_plain(field_pattern: str) -> re.Pattern[str]:
+    """ "limit 1200 euros": the value right after the field, before any case is looked for."""
+    return re.compile(
+        rf"{DETERMINER}?(?P<f>{field_pattern})\s+(?P<v>\S.*)", ICASE | re.DOTALL
     )
 
 
@@ -268,17 +295,38 @@ def read_field(
             opening=end - start,
             value_span=value_span,
         )
-    bare = _bare(vocab.field_pattern).fullmatch(text, start, end)
-    if bare is not None:
+    for bare in (
+        _bare_plain(vocab.field_pattern).fullmatch(text, start, end),
+        _bare(vocab.field_pattern).fullmatch(text, start, end),
+    ):
+        if bare is None:
+            continue
         name = vocab.field_named(bare.group("f"))
-        value, value_span = clean_value(text, (bare.start("v"), end), aliases)
-        if value and _bare_value_ok(vocab, name, text[value_span[0] : value_span[1]], ctx):
+        value_end, rest = end, None
+        closing = _QUOTES.get(text[bare.start("v")])
+        if closing is not None:  # "note 'x' on the same order": the value ends at its quote
+            close = _closing_quote(text, closing, bare.start("v") + 1, end)
+            if close > bare.start("v") + 1:
+                value_end = close + 1
+                rest = (value_end, end) if text[value_end:end].strip() else None
+        value, value_span = clean_value(text, (bare.start("v"), value_end), aliases)
+        raw = text[bare.start("v") : value_end].strip()  # quotes and all: "note 1001 'called'"
+        if value and _bare_value_ok(vocab, name, raw if raw[:1] in _QUOTES else value, ctx):
+            target = targets.find(start, end, [value_span])
+            if rest is not None:
+                tail = unnamed_owner(text, rest[0], rest[1], vocab)
+                mentioned = bool(targets.mentions(rest[0], rest[1]))
+                if tail is not None and tail[1] is not None and not mentioned:
+                    target = tail[1]
+                if mentioned or (tail is not None and not text[tail[0][1] : end].strip(TRIM)):
+                    rest = None  # "… on the same order", "… on 1002": the record, explained
             return FieldReading(
                 field=name,
                 value=value,
-                target=targets.find(start, end, [value_span]),
+                target=target,
                 opening=bare.start("v") - start,
                 value_span=value_span,
+                rest=rest,
             )
     for form, fixed in _forms(vocab):
         m = form.fullmatch(text, start, end)
@@ -287,7 +335,7 @@ def read_field(
         value_start, value_end = m.start("v"), end
         closing = _QUOTES.get(text[value_start]) if value_start < end else None
         if closing is not None:  # a quoted value ends at its closing quote
-            close = text.find(closing, value_start + 1, end)
+            close = _closing_quote(text, closing, value_start + 1, end)
             if close > value_start + 1:
                 value_end = close + 1
         said = [] if closing is not None else targets.mentions(value_start, value_end)
@@ -299,7 +347,9 @@ def read_field(
         if not value:
             continue
         cut = _typed_prefix(vocab, fixed or vocab.field_named(m.group("f")), value, ctx)
+        rest = None
         if cut is not None:  # "the limit is 1000 euros, not whatever …": the value, then words
+            rest = (value_span[0] + len(cut), value_span[1])
             value = cut
             value_span = (value_span[0], value_span[0] + len(cut))
         outside = [(value_span[0], end)] if value_end == end else [value_span]
@@ -313,6 +363,7 @@ def read_field(
             target=target,
             opening=value_start - start,
             value_span=value_span,
+            rest=rest,
         )
     return None
 
@@ -331,12 +382,15 @@ def _owner_span(
     window = text[max(start, first.start - _LEAD_REACH) : first.start]
     lead = _owner_lead(nouns).search(window)
     s = first.start - (len(window) - lead.start()) if lead is not None else first.start
-    tail = re.match(r"\s+[\w-]+\s*(?=$|[,;])", text[first.end : end])
+    tail = re.match(r"\s+(?![\d€$£])[\w-]+\s*(?=$|[,;])", text[first.end : end])
     if tail is None:
         tail = _owner_noun(nouns).match(text, first.end, end)
         e = tail.end() if tail is not None else first.end
     else:
         e = first.end + tail.end()
+    possessive = re.match(r"['\u2019]s(?!\w)", text[e:end])
+    if possessive is not None:  # "the Acme case's due date": the owner's "'s"
+        e += possessive.end()
     return max(s, start), e
 
 
@@ -455,6 +509,7 @@ def read_operation(
         opening=m.end() - start,
         phrase_span=m.span(),
         unread=reading.unread,
+        unsure=reading.split_object,
     )
 
 

@@ -17,6 +17,7 @@ Words nothing accounts for are returned as unread, for the plan's ``not_understo
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ from turnframe.providers.rules.shapes import (
     NUMBER,
     PRONOUN,
     SHARE,
+    TIMES,
     TRAILING_PREPOSITION,
     TRIM,
 )
@@ -44,6 +46,8 @@ from turnframe.workflow import Argument, Operation, ParseContext
 Span = tuple[int, int]
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
+_FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
+_FUNCTION_ONLY = re.compile(r"(?:(?:for|of|a|an|the|with|to|at|on|in|and)\b[\s,]*)+", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
 _FILLER = re.compile(
@@ -60,6 +64,9 @@ class ArgumentReading:
     numbers: tuple[str, ...]  # arguments filled from numbers, money or dates, in text order
     unread: tuple[Span, ...]
     names_field: bool = False  # the object named one of the workflow's fields: not an argument
+    #: The object's words stand on both sides of a value taken out ("a guide for 2 hours"):
+    #: the value may belong to the object, so the reading is unsure.
+    split_object: bool = False
 
 
 def _is_text(argument: Argument) -> bool:
@@ -102,9 +109,17 @@ class _Carver:
         return True
 
     def shapes(self, pattern: re.Pattern[str], group: str, start: int, end: int) -> None:
-        for m in pattern.finditer(self.text, start, end):
+        at = start
+        while at < end:
+            m = pattern.search(self.text, at, end)
+            if m is None:
+                return
             if not self.free(m.span()):
+                # "1001 €30": "1001 €" overlaps the case's number; "€30" may still be an
+                # amount, so the search goes on from the next character, not past the match.
+                at = m.start() + 1
                 continue
+            at = max(m.end(), m.start() + 1)
             before = max(0, m.start() - 5)
             priced = group == "number" and _PRICED.search(self.text, before, m.start())
             argument = self.accepting(m.group(group), priced=bool(priced))
@@ -198,6 +213,8 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     """The object as the user said it, without article, quantity or price: "3 boxes of
     screws" gives "boxes of screws" (never singularised or reordered: the user's words);
     a trailing "as an <operation's noun>" ("… as an item") is the operation's, not the object's."""
+    # Pictographs and other symbols decorate a message; they are never part of a name.
+    words = "".join(c for c in words if unicodedata.category(c) not in ("So", "Sk", "Cs"))
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
     tail = _AS_NOUN.search(words)
@@ -228,6 +245,8 @@ def read_arguments(
     carver.shares(start, end)
     carver.cues(start, end, object_name)
     counted_before = len(carver.numbers)
+    for times in TIMES:  # "x2", "2x": a count, never part of the object
+        carver.shapes(times, "count", start, end)
     carver.shapes(COUNT, "count", start, end)
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
@@ -248,11 +267,20 @@ def read_arguments(
         value = _object_text(words, counted, own)
         key = phrase_key(value)
         names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
-        if object_name is not None and value and not names_field and ":" not in value:
+        beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None
+        if beneficiary:  # "one for Pedro": who it is for, not what it is
+            unread += pieces
+        elif object_name is not None and value and not names_field and ":" not in value:
             carver.args[object_name] = value
         elif value:
             unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
+    words_pieces = [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
+    split = object_name in carver.args and len(words_pieces) > 1
     return ArgumentReading(
-        args=carver.args, numbers=numbers, unread=tuple(unread), names_field=names_field
+        args=carver.args,
+        numbers=numbers,
+        unread=tuple(unread),
+        names_field=names_field,
+        split_object=split,
     )

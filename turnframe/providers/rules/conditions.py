@@ -19,12 +19,14 @@ from turnframe.providers.rules.shapes import ICASE
 from turnframe.providers.rules.vocabulary import Vocabulary, tokens
 
 IF_FIRST = re.compile(
-    r"(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as|in\s+case)\s+(?P<cond>[^,;]+?)"
+    r"(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as|in\s+case|(?P<unless>unless))"
+    r"\s+(?P<cond>[^,;]+?)"
     r"\s*(?:,\s*|\s+then\s+)(?:then\s+)?(?P<act>.+)",
     ICASE | re.DOTALL,
 )
 IF_AFTER = re.compile(
-    r"(?P<act>.+?),?\s+(?:but\s+)?(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as)"
+    r"(?P<act>.+?),?\s+(?:but\s+)?(?:only\s+)?"
+    r"(?:if|provided(?:\s+that)?|as\s+long\s+as|(?P<unless>unless))"
     r"\s+(?P<cond>[^,;]+?)(?P<tail>[,;]?\s+(?:otherwise|else|or\s+else)\b.*)?",
     ICASE | re.DOTALL,
 )
@@ -34,6 +36,7 @@ _NEGATED = re.compile(
     r"|never)(?!\w)",
     ICASE,
 )
+_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+|\s*[\u2013\u2014]\s*")
 _NOTHING = re.compile(
     r"(?:leave\s+(?:it|that|everything)(?:\s+(?:as\s+it\s+is|alone|be))?|do\s+nothing"
     r"|don['\u2019]?t(?:\s+bother)?|nothing|skip\s+it|forget\s+it|keep\s+it\s+as\s+it\s+is)",
@@ -46,6 +49,9 @@ class ConditionReading:
     condition: ActCondition
     act_span: tuple[int, int]
     otherwise: tuple[int, int] | None = None  # "…, otherwise A" after "A if C"
+    #: Words after a dash in the condition ("if it is signed — 40 euros"): not the
+    #: condition's, left for the plan's ``not_understood`` (and the confidence check).
+    unread: tuple[int, int] | None = None
 
 
 def condition_named(words: str, vocab: Vocabulary) -> ActCondition | None:
@@ -65,11 +71,20 @@ def read_condition(text: str, start: int, end: int, vocab: Vocabulary) -> Condit
         m = pattern.fullmatch(text, start, end)
         if m is None:
             continue
-        condition = condition_named(m.group("cond"), vocab)
+        cond_start, cond_end = m.span("cond")
+        dash = _DASH.search(text, cond_start, cond_end)
+        unread = None
+        if dash is not None:
+            unread, cond_end = (dash.end(), cond_end), dash.start()
+        condition = condition_named(text[cond_start:cond_end], vocab)
         if condition is None:
             return None
+        if m.group("unless"):  # "close it unless the warranty has expired": it must not hold
+            condition = attrs.evolve(condition, holds=not condition.holds)
         tail = m.span("tail") if "tail" in m.groupdict() and m.group("tail") else None
-        return ConditionReading(condition=condition, act_span=m.span("act"), otherwise=tail)
+        return ConditionReading(
+            condition=condition, act_span=m.span("act"), otherwise=tail, unread=unread
+        )
     return None
 
 

@@ -43,6 +43,38 @@ _AGAIN = re.compile(
 )
 
 
+#: "two more", "and another 10", "5 more please": the previous operation again, with the value
+#: said in place of the one it had (a count, an amount), read by the operation's parsers.
+_MORE = re.compile(
+    r"(?:(?:and|also|plus)\s+)?(?:another\s+(?P<a>[^\s,;]+(?:\s+[^\s,;]+)?)"
+    r"|(?P<b>[^\s,;]+(?:\s+(?:euros?|eur|€))?)\s+more)(?:\s+please)?",
+    ICASE,
+)
+
+
+def _more(
+    text: str, span: Span, previous: Act, vocab: Vocabulary, ctx: ParseContext, evidence: Any
+) -> FollowUp | None:
+    m = _MORE.fullmatch(text, *span)
+    if m is None or not isinstance(previous, OperationAct):
+        return None
+    group = "a" if m.group("a") is not None else "b"
+    op = vocab.operation(previous.operation)
+    reading = read_arguments(op, text, *m.span(group), ctx=ctx)
+    said = [name for name in reading.args if name not in _text_args(op)]
+    if reading.unread or len(said) != 1:
+        return None
+    args = {**previous.args, said[0]: reading.args[said[0]]}
+    act = OperationAct(
+        target=previous.target, operation=previous.operation, args=args, evidence=evidence
+    )
+    return FollowUp(act=act, note=Note(operation=previous.operation, args=args, numbers=(said[0],)))
+
+
+def _text_args(op: Any) -> set[str]:
+    return {a.name for a in op.arguments if a.type is str}
+
+
 @attrs.frozen(kw_only=True)
 class FollowUp:
     act: Act
@@ -74,6 +106,9 @@ def follow_up(
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
         repeat = attrs.evolve(previous, evidence=plan.evidence(span))
         return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
+    more = _more(text, span, previous, vocab, ctx, plan.evidence(span))
+    if more is not None:
+        return more
     m = _FRAME.fullmatch(text, *span)
     framed = m is not None
     start, end = span
@@ -147,6 +182,9 @@ def _from_context(
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
         repeated = attrs.evolve(previous, evidence=evidence)
         return FollowUp(act=repeated, note=Note(operation=previous.operation, args=previous.args))
+    more = _more(text, span, previous, vocab, ctx, evidence)
+    if more is not None:
+        return more
     m = _FRAME.fullmatch(text, *span)
     start, end = span
     if m is not None:

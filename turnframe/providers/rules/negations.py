@@ -42,7 +42,7 @@ KEEP_IT = re.compile(
     ICASE,
 )
 CANCEL = re.compile(
-    r"(?:no\s+)?(?:scratch|forget|ignore|drop|cancel|skip)\s+(?:that|it|this|the\s+last\s+one"
+    r"(?:no\s+)?(?:scratch|scrap|forget|ignore|drop|cancel|skip)\s+(?:that|it|this|the\s+last\s+one"
     r"|about\s+it|that\s+one)|never\s*mind(?:\s+that)?|not\s+that(?:\s+one)?|leave\s+it"
     rf"|(?:{DONT})(?:\s+do\s+(?:it|that)|\s+bother)?",
     ICASE,

@@ -41,6 +41,7 @@ from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
+from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.spelling import correct, remap
 from turnframe.providers.rules.split import split_clauses
@@ -141,6 +142,13 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    # A change the reading cannot vouch for waits for a card or asks (ADR 0019).
+    vet(
+        plan,
+        vocab,
+        mentions=lambda s, e: {m.label for m in targets.mentions(s, e)},
+        today=reader.ctx.now.date(),
+    )
     return plan.plan()
 
 

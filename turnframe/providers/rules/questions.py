@@ -22,7 +22,7 @@ from turnframe.providers.rules.vocabulary import Vocabulary, tokens
 QUESTION_OPENING = re.compile(
     r"(?:what|what['\u2019]?s|whats|when|where|which|who|whom|whose|why|how|is|are|was|were"
     r"|am|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had"
-    r"|isn['\u2019]?t|aren['\u2019]?t|tell\s+me|describe|explain|define"
+    r"|isn['\u2019]?t|aren['\u2019]?t|tell\s+me|let\s+me\s+know|describe|explain|define"
     r"|(?:give|show)\s+me\s+an?\s+(?:example|instance)|example\s+of|remember|recall)(?!\w)",
     ICASE,
 )

@@ -11,6 +11,7 @@ operation followed by the operation with the corrected arguments.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -33,6 +34,7 @@ from turnframe.plan import (
     StartCaseAct,
     target_of,
 )
+from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.actions import (
     FieldReading,
     OperationReading,
@@ -60,10 +62,19 @@ from turnframe.providers.rules.negations import (
 )
 from turnframe.providers.rules.questions import QUESTION_OPENING, looks_like_question, read_question
 from turnframe.providers.rules.recall import recall_description
-from turnframe.providers.rules.shapes import CHITCHAT, ICASE, LEADING_FILLER, TRAILING_FILLER, TRIM
+from turnframe.providers.rules.shapes import (
+    CHITCHAT,
+    FOLLOW_UP,
+    ICASE,
+    LEADING_FILLER,
+    MARKER_AT,
+    TRAILING_FILLER,
+    TRIM,
+)
 from turnframe.providers.rules.split import Clause
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.reading.months import with_month
 from turnframe.reading.numbers import NUMBER_WORDS
 from turnframe.references import AliasMatch
 from turnframe.workflow import ParseContext
@@ -92,20 +103,62 @@ _ONLY_CASE = re.compile(
     r"|number|#|sorry|,)\s*)*",
     ICASE,
 )
-_HEADING = re.compile(r"[^:;,.]{1,40}?\s*(?::|\s-)\s+(?=\w)")
+_HEADING = re.compile(
+    r"(?:[^:;,.>\u2192]|(?<=nr|no)\.){1,40}?\s*(?::|\s-|\s*->|\s*\u2192)\s+(?=\w)", ICASE
+)
 _IF_SO = re.compile(
     r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
     r"[\s,]+(?:then\s+)?",
     ICASE,
 )
-_IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise)(?!\w)", ICASE)
+_IF_CLAUSE = re.compile(r"(?<!\w)(?:if|provided|as\s+long\s+as|otherwise|unless)(?!\w)", ICASE)
 _OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.*)", ICASE)
+#: "tell me if …", "let me know whether …", "I'd appreciate it if you could tell me …": the
+#: "if" asks a question; it sets no condition.
+_ASKS_WHETHER = re.compile(
+    r"(?:(?:please|kindly|and|also|can\s+you|could\s+you)\s+)*(?:tell\s+me|let\s+me\s+know|check"
+    r"|i(?:'d|\s+would)\s+(?:really\s+)?appreciate\s+it\s+if\s+you\s+could\s+(?:tell\s+me|let\s+me\s+know|check))"
+    r"\s+(?:if|whether|when|how)\b",
+    ICASE,
+)
+_FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
+_WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
+_JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
     r"(?:what|how|would|could|will|can)\b.*\bif\b|suppose|imagine|hypothetically", ICASE
 )
 _IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
+#: "75 is fair", "13 was right": a corrected value with the speaker's verdict on it.
+_VERDICT = re.compile(
+    r"\s+(?:is|was|would\s+be|sounds|seems|is\s+what\s+i\s+meant)\s+"
+    r"(?:fair|right|correct|better|fine|ok(?:ay)?|good|it)$",
+    ICASE,
+)
+#: "30 not 20", "25 instead of 20": the new value, then the one it replaces.
+_NOT_THAT = re.compile(
+    r"[\s,]+(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?:\w+\s+)?[#\w€$£.,]+[\s.!]*$", ICASE
+)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
+
+
+def _record_word(nouns: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
+
+
+@functools.cache
+def _no_value(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?:change|set|update|edit|fix|modify|correct)\s+(?:the\s+|my\s+|our\s+|its\s+)?"
+        rf"(?P<f>{field_pattern})(?:\s+(?:on|of|for|in)\s+(?:the\s+|my\s+|our\s+)?[\w#'\u2019.-]+"
+        r"(?:\s+[\w#-]+)?)?",
+        ICASE,
+    )
+
+
+_RENAME_ALONE = re.compile(
+    r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)", ICASE
+)
 
 
 @attrs.define
@@ -133,18 +186,26 @@ class Reader:
         body = self.text[s:e]
         if self._recall(s, e) or self._conditional(clause, s, e):
             return
+        if _ASKS_WHETHER.match(self.text, s, e):
+            self._question(clause, s, e)  # "let me know whether the warranty is still valid"
+            return
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
-        if _SHORT_FOLLOW_UP.fullmatch(body) and self._follow_up(s, e):
+        short = _SHORT_FOLLOW_UP.fullmatch(body) or _SHORT_FOLLOW_UP.fullmatch(
+            self.text, clause.start, e
+        )  # "and 1002?": the "and" a filler trim took off still marks a follow-up
+        if short and self._follow_up(s, e):
             return  # "and 1002?", "what about Rui?": the previous act on another case
         if self._it_is_the_field_asked(clause, s, e):
             return
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
+        elif self._field_without_value(s, e):
+            return  # "change the note": which value is asked, nothing is guessed
         elif not (
             self._correction(clause, s, e)
             or (clause.marker is None and self._follow_up(s, e))
@@ -152,6 +213,8 @@ class Reader:
             self.plan.not_understood(s, e)
             if clause.marker is not None:
                 self._doubt_last_change()
+            elif short or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end):
+                self._hold_last_change()  # "… and the garage too": what else is meant?
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
         """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
@@ -176,6 +239,8 @@ class Reader:
             return True
         if _IF_CLAUSE.search(self.text, s, e) is None:
             return False
+        if _ASKS_WHETHER.match(self.text, s, e):
+            return False  # "tell me if the warranty is still valid": a question, not a condition
         if HYPOTHETICAL_IF.match(self.text, s, e):
             return False  # "what would happen if …": a question
         reading = read_condition(self.text, s, e, self.vocab)
@@ -185,6 +250,8 @@ class Reader:
                 return True
             return False
         self._last_condition = reading.condition
+        if reading.unread is not None:
+            self.plan.not_understood(*reading.unread)
         a_start, a_end = reading.act_span
         rest = _OTHERWISE_INSIDE.search(self.text, a_start, a_end)
         self._conditioned(clause, (a_start, rest.start() if rest else a_end), reading.condition)
@@ -207,6 +274,7 @@ class Reader:
             return None
         rest = (self.text[s : said[0].start] + self.text[said[0].end : m.end()]).split()
         words = [w.strip(":-").casefold() for w in rest if w.strip(":-")]
+        words = [w for w in words if not _record_word(self.vocab.record_nouns).fullmatch(w)]
         if len(words) > 1 or any(w in self.vocab.field_names for w in words):
             return None  # "note 1002: …" is a field with its case, not a heading
         self.targets.remember(LabelTarget(label=said[0].label))
@@ -232,6 +300,9 @@ class Reader:
                 self.plan.acts[index] = attrs.evolve(act, condition=condition)
 
     def _follow_up(self, s: int, e: int) -> bool:
+        lead = _JOINED_BEFORE.search(self.text, max(0, s - 8), s)
+        if lead is not None:  # "and a kayak tour at 35": the "and" a filler trim took off
+            s = lead.start()
         found = follow_up(
             self.text,
             (s, e),
@@ -255,6 +326,16 @@ class Reader:
             return False
         rest = self.text[span[0] : said[0].start] + self.text[said[0].end : span[1]]
         return len(rest.split()) <= 2
+
+    def _hold_last_change(self) -> None:
+        """A follow-up the rules could not read: the change before it waits for a card."""
+        index = self.plan.last_change()
+        if index is None:
+            return
+        root = self.plan.root(index)
+        act = self.plan.acts[root]
+        if isinstance(act, OperationAct | SetFieldAct):
+            self.plan.acts[root] = attrs.evolve(act, confirm=True)
 
     def _doubt_last_change(self) -> None:
         """A correction the rules could not read: the change it corrects must not run as
@@ -287,6 +368,22 @@ class Reader:
         while e > s and self.text[e - 1] in TRIM:
             e -= 1
         return s, e
+
+    def _field_without_value(self, s: int, e: int) -> bool:
+        """ "set the limit", "change the email on 1001", "rename it": a field named for a
+        change with no value; the reducer asks for the value (an empty value is never set)."""
+        m = _no_value(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        named = self.vocab.field_names.get("name") or self.vocab.field_names.get("title")
+        if m is not None:
+            field = self.vocab.field_named(m.group("f"))
+        elif named is not None and _RENAME_ALONE.fullmatch(self.text, s, e):
+            field = named
+        else:
+            return False
+        target = self.targets.find(s, e)
+        act = SetFieldAct(target=target, field=field, value="", evidence=self.plan.evidence((s, e)))
+        self._emit(act, Note(field=field, span=(s, e)))
+        return True
 
     # -- negative clauses -------------------------------------------------------------------
     def _cancel(self, clause: Clause, s: int, e: int) -> bool:
@@ -418,6 +515,10 @@ class Reader:
         if asked and op is None:
             return False
         deep = op is not None and op.phrase_span[0] > s
+        if field is not None and op is not None and not deep and self._carded_whole(op):
+            # "move the return to 20 March": a field change and an operation that waits for a
+            # card both read the clause whole; the card shows what would run, so it wins.
+            field = None
         if field is not None and (op is None or deep or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
@@ -439,6 +540,24 @@ class Reader:
             if start is None:
                 return False
             self._start_case(start, (s, e))
+        return True
+
+    def _carded_whole(self, op: OperationReading) -> bool:
+        """The operation waits for a card, and its reading left nothing unread and said every
+        required argument in words its parsers read."""
+        declared = self.vocab.operation(op.operation)
+        if op.unread or not needs_confirmation(
+            declared.policy, is_destructive=declared.is_destructive
+        ):
+            return False
+        if not all(a.name in op.args for a in declared.arguments if a.required):
+            return False
+        for argument in declared.arguments:
+            if argument.name in op.args:
+                try:
+                    argument.parse(op.args[argument.name], self.ctx)
+                except (ValueError, TypeError):
+                    return False
         return True
 
     def _second_object(self, op: OperationReading, s: int, e: int) -> Span | None:
@@ -472,6 +591,8 @@ class Reader:
                 evidence=self.plan.evidence(span),
             )
         self._emit(act, note)
+        if reading.rest is not None:  # words after the value are weighed, never dropped
+            self.plan.not_understood(*self._without_fillers(*reading.rest))
 
     def _target_of(self, index: int) -> Any:
         return getattr(self.plan.acts[self.plan.root(index)], "target", None)
@@ -492,13 +613,25 @@ class Reader:
             operation=reading.operation,
             args=reading.args,
             evidence=self.plan.evidence(span),
-            # Words of the clause left unread: the reading may be wrong, so a card shows it.
-            confirm=bool(reading.unread),
+            # Words of the operation's own clause left unread may be an object or an argument
+            # it does not take ("send me the boarding passes"): a card shows what would run.
+            confirm=bool(reading.unread) or reading.unsure,
         )
         note = Note(operation=reading.operation, args=reading.args, numbers=reading.numbers)
         self._emit(act, note)
         for unread in reading.unread:
-            self.plan.not_understood(*unread)
+            if not self._inner_correction(*unread):
+                self.plan.not_understood(*unread)
+
+    def _inner_correction(self, s: int, e: int) -> bool:
+        """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with
+        no comma before it, corrects the act just read, as it would after a comma."""
+        m = MARKER_AT.match(self.text, s, e)
+        if m is None or m.end() >= e:
+            return False
+        marker = " ".join(m.group(0).strip(" ,:;.!-").casefold().split())
+        clause = Clause(start=m.end(), end=e, lead=s, marker=marker)
+        return self._correction(clause, m.end(), e)
 
     def _start_case(self, reading: StartReading, span: Span) -> None:
         act = StartCaseAct(
@@ -545,15 +678,30 @@ class Reader:
         if make_it is None and clause.marker is None:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
+        value = _NOT_THAT.sub("", _VERDICT.sub("", value))
+        value = _FRAME_WORD.sub("", value)  # "no, to email her": the value, not its "to"
+        if _WRONG_ONE.fullmatch(value):
+            return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
         index = self.plan.last_change()
         if index is None and value:
             return self._corrected_earlier(clause, value, (s, e))
         if index is None or not value:
             return False
         said = self.targets.mentions(s, e)
-        if said and len(value.split()) <= 5 and _ONLY_CASE.fullmatch(
-            self.text[s : said[-1].start]
-        ):  # "sorry, wrong order, I meant 1001": the same change on another case
+        if len(said) > 1 and _NOT_THAT.fullmatch(self.text, said[0].end, e):
+            said = said[:1]  # "1002 not 1001": the first case named is the one meant
+        after = self.text[said[-1].end : e] if said else ""
+        after = "" if _NOT_THAT.fullmatch(after) else after
+        only_case = bool(said) and _ONLY_CASE.fullmatch(self.text[s : said[-1].start]) is not None
+        quoted = bool(said) and self.text[max(0, said[-1].start - 1)] in "\"'\u201c\u2018"
+        nothing_after = re.fullmatch(
+            rf"[\s,.!]*(?:(?:{self.vocab.record_nouns}|one|instead|please|then|again|anyway)s?"
+            r"\b[\s,.!]*)*",
+            after,
+            ICASE,
+        )
+        if only_case and not quoted and nothing_after and len(value.split()) <= 5:
+            # "sorry, wrong order, I meant 1001": the same change on another case
             root = self.plan.root(index)
             act = self.plan.acts[index]
             root_act = self.plan.acts[root]
@@ -585,6 +733,7 @@ class Reader:
             return True
         note = self.plan.notes[self.plan.root(index)]
         evidence = self.plan.evidence((clause.lead, e))
+        value = with_month(value, getattr(act, "value", None))
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
 
@@ -623,12 +772,13 @@ class Reader:
             argument = next(a for a in op.arguments if a.name == name)
             if argument.type is str and not argument.choices:
                 continue  # free text is never a corrected value; a value of a finite set is
+            said = with_month(value, act.args.get(name))
             try:
-                argument.parse(value, self.ctx)
+                argument.parse(said, self.ctx)
             except ValueError:
                 continue
             self._add_cancel(index, (clause.lead, span[1]))
-            args = {**act.args, name: value}
+            args = {**act.args, name: said}
             corrected = OperationAct(
                 target=act.target,
                 operation=act.operation,
@@ -638,3 +788,4 @@ class Reader:
             self._emit(corrected, attrs.evolve(note, args=args))
             return True
         return False
+

@@ -25,7 +25,7 @@ ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
 DATE = re.compile(
     r"(?<!\w)(?:(?:on|to|for|by|until|till|from)\s+)?(?P<date>"
     r"(?:the\s+)?day\s+after\s+tomorrow|today|tonight|tomorrow"
-    rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}"
+    rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}(?![\s,]+(?:the\s+)?(?:\d|{MONTH}\s+\d))"
     r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+month|next\s+(?:week|month)"
     rf"|in\s+(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)"
     rf"|(?:\d+|a|an|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)\s+from\s+(?:now|today)"
@@ -36,8 +36,8 @@ DATE = re.compile(
     r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
     r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
     rf"(?:\s+of\s+{MONTH}|(?!\s+\w))"
-    rf"|(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
-    rf"|{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
+    rf"|(?:{WEEKDAY},?\s+)?(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
+    rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
     rf"|the\s+{ORDINAL}"
     r")(?!\w)",
     ICASE,
@@ -50,7 +50,7 @@ _CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
 #: the currency before or after the number, as a symbol, a code or a word.
 MONEY = re.compile(
     r"(?<!\w)(?:(?:at|for|of|by)\s+)?"
-    rf"(?P<money>(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
+    rf"(?P<money>\d{{1,2}}\s?(?:cents?|c)(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
     rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
     r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+))?",
@@ -68,6 +68,11 @@ SHARE = re.compile(
 COUNT = re.compile(
     rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
 )
+#: A count written as a multiplier: "x2", "2x" (or with a multiplication sign): ``count``.
+TIMES = (
+    re.compile(r"(?<![\w.,])[x\u00d7]\s?(?P<count>\d{1,3})(?![\w.,])", ICASE),
+    re.compile(r"(?<![\w.,])(?P<count>\d{1,3})\s?[x\u00d7](?![\w.,])", ICASE),
+)
 #: A bare number ("135", "12.50", "twenty"; never a lone "one"): group ``number``.
 NUMBER = re.compile(
     rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?|(?!one\b){NUMBER_WORDS.pattern})(?![\w])", ICASE
@@ -79,11 +84,14 @@ LEADING_FILLER = re.compile(
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
     r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
+    r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
+    r"|(?:possibly|perhaps)\s+"
     r"|(?:first(?:ly)?|in\s+the\s+meantime|meanwhile|also|secondly|finally)[\s,]+"
     r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
     r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
-    r"|if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother)[\s,]+"
+    r"|if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother)[\s,]+|if\s+(?:at\s+all\s+)?possible[\s,]+"
     r"|when\s+you\s+get\s+a\s+chance[\s,]+|please\s+could\s+you\s+"
     r"|i(?:'d|\s+would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+"
     r"|we\s+(?:want|need)\s+to\s+|let'?s\s+|go\s+ahead\s+and\s+)+",
@@ -92,17 +100,17 @@ LEADING_FILLER = re.compile(
 #: Politeness at the end of a clause ("…, please", "… thanks").
 TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:please|thanks|thank\s+you|(?<!from)\s*now|right\s+away|asap|for\s+me"
-    r"|instead))+$",
+    r"|instead|too|as\s+well))+$",
     ICASE,
 )
 
 #: Words that mark the rest of the clause as a same-breath correction of what came before.
 MARKER = re.compile(
-    r"^(?:no,?\s+wait|wait,?\s+no|actually|sorry|i\s+mean|i\s+meant|or\s+rather|rather"
+    r"^(?:no,?\s+wait|wait,?\s+no|(?:no|oh|hmm+),?\s+sorry|actually|sorry(?!\s+(?:to|for)\b)|i\s+mean|i\s+meant|or\s+rather|rather"
     r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
     r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
-    r"|sorry,?\s+i\s+mean(?:t)?|no,?\s+(?=make\s+(?:it|that))|hm+,?\s+no"
-    rf"|(?:scrap|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"
+    r"|sorry,?\s+i\s+mean(?:t)?|no,?(?=\s+make\s+(?:it|that))|hm+,?\s+no"
+    rf"|(?:scrap|scratch|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"
     rf"|no(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}|(?:the|on|to)\s)))(?:[\s,:;.!-]+|$)",
     ICASE,
 )
@@ -147,7 +155,7 @@ GENERIC_STARTERS = (
     r"|don['\u2019]?t|dont|do\s+not|never|please|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want"
     r"|i'?d\s+like|i\s+would\s+like|let'?s|is|are|was|were|does|did|do\s+you|what|what'?s"
     r"|when|where|which|who|how|why|tell\s+me|describe|explain|define|give\s+me|show\s+me"
-    r"|forget|scratch|never\s*mind|cancel\s+that|start|open|create|rename|reschedule"
+    r"|forget|scratch|scrap|never\s*mind|cancel\s+that|start|open|create|rename|reschedule"
     r"|postpone|push|just|stop"
 )
 
@@ -165,7 +173,7 @@ DEICTIC = re.compile(
 )
 LEADING_PREPOSITION = re.compile(r"^(?:(?:at|for|to|on|of|with|by|in|from|about)\s+)+", ICASE)
 TRAILING_PREPOSITION = re.compile(r"(?:\s+(?:at|for|to|on|of|with|by|in|from|and))+$", ICASE)
-LEADING_ARTICLE = re.compile(r"^(?:(?:a|an|the|some)\s+)+", ICASE)
+LEADING_ARTICLE = re.compile(r"^(?:(?:a|an|the|some|another)\s+)+", ICASE)
 
 #: Characters trimmed from both ends of a clause or value.
 TRIM = " \t\r\n,.;:!?\u2026-\u2013\u2014\"'\u201c\u201d\u2018\u2019()"

@@ -24,7 +24,9 @@ from spellchecker import SpellChecker
 
 from turnframe.plan import Evidence, UserTurnPlan
 
-_WORD = re.compile(r"(?<![\w@.'])[A-Za-z]{2,}(?![\w@'])")
+_WORD = re.compile(r"(?<![\w@.'])[A-Za-z]+(?![\w@'])")
+#: Where a clause opens: the start, or after a sentence end, a line break, a list marker.
+_OPENING = re.compile(r"(?:^\s*[-*\u2022]|[.!?:;\n)]|\n\s*[-*\u2022])\s*$")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
@@ -32,6 +34,7 @@ _COMMANDS = (
     "much many "
     "status about still valid left paid does instead actually sorry mean wait because reason "
     "order number note amount date name euro euros eur usd gbp first second third next week "
+    "half whole full money back "
     "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
     "february march april june july august september october november december"
 )
@@ -39,6 +42,7 @@ COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
 SHORTHANDS = {
     "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
+    "u": "you", "ur": "your", "wat": "what", "teh": "the",
 }
 _COMMON = 1e-7  # a word more frequent than this in English is never a typo
 
@@ -92,6 +96,22 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
     return best[0][1]
 
 
+#: The command verbs a clause may open with.
+_VERBS = frozenset(_COMMANDS.split(" ")[:16])
+
+
+_LOOK_BACK = 12
+
+
+def _opens_clause(text: str, at: int) -> bool:
+    return at == 0 or _OPENING.search(text, max(0, at - _LOOK_BACK), at) is not None
+
+
+def _one_short(word: str, known: frozenset[str]) -> str | None:
+    found = {v for v in _VERBS & known if len(v) == len(word) + 1 and OSA.distance(word, v) == 1}
+    return found.pop() if len(found) == 1 else None
+
+
 def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Corrected | None:
     """The text with typos of vocabulary words corrected, or ``None`` when nothing changed."""
     english = _english()
@@ -104,10 +124,16 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
         word = m.group(0)
         lowered = word.casefold()
         fixed = SHORTHANDS.get(lowered)
+        if fixed is None and len(lowered) == 2 and _opens_clause(text, m.start()):
+            # "ad 2 city cards": a clause opens with a verb, so a two-letter word there that is
+            # one letter short of exactly one command verb is that verb.
+            fixed = _one_short(lowered, known)
         if fixed is None:
             if len(lowered) < 3 or lowered in known or lowered in names:
                 continue
-            inside = m.start() > 0 and not re.search(r"[.!?]\s*$", text[: m.start()])
+            # A bounded look-back (a sentence end and its spaces), so the pass stays linear.
+            before = text[max(0, m.start() - _LOOK_BACK) : m.start()]
+            inside = m.start() > 0 and not re.search(r"[.!?]\s*$", before)
             if word[0].isupper() and inside:
                 continue  # a proper name
             if english.word_usage_frequency(lowered) > _COMMON:

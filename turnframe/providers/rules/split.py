@@ -32,6 +32,9 @@ _ABBREVIATION = re.compile(
 )
 _WORD_CHAR = re.compile(r"\w")
 _QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
+#: A single quote that opens a value ("note 'VIP'"), and one that closes it (not "it's").
+_OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
+_CLOSE_SINGLE = re.compile(r"['\u2019](?!\w)")
 
 
 @attrs.frozen(kw_only=True)
@@ -48,13 +51,34 @@ class Clause:
         return text[self.start : self.end]
 
 
+_LIST_MARK = re.compile(r"(?:^|(?<=\s))(?P<n>\d{1,2})[.)]\s+(?=[^\W\d])")
+
+
+def list_items(text: str) -> dict[int, int]:
+    """Where each marker of a numbered list starts, with where its item's words start: only
+    markers counting 1, 2, 3 … in order, so "pay 20. thanks" keeps its number."""
+    found: dict[int, int] = {}
+    expected = 1
+    for m in _LIST_MARK.finditer(text):
+        if int(m.group("n")) == expected:
+            found[m.start()] = m.end()
+            expected += 1
+    return found if len(found) >= 2 else {}
+
+
 def sentences(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, ends with '?') for each sentence. A full stop after an abbreviation ("no.
     1001", "approx. 20") does not end one."""
     out: list[tuple[int, int, bool]] = []
     start = 0
     i = 0
+    items = list_items(text)
     while i < len(text):
+        if i in items:  # "1. add … 2. add …": each numbered item is a sentence of its own
+            if text[start:i].strip():
+                out.append((start, i, "?" in text[start:i].rstrip()[-1:]))
+            start = i = items[i]
+            continue
         c = text[i]
         after = text[i + 1] if i + 1 < len(text) else " "
         inside_word = c == "." and (
@@ -81,7 +105,7 @@ def _gap_start(text: str, start: int, w: int) -> int:
     sentence stays linear in its length."""
     j = w
     while True:
-        while j > start and text[j - 1] in " \t,-\u2013\u2014":
+        while j > start and text[j - 1] in " \t,-+&\u2013\u2014":
             j -= 1
         word = _CONNECTIVE.search(text, max(start, j - _CONNECTIVE_REACH), j)
         if word is None or word.end() != j:
@@ -100,7 +124,7 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         gap_start = _gap_start(text, start, w)
         if gap_start <= start:
             continue
-        joined = any(c in ",-\u2013\u2014" for c in text[gap_start:w]) or bool(
+        joined = any(c in ",-+&\u2013\u2014" for c in text[gap_start:w]) or bool(
             _WORD_CHAR.search(text, gap_start, w)
         )
         opens = (
@@ -112,16 +136,29 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         strong = STRONG_MARKER.match(text, w, end) and not before.endswith(("i ", "we "))
         # A quoted value is over at its closing quote: what follows a comma or "and" after
         # it is a clause of its own ("set the note to "x", and no changes to the date").
-        closes = text[gap_start - 1] in "\"\u201d"
+        closes = text[gap_start - 1] in "\"\u201d'\u2019"
         quoted = joined and closes and _open_quote(text, start, gap_start)
-        if (joined and opens) or strong or quoted:
+        if ((joined and opens) or strong or quoted) and not _inside_quote(text, start, w):
             out.append((gap_start, w))
     return out
+
+
+def _inside_quote(text: str, start: int, at: int) -> bool:
+    """Whether ``at`` stands inside a quoted value ("note 'no answer, call on Monday'"): a
+    quoted value is the user's words, never cut into clauses."""
+    window = text[max(start, at - _QUOTE_REACH) : at]
+    if window.count('"') % 2 == 1 or window.count("\u201c") > window.count("\u201d"):
+        return True
+    opened = list(_OPEN_SINGLE.finditer(window))
+    return bool(opened) and not _CLOSE_SINGLE.search(window, opened[-1].end())
 
 
 def _open_quote(text: str, start: int, at: int) -> bool:
     """Whether the quote just before ``at`` closes one opened inside the sentence."""
     window = text[max(start, at - _QUOTE_REACH) : at - 1]
+    if text[at - 1] in "'\u2019":  # a single quote: the last one opened is still open
+        opened = list(_OPEN_SINGLE.finditer(window))
+        return bool(opened) and not _CLOSE_SINGLE.search(window, opened[-1].end())
     return window.count('"') % 2 == 1 or "\u201c" in window
 
 

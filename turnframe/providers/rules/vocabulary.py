@@ -152,7 +152,8 @@ def vocabulary_of(workflow: Workflow[Any]) -> Vocabulary:
     op_alt = alternation(operations, flexible=True)
     starters = re.compile(
         rf"(?:{GENERIC_STARTERS}|{op_alt}|(?:the\s+)?(?:{field_alt})"
-        r"(?:\s+(?:of|for|on|in)\s+[\w#.-]+(?:\s+[\w#.-]+)?)?\s+(?:is|to|should|will|:))"
+        r"(?:\s+(?:of|for|on|in)\s+[\w#.-]+(?:\s+[\w#.-]+)?)?"
+        r"(?:\s+(?:is|to|should|will|:)|\s*(?::|=|->|=>|\u2192)|\s+(?=[\"'\u201c\u2018])))"
         r"(?!\w)",
         ICASE,
     )

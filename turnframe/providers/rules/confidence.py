@@ -1,0 +1,546 @@
+"""Reading confidence: a change commits only when the words that produced it are accounted for.
+
+The interpreter reads a clause into an act by finding the workflow's words in it: an operation
+or field phrase (with its declared synonyms and inflections), a record reference, argument
+values, a correction marker, politeness. This module looks at what that reading did *not*
+explain, and at free-text values that may have swallowed more than a value, and holds back
+every change it cannot vouch for. Nothing here names a domain: the words that matter come from
+the workflow's vocabulary and from ordinary English (negation, correction, anaphora).
+
+What an unsure change becomes (ADR 0019):
+
+- a value the unexplained words may correct or contradict ("pay twenty — scratch that,
+  thirty", "at 40 euros, no sorry 45" when the correction was not read) is not guessed: a typed
+  argument becomes unreadable, so the reducer asks for it (``needs_argument``); a field change
+  is taken back and the words are reported as not understood;
+- any other doubt (a negation, a second request, a pronoun, a free-text value that holds a
+  number, a verb or a list) makes the change wait for a confirmation card that shows its exact
+  arguments: the user sees what would run before anything does.
+
+Unexplained words that cannot change the meaning (a reason, a story, thanks) hold nothing back.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from datetime import date
+from typing import ClassVar
+
+import attrs
+
+from turnframe.plan import (
+    CancelAct,
+    CorrectAct,
+    Evidence,
+    OperationAct,
+    QuestionAct,
+    SetFieldAct,
+)
+from turnframe.providers.rules.builder import PlanBuilder
+from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
+from turnframe.providers.rules.split import sentences
+from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.reading.numbers import NUMBER_WORDS
+
+Span = tuple[int, int]
+
+#: Words that turn a request around.
+_NEGATION = re.compile(
+    r"(?<!\w)(?:not|no|never|nothing|none|without|instead|unless|except|cannot|can'?t"
+    r"|\w+n['\u2019]t|dont|wont|cant)(?!\w)",
+    ICASE,
+)
+#: Words that take back or replace what came before, wherever they stand.
+_CORRECTING = re.compile(
+    r"(?<!\w)(?:actually|scratch|scrap|oops|i\s+mean[t]?|rather|wait|correction|sorry"
+    r"|second\s+thoughts?|make\s+(?:it|that)|change\s+(?:it|that)|was\s+right|typo"
+    r"|my\s+(?:bad|mistake))(?!\w)",
+    ICASE,
+)
+#: A value that could be an argument: a number (digits or words, never a lone "one"), an
+#: amount, a currency.
+_VALUE = re.compile(
+    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?|cents?)(?!\w)",
+    ICASE,
+)
+#: Words that say the negation is about the request: "don't do it", "not that one".
+_ABOUT_THE_REQUEST = re.compile(
+    r"(?<!\w)(?:do|it|that|this|them|those|anything|any|change|touch|yet|now|today)(?!\w)",
+    ICASE,
+)
+#: Politeness that holds a negation or an apology without meaning one.
+_POLITE = re.compile(
+    r"(?<!\w)(?:if\s+it'?s\s+not\s+too\s+much\s+(?:trouble|bother|to\s+ask)"
+    r"|sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?|no\s+(?:problem|worries|rush|hurry)"
+    r"|(?:i\s+)?(?:don'?t|do\s+not)\s+mind|not\s+urgent|when(?:ever)?\s+you\s+(?:get\s+a\s+chance"
+    r"|can|have\s+(?:a\s+)?(?:moment|minute|time))|if\s+(?:you\s+can|possible|at\s+all\s+possible))(?!\w)",
+    ICASE,
+)
+#: What is left of a reference to a record once its name is taken out.
+_RECORD_REF = re.compile(
+    r"(?<!\w)(?:\d{3,}|#|n[°º]|no\.?|nr\.?|number|for|on|of|in|to|about|regarding|the|my|our"
+    r"|this|that|id)(?!\w)",
+    ICASE,
+)
+#: Words that take the certainty out of a request: it waits for a card.
+_HEDGE = re.compile(
+    r"(?<!\w)(?:not\s+sure|unsure|maybe|perhaps|probably|i\s+guess|(?:i\s+)?don'?t\s+know"
+    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either|roughly|approximately|something\s+like"
+    r"|(?:around|about)(?=\s+(?:[€$£]\s?)?\d))(?!\w)",
+    ICASE,
+)
+#: Words that change what a value next to them means: the value is asked for again.
+_QUALIFIER = re.compile(
+    r"(?<!\w)(?:except|minus|plus|less|more|other\s+than|apart\s+from|besides|without"
+    r"|on\s+top|in\s+total|total|additional|double|twice)(?!\w)",
+    ICASE,
+)
+#: Words that make a request depend on something the reading did not take as a condition.
+_UNREAD_CONDITION = re.compile(
+    r"(?<!\w)(?:if|unless|until|provided|as\s+soon\s+as|only\s+(?:if|after|when|once|once)"
+    r"|(?:after|when|once|before)\s+(?:he|she|they|i|we|you|it|the\s+\w+)\s+\w+)(?!\w)",
+    ICASE,
+)
+_ONE_MORE = re.compile(r"(?<!\w)(?:one|another|the\s+same)\s+(?:for|with|to|on)(?!\w)", ICASE)
+#: A value that is only a verdict on the field ("the note is wrong"): not a new value.
+_VERDICT_ONLY = re.compile(
+    r"(?:(?:still|all|completely|totally|just|so|very|really|not)\s+)*(?:wrong|incorrect"
+    r"|outdated|old|missing|empty|blank|fine|ok|okay|correct|right|good|bad|broken|weird"
+    r"|strange|off|out\s+of\s+date|a\s+mess|messed\s+up)[.!]*",
+    ICASE,
+)
+#: At most this many words around a value: the words are the value ("€", "40 euros", "70").
+_BARE_VALUE_WORDS = 3
+#: Words that refer back or point elsewhere: a free-text value holding one is not just a name.
+_ANAPHOR = re.compile(
+    r"(?<!\w)(?:it|its|them|those|these|this|that|they|one|ones|more|same|he|she|him|her"
+    r"|herself|himself|themselves|myself|us|me|you|pays?|paid|paying|is|are|was|were|be|again"
+    r"|will|would|should|can|could|please|also|too|then|and|or|but|if|when|until|so)(?!\w)",
+    ICASE,
+)
+#: Punctuation inside a free-text value that says more than one thing was said.
+_SEPARATOR = re.compile(
+    r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)"
+    r"|[\"\u201d\u2019'](?=\s)"  # a quote closing inside the value: more words follow it
+)
+_QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
+_FOR_SOMEONE = re.compile(r"(?<!\w)(?:for|by|with)\s+(?-i:[A-Z])\w*")
+#: Longer than this, an unquoted free-text value is more likely a sentence than a name.
+_MAX_FREE_WORDS = 5
+_DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
+#: Dates that name a span, not a day: a card shows the day the workflow would pick.
+_VAGUE_DATE = re.compile(
+    r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?weekend|sometime|some\s+time|later"
+    r"|earlier|soon|whenever|asap|cheapest|early|late)(?!\w)",
+    ICASE,
+)
+
+
+@attrs.frozen
+class Doubt:
+    """Why a change is held back: ``kind`` is ``value`` (its value may be wrong: ask) or
+    ``card`` (show it before it runs); ``words`` are the words that raised the doubt."""
+
+    kind: str
+    words: str
+
+
+def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
+    """What words the reading left unexplained could change: a correction or a second value
+    (the change's value is in doubt), a negation or a request word (the change is)."""
+    correcting = MARKER_AT.match(words) or _CORRECTING.search(words)
+    value = _VALUE.search(words)
+    if _HEDGE.search(words):  # "or maybe 1600": the value is in doubt; "not sure": the change
+        return Doubt("value" if value else "hedge", words)
+    named = vocab.operation_regex.search(words) or re.search(
+        rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE
+    )
+    if value and (correcting or len(words.split()) <= _BARE_VALUE_WORDS):
+        return Doubt("value", words)
+    if correcting or value or named:
+        return Doubt("card", words)
+    about = _ABOUT_THE_REQUEST.search(words) or _QUALIFIER.search(words)
+    if _NEGATION.search(words) and about:
+        return Doubt("card", words)
+    if _UNREAD_CONDITION.search(words):  # "but only after he confirms": a condition not read
+        return Doubt("card", words)
+    if _ONE_MORE.search(words):  # "and one for Pedro": a second object the reading missed
+        return Doubt("card", words)
+    return None
+
+
+def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) -> str | None:
+    """Why a free-text value (an item, a note) may hold more than the value: the words that
+    make it doubtful, or None. A value the user quoted is taken as written. A ``sentence``
+    value (a field's text, such as a note) may hold numbers, pronouns and any length."""
+    stripped = value.strip()
+    if _QUOTED.fullmatch(stripped):
+        return None
+    for pattern in (_NEGATION, _CORRECTING, _SEPARATOR, MARKER_AT):
+        m = pattern.search(stripped)
+        if m is not None:
+            return m.group(0)
+    if not sentence:
+        for_someone = _FOR_SOMEONE.search(stripped)
+        if for_someone is not None:  # "city card for Ana": who it is for is not what it is
+            return for_someone.group(0)
+        for pattern in (_VALUE, _ANAPHOR):
+            m = pattern.search(stripped)
+            if m is not None:
+                return m.group(0)
+    m = vocab.operation_regex.search(stripped) or re.search(
+        rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", stripped, ICASE
+    )
+    if m is not None and not sentence:
+        return m.group(0)
+    if not sentence and len(stripped.split()) > _MAX_FREE_WORDS:
+        return stripped
+    return None
+
+
+def vague_date(value: str, today: date | None = None) -> bool:
+    """ "next week", "the weekend", "sometime in March": a span, not a day; and a day alone
+    ("the 20th") that this month has already passed: which month is meant is not said."""
+    if _VAGUE_DATE.search(value) is not None:
+        return True
+    day = _DAY_ALONE.fullmatch(value.strip())
+    return today is not None and day is not None and int(day.group("d")) < today.day
+
+
+def vet(
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    *,
+    mentions: Callable[[int, int], set[str]] = lambda s, e: set(),
+    today: date | None = None,
+) -> None:
+    """Hold back every change of ``plan`` the reading cannot vouch for (see the module).
+    ``mentions`` names the cases a span of the text mentions: unexplained words about another
+    case, with no correction in them, are another request, not a doubt about this one.
+
+    Linear in the turn: each act and each unexplained span is looked at once, and a span is
+    weighed against at most a few changes next to it in its sentence."""
+    text = plan.text
+    cancelled = plan.cancelled()
+    for index, act in enumerate(list(plan.acts)):
+        if index in cancelled or isinstance(act, CancelAct):
+            continue
+        if isinstance(act, OperationAct):
+            dated = _vague_date_asked(act, vocab, today)
+            if dated is not None:  # "move the visit sometime next month": ask the date
+                plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
+        if isinstance(act, OperationAct) and not act.confirm:
+            if _operation_doubt(act, vocab, today) is not None:
+                plan.acts[index] = attrs.evolve(act, confirm=True)
+        elif isinstance(act, SetFieldAct) and not act.confirm:
+            quoted = _quoted_in(text, act.value, act.evidence)
+            if not quoted and _field_doubt(act.field, act.value, vocab, today):
+                plan.acts[index] = attrs.evolve(act, confirm=True)
+        elif isinstance(act, CorrectAct):
+            root = plan.acts[plan.root(index)]
+            unsure = (
+                isinstance(root, SetFieldAct)
+                and not root.confirm
+                and not _quoted_in(text, act.value, act.evidence)
+                and _field_doubt(root.field, act.value, vocab, today)
+            )
+            if unsure and isinstance(root, SetFieldAct):
+                plan.acts[plan.root(index)] = attrs.evolve(root, confirm=True)
+    near = _Neighbourhood.of(plan, sentences(text))
+    # A question about nothing the workflow answers ("… 20 euros... hmm, 22?") is weighed
+    # like words nothing read: a value in it may be the change's.
+    spans = [(ev, False) for ev in plan.unread] + [
+        (ev, True)
+        for act in plan.acts
+        if isinstance(act, QuestionAct) and act.question is None
+        for ev in act.evidence
+    ]
+    for unread, asked in spans:
+        words = _said(text, unread.start, unread.end, mentions, vocab.record_nouns)
+        doubt = unexplained_doubt(words, vocab) if words else None
+        if doubt is None:
+            continue
+        # "submit it? not sure", "20 euros… hmm, 22?": the sentence before counts too.
+        reach_back = doubt.kind == "hedge" or asked
+        changes = [i for i in near.changes(unread.start, reach_back) if i not in cancelled]
+        corrects = bool(
+            _CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words)
+        )
+        if corrects and not _VALUE.search(words) and near.corrected(unread.start, reach_back):
+            continue  # "scrap that", "wait": the marker of a correction the reading made
+        elsewhere = mentions(unread.start, unread.end)
+        if elsewhere and not corrects:
+            changes = [i for i in changes if _label_of(plan, i) in elsewhere]
+        if not corrects:
+            changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
+        if not changes:
+            continue
+        numbered = any(plan.notes[i].numbers for i in changes)
+        if doubt.kind == "card" and _QUALIFIER.search(words) and numbered:
+            doubt = Doubt("value", words)  # "pay everything except 20 euros": ask
+        if doubt.kind == "value":
+            if not _could_be_value_of(plan, changes, words, vocab):
+                for i in changes:  # a date nothing takes: not a value to ask, but a card
+                    _hold(plan, i)
+                continue
+            before = [i for i in changes if _start(plan, i) < unread.start]
+            chosen = before[-1] if before else changes[0]
+            if _doubt_value(plan, chosen, words, vocab, corrected=chosen in near.corrected_roots):
+                cancelled.add(chosen)
+        for i in changes:
+            _hold(plan, i)
+
+
+@attrs.define
+class _Neighbourhood:
+    """Where the turn's changes stand, so unexplained words find the few next to them."""
+
+    sentence_starts: list[int]
+    change_starts: list[int]  # first evidence start of each change root, in text order
+    change_roots: list[int]
+    change_sentences: list[int]
+    corrected_sentences: set[int]
+    corrected_roots: set[int]
+
+    #: How many changes on each side of unexplained words they may be about.
+    REACH: ClassVar[int] = 3
+
+    @classmethod
+    def of(cls, plan: PlanBuilder, bounds: list[tuple[int, int, bool]]) -> _Neighbourhood:
+        starts = [b[0] for b in bounds]
+
+        def sentence(at: int) -> int:
+            return max(bisect.bisect_right(starts, at) - 1, 0)
+
+        first: dict[int, int] = {}
+        corrected_sentences: set[int] = set()
+        corrected_roots: set[int] = set()
+        for index, act in enumerate(plan.acts):
+            if isinstance(act, CancelAct | CorrectAct):
+                corrected_sentences.update(sentence(ev.start) for ev in act.evidence)
+            if isinstance(act, CorrectAct):
+                corrected_roots.add(plan.root(index))
+            if isinstance(act, SetFieldAct | OperationAct | CorrectAct) and act.evidence:
+                root = plan.root(index)
+                at = min(ev.start for ev in act.evidence)
+                first[root] = min(first.get(root, at), at)
+        ordered = sorted(first.items(), key=lambda item: (item[1], item[0]))
+        return cls(
+            sentence_starts=starts,
+            change_starts=[at for _, at in ordered],
+            change_roots=[root for root, _ in ordered],
+            change_sentences=[sentence(at) for _, at in ordered],
+            corrected_sentences=corrected_sentences,
+            corrected_roots=corrected_roots,
+        )
+
+    def _sentence(self, at: int) -> int:
+        return max(bisect.bisect_right(self.sentence_starts, at) - 1, 0)
+
+    def changes(self, at: int, reach_back: bool) -> list[int]:
+        """The changes next to position ``at`` in its sentence (and the one before)."""
+        here = self._sentence(at)
+        lowest = here - 1 if reach_back else here
+        middle = bisect.bisect_right(self.change_starts, at)
+        window = range(
+            max(0, middle - self.REACH), min(len(self.change_starts), middle + self.REACH)
+        )
+        sentences_of = self.change_sentences
+        return [self.change_roots[k] for k in window if lowest <= sentences_of[k] <= here]
+
+    def corrected(self, at: int, reach_back: bool) -> bool:
+        here = self._sentence(at)
+        return here in self.corrected_sentences or (
+            reach_back and here - 1 in self.corrected_sentences
+        )
+
+
+def _said(
+    text: str,
+    start: int,
+    end: int,
+    mentions: Callable[[int, int], set[str]],
+    nouns: str,
+) -> str:
+    """The unexplained words without politeness, and nothing if they only name a record
+    ("order 1001", "for order N° 1001"): a record named is explained."""
+    words = _POLITE.sub(" ", text[start:end])
+    if mentions(start, end):
+        bare = _RECORD_REF.sub(" ", words)
+        bare = re.sub(rf"(?<!\w)(?:{nouns})s?(?!\w)", " ", bare, flags=ICASE)
+        if not bare.strip(" \t\n,.;:!?()-\u2013\u2014"):
+            return ""
+    return words.strip()
+
+
+def _named_here(act: object, words: str, vocab: Vocabulary) -> bool:
+    """Whether unexplained words that name an operation or a field could be about ``act``:
+    words naming another operation or field are another request ("and no X today"), left
+    not understood without doubting this change."""
+    named_ops = {vocab.operation_named(m.group(0)) for m in vocab.operation_regex.finditer(words)}
+    named_fields = {
+        vocab.field_named(m.group(0))
+        for m in re.finditer(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE)
+    }
+    if not named_ops and not named_fields:
+        return True
+    if isinstance(act, OperationAct):
+        return act.operation in named_ops
+    if isinstance(act, SetFieldAct):
+        return act.field in named_fields
+    return True
+
+
+def _could_be_value_of(
+    plan: PlanBuilder, changes: list[int], words: str, vocab: Vocabulary
+) -> bool:
+    """A date among the words is a value only for a change that takes a date; other values
+    (numbers, amounts) may be any typed argument's."""
+    if not DATE.search(words) or MONEY.search(words):
+        return True
+    for index in changes:
+        act = plan.acts[index]
+        if isinstance(act, OperationAct):
+            op = vocab.workflow.operation(act.operation)
+            if op is not None and any("date" in str(a.type) for a in op.arguments):
+                return True
+        elif isinstance(act, SetFieldAct):
+            field = vocab.workflow.field(act.field)
+            if field is not None and "date" in str(field.type):
+                return True
+    return False
+
+
+_VAGUE_PHRASE = re.compile(
+    r"(?:\s+(?:to|for|on|in|at|by))?\s*(?:(?:some\s*time|sometime)\s+)?(?:(?:in|during)\s+)?"
+    r"(?:(?:next|this)\s+(?:week|month|year)|(?:the\s+)?weekend|(?:some\s*time|sometime)"
+    r"(?:\s+in\s+\w+)?|later|earlier|whenever(?:\s+\w+){0,2})\s*$",
+    ICASE,
+)
+
+
+def _vague_date_asked(
+    act: OperationAct, vocab: Vocabulary, today: date | None
+) -> dict[str, str] | None:
+    """An operation's date said as a span ("next month", "the weekend", "sometime in March"),
+    in its own argument or left at the end of another: the date is asked for (its text is
+    made unreadable), never picked."""
+    op = vocab.workflow.operation(act.operation)
+    if op is None:
+        return None
+    dated = next((a.name for a in op.arguments if "date" in str(a.type)), None)
+    if dated is None:
+        return None
+    said = act.args.get(dated)
+    if said is not None:
+        return {**act.args, dated: f"\u2026 {said}"} if vague_date(said, today) else None
+    for name, value in act.args.items():
+        m = _VAGUE_PHRASE.search(value)
+        if m is not None and m.start() > 0:  # "the second visit to the weekend"
+            rest = value[: m.start()].strip()
+            return {**act.args, name: rest, dated: f"\u2026 {m.group(0).strip()}"}
+    return None
+
+
+def _operation_doubt(act: OperationAct, vocab: Vocabulary, today: date | None) -> str | None:
+    op = vocab.workflow.operation(act.operation)
+    if op is None:
+        return None
+    for argument in op.arguments:
+        value = act.args.get(argument.name)
+        if value is None:
+            continue
+        if argument.type is str and not argument.choices:
+            why = free_text_doubt(value, vocab)
+            if why is not None:
+                return why
+        elif "date" in getattr(argument.type, "__name__", "") and vague_date(value, today):
+            return value
+    return None
+
+
+def _field_doubt(name: str, value: str, vocab: Vocabulary, today: date | None) -> bool:
+    field = vocab.workflow.field(name)
+    if field is None:
+        return False
+    if field.type is str:
+        if _VERDICT_ONLY.fullmatch(value.strip()):
+            return True
+        if re.search(
+            rf"(?<!\w)(?:on|for|of|to)\s+(?:the\s+)?(?:(?:{vocab.record_nouns})\s+)?#?\d{{3,}}\s*$",
+            value,
+            ICASE,
+        ):
+            return True  # "urgent on 1003": a record named that is not one of the user's
+        return free_text_doubt(value, vocab, sentence=True) is not None
+    if _HEDGE.search(value) or re.search(r"(?<!\w)or(?!\w)", value, ICASE):
+        return True  # "20 March or 21 March", "maybe 1500": not one value
+    if re.search(r"(?<!\w)(?:per|each|apiece|for|a\s+head)(?!\w)", value, ICASE):
+        return True  # "1500 per person": a value with a unit the field does not hold
+    return vague_date(value, today) and "date" in str(field.type)
+
+
+def _quoted_in(text: str, value: str, evidence: tuple[Evidence, ...]) -> bool:
+    """Whether the user quoted the value (looked for around the act's own evidence): quoted
+    words are taken as written."""
+    said = value.strip()
+    if not evidence:
+        return False
+    start = max(0, min(ev.start for ev in evidence) - 2)
+    around = text[start : max(ev.end for ev in evidence) + 2]
+    if re.search(rf":\s*{re.escape(said)}\s*(?:$|[.!\n])", around):
+        return True  # "note: call before noon": a value after a colon is set off like a quote
+    return any(f"{o}{said}{c}" in around for o, c in _QUOTE_PAIRS)
+
+
+_QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u2018", "\u2019"))
+
+
+def _label_of(plan: PlanBuilder, index: int) -> str | None:
+    target = getattr(plan.acts[index], "target", None)
+    return getattr(target, "label", None)
+
+
+def _start(plan: PlanBuilder, index: int) -> int:
+    act = plan.acts[index]
+    evidence = getattr(act, "evidence", ())
+    return evidence[0].start if evidence else -1
+
+
+def _hold(plan: PlanBuilder, index: int) -> None:
+    act = plan.acts[index]
+    if isinstance(act, OperationAct | SetFieldAct) and not act.confirm:
+        plan.acts[index] = attrs.evolve(act, confirm=True)
+
+
+def _doubt_value(
+    plan: PlanBuilder, index: int, words: str, vocab: Vocabulary, *, corrected: bool
+) -> bool:
+    """The change's value may be what the unexplained words correct: a typed argument read
+    from a number, an amount or a date becomes unreadable (the reducer asks for it); a field
+    change's value is asked for too, or, once corrected in the turn, the change is taken back.
+    True when the change was taken back."""
+    act = plan.acts[index]
+    if isinstance(act, OperationAct):
+        note = plan.notes[index]
+        op = vocab.workflow.operation(act.operation)
+        if op is None:
+            return False
+        typed = [a.name for a in op.arguments if a.type is not str or a.choices]
+        if note.numbers:
+            name = note.numbers[-1]
+        else:  # the words may hold a value the act lacks: its first typed argument left
+            name = next((n for n in typed if n not in act.args), "")
+        if not name:
+            return False
+        args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}".strip()}
+        plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
+    elif isinstance(act, SetFieldAct):
+        if corrected:
+            last = act.evidence[-1]
+            plan.add(CancelAct(cancels=index, evidence=plan.evidence((last.start, last.end))))
+            return True
+        plan.acts[index] = attrs.evolve(act, value="")  # an empty value is a question
+    return False
