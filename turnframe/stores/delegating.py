@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.inbox import LeaseLogEntry
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -101,6 +102,44 @@ class DelegatingStore:
         self, *, now: datetime, limit: int = 100
     ) -> list[SessionRecord]:
         return await self._inner.list_claimable_sessions(now=now, limit=limit)
+
+    async def submit_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        return await self._inner.submit_turn(
+            account_id=account_id,
+            session_id=session_id,
+            payload=payload,
+            turn_id=turn_id,
+            idempotency_key=idempotency_key,
+        )
+
+    async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        return await self._inner.list_pending_turns(account_id, session_id)
+
+    async def claim_sessions(
+        self,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+        limit: int = 10,
+        workflows: Sequence[str] | None = None,
+    ) -> list[SessionLease]:
+        return await self._inner.claim_sessions(
+            worker_id=worker_id, now=now, expires_at=expires_at, limit=limit, workflows=workflows
+        )
+
+    async def list_lease_log(
+        self, *, account_id: str | None = None, session_id: str | None = None
+    ) -> list[LeaseLogEntry]:
+        return await self._inner.list_lease_log(account_id=account_id, session_id=session_id)
 
     async def record_user_turn(
         self,

@@ -38,6 +38,7 @@ from datetime import datetime
 from typing import Protocol
 
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.inbox import LeaseLogEntry
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -146,6 +147,49 @@ class Store(Protocol):
         first). Only a hint of what to acquire: the lease decides. Sessions a concurrent
         transaction holds locked (being acquired, or in another worker's scan) are skipped, not
         waited for, where the store has row locks (PostgreSQL: ``FOR UPDATE SKIP LOCKED``)."""
+        ...
+
+    # -- the turn inbox and workers (ADR 0018) ----------------------------------------------
+    async def submit_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        """Put a user turn in the inbox: :meth:`record_user_turn` (same idempotency), and wake
+        the workers where the store can (PostgreSQL: ``NOTIFY turnframe_inbox`` with the
+        session id, sent when the transaction commits)."""
+        ...
+
+    async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        """The session's unfinished turns (phase not terminal), oldest first: what a worker
+        holding the session serves next, in this order."""
+        ...
+
+    async def claim_sessions(
+        self,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+        limit: int = 10,
+        workflows: Sequence[str] | None = None,
+    ) -> list[SessionLease]:
+        """*Operator.* In one transaction, lease to ``worker_id`` up to ``limit`` sessions that
+        have unfinished turns and no live lease at ``now`` (one ``worker_id`` itself holds is
+        never claimed again), oldest unfinished turn first, optionally only of ``workflows``.
+        Each grant gets the next epoch and a lease-log line (``acquired``, or ``taken_over`` from
+        an expired holder). Sessions another transaction holds locked are skipped, not waited
+        for (PostgreSQL: one statement, ``FOR UPDATE SKIP LOCKED``)."""
+        ...
+
+    async def list_lease_log(
+        self, *, account_id: str | None = None, session_id: str | None = None
+    ) -> list[LeaseLogEntry]:
+        """*Operator.* The lease log, oldest line first, optionally of one account or session."""
         ...
 
     # -- turns and their phase marker ---------------------------------------------------------

@@ -25,6 +25,8 @@ import asyncpg
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.stores.errors import StoreClosed
+from turnframe.stores.fencing import current_target
+from turnframe.stores.inbox import LeaseLogEntry
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -42,6 +44,7 @@ from turnframe.stores.postgres import tx
 from turnframe.stores.postgres.codec import instant
 from turnframe.stores.postgres.errors import AsyncioRequired
 from turnframe.stores.postgres.ops import bundle as bundle_ops
+from turnframe.stores.postgres.ops import inbox
 from turnframe.stores.postgres.ops import cases, journal, leases, outbox, recall, turns
 from turnframe.stores.postgres.ops import interactions as card_ops
 from turnframe.stores.postgres.tx import Conn
@@ -149,6 +152,9 @@ class PostgresStore:
     async def _write(self, body: Body[T]) -> T:
         if self._closed:
             raise StoreClosed()
+        target = current_target()  # a leased runtime's session-scoped write (ADR 0018)
+        if target is not None:
+            body = inbox.fenced(body, target)
         return await tx.write(self._pool, body, acquire_timeout=self._acquire_timeout)
 
     async def _read(self, body: Body[T]) -> T:
@@ -203,7 +209,10 @@ class PostgresStore:
         self, account_id: str, session_id: str, *, worker_id: str
     ) -> bool:
         check_worker(worker_id)
-        return await self._write(lambda c: leases.release(c, account_id, session_id, worker_id))
+        now = self._now()
+        return await self._write(
+            lambda c: leases.release(c, account_id, session_id, worker_id, now)
+        )
 
     async def list_claimable_sessions(
         self, *, now: datetime, limit: int = 100
@@ -212,6 +221,44 @@ class PostgresStore:
         at = instant(now)
         # A write: the scan locks the rows it returns (SKIP LOCKED) inside one transaction.
         return await self._write(lambda c: leases.claimable(c, at, limit))
+
+    # -- the turn inbox and workers (ADR 0018) ------------------------------------------------
+    async def submit_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        now = self._now()
+        return await self._write(
+            lambda c: inbox.submit(c, account_id, session_id, turn_id, payload, now, idempotency_key)
+        )
+
+    async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        return await self._read(lambda c: inbox.pending(c, account_id, session_id))
+
+    async def claim_sessions(
+        self,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+        limit: int = 10,
+        workflows: Sequence[str] | None = None,
+    ) -> list[SessionLease]:
+        check_lease_terms(worker_id, now, expires_at)
+        check_limit(limit)
+        at, until = instant(now), instant(expires_at)
+        names = None if workflows is None else tuple(workflows)
+        return await self._write(lambda c: inbox.claim(c, worker_id, at, until, limit, names))
+
+    async def list_lease_log(
+        self, *, account_id: str | None = None, session_id: str | None = None
+    ) -> list[LeaseLogEntry]:
+        return await self._read(lambda c: inbox.lease_log(c, account_id, session_id))
 
     # -- turns --------------------------------------------------------------------------------
     async def record_user_turn(
