@@ -19,7 +19,7 @@ from turnframe.errors import TurnframeError
 from turnframe.messages import InteractionResponse, UserTurn
 from turnframe.pipeline.reports import committed_event
 from turnframe.response import Block, TurnResponse
-from turnframe.results import ReductionPlan
+from turnframe.results import PlannedActResult, ReductionPlan
 from turnframe.runtime.settings import UnknownSession
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import TurnRecord
@@ -101,7 +101,13 @@ def _same_request(record: TurnRecord, turn: UserTurn) -> bool:
     )
 
 
-async def wait(store: Store, turn_id: str, *, account: str, timeout: float) -> TurnResponse:
+async def wait(
+    store: Store,
+    turn_id: str,
+    *,
+    account: str,
+    timeout: float,  # noqa: ASYNC109 (the issue's API)
+) -> TurnResponse:
     pause = FIRST_PAUSE
     with anyio.move_on_after(timeout):
         while True:
@@ -125,7 +131,7 @@ async def response_of(store: Store, record: TurnRecord) -> TurnResponse:
     """The ended turn's response as stored: its blocks, act results and committed events."""
     stored = await store.get_assistant_turn(record.account_id, record.turn_id)
     blocks = () if stored is None else tuple(converter.structure(b, Block) for b in stored.blocks)
-    results = ()
+    results: tuple[PlannedActResult, ...] = ()
     if record.reduction:
         reduction = converter.structure(record.reduction, ReductionPlan)
         outcome = reduction.interaction_outcome

@@ -52,8 +52,8 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.references import ReferenceBinding, check_every_budget
 from turnframe.response import Block, TurnResponse
-from turnframe.runtime.feed import DeliveredTurn, TurnFeed
 from turnframe.runtime import inbox
+from turnframe.runtime.feed import DeliveredTurn, TurnFeed
 from turnframe.runtime.leasing import SessionLeases
 from turnframe.runtime.settings import (
     RecoveryReport,
@@ -470,7 +470,13 @@ class Runtime:
             self, session_id, message, account=account, client_turn_id=client_turn_id, text=text
         )
 
-    async def wait(self, turn_id: str, *, account: str, timeout: float = 60.0) -> TurnResponse:
+    async def wait(
+        self,
+        turn_id: str,
+        *,
+        account: str,
+        timeout: float = 60.0,  # noqa: ASYNC109 (the issue's API)
+    ) -> TurnResponse:
         """The response of a submitted turn once it ended (``delivered`` or ``failed``);
         :class:`~turnframe.runtime.inbox.TurnNotDelivered` after ``timeout`` seconds."""
         return await inbox.wait(self.store, turn_id, account=account, timeout=timeout)

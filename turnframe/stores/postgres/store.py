@@ -44,8 +44,7 @@ from turnframe.stores.postgres import tx
 from turnframe.stores.postgres.codec import instant
 from turnframe.stores.postgres.errors import AsyncioRequired
 from turnframe.stores.postgres.ops import bundle as bundle_ops
-from turnframe.stores.postgres.ops import inbox
-from turnframe.stores.postgres.ops import cases, journal, leases, outbox, recall, turns
+from turnframe.stores.postgres.ops import cases, inbox, journal, leases, outbox, recall, turns
 from turnframe.stores.postgres.ops import interactions as card_ops
 from turnframe.stores.postgres.tx import Conn
 from turnframe.stores.protocol import InsideTransactionHook
@@ -234,7 +233,9 @@ class PostgresStore:
     ) -> TurnRecord:
         now = self._now()
         return await self._write(
-            lambda c: inbox.submit(c, account_id, session_id, turn_id, payload, now, idempotency_key)
+            lambda c: inbox.submit(
+                c, account_id, session_id, turn_id, payload, now, idempotency_key
+            )
         )
 
     async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:

@@ -68,8 +68,7 @@ from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
 from turnframe.stores.sqlite.group import GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
-from turnframe.stores.sqlite.ops import inbox
-from turnframe.stores.sqlite.ops import cases, journal, leases, outbox, recall, turns
+from turnframe.stores.sqlite.ops import cases, inbox, journal, leases, outbox, recall, turns
 from turnframe.stores.sqlite.ops import interactions as card_ops
 
 T = TypeVar("T")

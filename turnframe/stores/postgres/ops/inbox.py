@@ -134,7 +134,10 @@ _LOCK = " FOR NO KEY UPDATE OF s"
 
 async def _fence_row(conn: Conn, target: FenceTarget) -> tuple[str, str | None, int] | None:
     if target.session_id is not None:
-        sql = "SELECT s.id, s.lease_worker, s.lease_epoch FROM sessions s WHERE s.account_id = $1 AND s.id = $2"
+        sql = (
+            "SELECT s.id, s.lease_worker, s.lease_epoch FROM sessions s "
+            "WHERE s.account_id = $1 AND s.id = $2"
+        )
         key = target.session_id
     elif target.turn_id is not None:
         sql = (
@@ -165,7 +168,9 @@ async def _fence_row(conn: Conn, target: FenceTarget) -> tuple[str, str | None, 
     return None if row is None else (row[0], row[1], int(row[2]))
 
 
-def fenced(body: Callable[[Conn], Awaitable[T]], target: FenceTarget) -> Callable[[Conn], Awaitable[T]]:
+def fenced(
+    body: Callable[[Conn], Awaitable[T]], target: FenceTarget
+) -> Callable[[Conn], Awaitable[T]]:
     """``body`` behind the lease fence: the check runs first, in the same transaction, and
     holds the session row until it commits (a takeover's ``FOR UPDATE`` waits for it)."""
 

@@ -117,7 +117,10 @@ def lease_log(
 def _fence_row(conn: sqlite3.Connection, target: FenceTarget) -> tuple[str, str | None, int] | None:
     a = target.account_id
     if target.session_id is not None:
-        sql = "SELECT s.id, s.lease_worker, s.lease_epoch FROM sessions s WHERE s.account_id = ? AND s.id = ?"
+        sql = (
+            "SELECT s.id, s.lease_worker, s.lease_epoch FROM sessions s "
+            "WHERE s.account_id = ? AND s.id = ?"
+        )
         key = target.session_id
     elif target.turn_id is not None:
         sql = (
