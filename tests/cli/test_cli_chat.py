@@ -205,7 +205,9 @@ def test_an_empty_script_or_pipe_on_an_existing_store_creates_no_session(tmp_pat
 def test_chat_json_carries_each_cards_commands_with_the_arguments_a_click_runs(
     tmp_path: Path,
 ) -> None:
-    (turn,) = chat_json(tmp_path, "refund order 1001", extra=("--workflow", "refund-desk"))
+    (turn,) = chat_json(
+        tmp_path, "refund order 1001", extra=("--workflow", "refund-desk")
+    )
     (card,) = turn["cards"]
     (command,) = card["commands"]
     assert (command["operation"], command["arguments"]) == ("refund", {"amount": 12000})

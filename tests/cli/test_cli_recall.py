@@ -62,10 +62,7 @@ def test_a_candidates_resume_command_reopens_that_conversation(tmp_path: Path) -
     program, *arguments = shlex.split(resume)
     assert program == "turnframe"
     result = run_cli(
-        *arguments,
-        "--script",
-        script(tmp_path, "Set the note to lounge pass"),
-        "--json",
+        *arguments, "--script", script(tmp_path, "Set the note to lounge pass"), "--json",
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr

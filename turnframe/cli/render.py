@@ -183,7 +183,8 @@ class PlainRenderer:
             return
         header = ("SESSION", "WORKFLOW", "TURNS", "TURN", "PHASE", "MESSAGE")
         table = [header] + [
-            (r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase_shown, r.text) for r in rows
+            (r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase_shown, r.text)
+            for r in rows
         ]
         widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
         for row in table:
@@ -380,7 +381,9 @@ class RichRenderer:
         for column in ("session", "workflow", "turns", "turn", "phase", "message"):
             table.add_column(column, overflow="fold")
         for r in rows:
-            table.add_row(r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase_shown, r.text)
+            table.add_row(
+                r.session_id, r.workflow, str(r.turns), r.turn_id, r.phase_shown, r.text
+            )
         self._console.print(table)
 
 
