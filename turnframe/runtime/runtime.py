@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal, Self
 
 import anyio
 import anyio.abc
@@ -266,6 +266,30 @@ class Runtime:
                 await self._leases.release_all()
             except StoreError as error:  # they expire on their own
                 logger.warning("releasing session leases failed: %s", error)
+
+    @property
+    def leases(self) -> SessionLeases | None:
+        """This runtime's session leases (None without ``session_lease_seconds``)."""
+        return self._leases
+
+    async def stop_session(
+        self,
+        account_id: str,
+        session_id: str,
+        *,
+        lease: Literal["release", "forget", "keep"] = "release",
+    ) -> None:
+        """Stop the session's actor (its next turn starts a fresh one from the store), then
+        ``release`` its lease, ``forget`` it (lost to another worker) or ``keep`` it."""
+        self._last_used.pop((account_id, session_id), None)
+        if self._tree is not None:
+            with contextlib.suppress(UnknownChild):
+                await self._tree.sessions.stop_child(f"{account_id}/{session_id}")
+        if self._leases is not None:
+            if lease == "release":
+                await self._leases.release(account_id, session_id)
+            elif lease == "forget":
+                self._leases.forget(account_id, session_id)
 
     async def evict_idle_sessions(self, *, idle_for: float) -> int:
         """Stop the session actors that handled nothing for ``idle_for`` seconds (monotonic);

@@ -43,6 +43,7 @@ from turnframe.stores.postgres import schema as migrations
 from turnframe.stores.postgres import tx
 from turnframe.stores.postgres.codec import instant
 from turnframe.stores.postgres.errors import AsyncioRequired
+from turnframe.stores.postgres.listen import listening
 from turnframe.stores.postgres.ops import bundle as bundle_ops
 from turnframe.stores.postgres.ops import cases, inbox, journal, leases, outbox, recall, turns
 from turnframe.stores.postgres.ops import interactions as card_ops
@@ -143,6 +144,13 @@ class PostgresStore:
             store._closed = True
             with anyio.CancelScope(shield=True):
                 await pool.close()
+
+    @asynccontextmanager
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> AsyncIterator[None]:
+        """Call ``callback(payload)`` for each ``NOTIFY`` on ``channel`` while the block runs,
+        on a connection of its own taken from the pool (workers: ``turnframe_inbox``)."""
+        async with listening(self._pool, channel, callback):
+            yield
 
     # -- plumbing -----------------------------------------------------------------------------
     def _now(self) -> datetime:
