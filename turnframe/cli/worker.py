@@ -19,6 +19,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import socket
 import sys
 from collections.abc import Sequence
@@ -158,6 +159,10 @@ def run_worker(args: argparse.Namespace) -> int:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
+    # A signal before the worker listens for it (while it starts) drains it as soon as it runs.
+    early: list[int] = []
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda received, _frame: early.append(received))
     counters = anyio.run(
         _work,
         location,
@@ -166,6 +171,7 @@ def run_worker(args: argparse.Namespace) -> int:
         args.lease_seconds,
         worker_id,
         args.once,
+        early,
         backend="asyncio",
     )
     print(
@@ -183,6 +189,7 @@ async def _work(
     lease_seconds: float,
     worker_id: str,
     once: bool,
+    early: list[int],
 ) -> dict[str, int]:
     async with open_store(location, must_exist=False) as store:
         runtime = desks_runtime(
@@ -194,6 +201,8 @@ async def _work(
                 json.dumps({"event": "started", "worker": worker_id}), file=sys.stderr, flush=True
             )
             async with draining_on_signals(worker):
+                if early:
+                    worker.drain()
                 counters = await worker.run(once=once)
     return counters.as_dict()
 
