@@ -80,12 +80,12 @@ async def test_two_workers_one_killed_and_restarted_deliver_every_turn_once_in_o
                 return await count_ended(store, accounts, sessions) >= at_least
 
             total = SESSIONS * TURNS_PER_SESSION
-            await wait_until(lambda: ended(total // 4), timeout=180, what="a quarter delivered")
+            await wait_until(lambda: ended(total // 4), within=180, what="a quarter delivered")
             first.process.send_signal(signal.SIGKILL)  # mid-run: it holds sessions now
             first.process.wait()
             restarted = start_worker(store_url, tmp_path, "alpha-again", *WORKER_OPTIONS)
             with killed_at_the_end(restarted):
-                await wait_until(lambda: ended(total), timeout=300, what="every turn delivered")
+                await wait_until(lambda: ended(total), within=300, what="every turn delivered")
                 assert stop(second) == 0
                 assert stop(restarted) == 0
 

@@ -13,6 +13,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +117,8 @@ async def submitter(store_url: str) -> AsyncIterator[tuple[Runtime, Store]]:
             yield runtime, store
 
 
-async def wait_until(predicate: Any, *, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
+async def wait_until(predicate: Any, *, within: float, what: str) -> None:
+    deadline = time.monotonic() + within
     while not await predicate():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
@@ -157,7 +158,7 @@ def overlapping_holds(log: list[LeaseLogEntry]) -> list[str]:
         epochs = sorted(holds)
         if epochs != list(range(epochs[0], epochs[0] + len(epochs))):
             problems.append(f"{session_id}: epochs {epochs} are not consecutive")
-        for before, after in zip(epochs, epochs[1:], strict=False):
+        for before, after in pairwise(epochs):
             end: datetime = holds[before]["end"]
             start: datetime = holds[after]["start"]
             if start is None or start < end:

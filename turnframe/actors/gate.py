@@ -49,6 +49,7 @@ from turnframe.results import (
     InteractionToCreate,
     ReductionPlan,
 )
+from turnframe.stores.contention import CaseGuard, guarding
 from turnframe.stores.errors import RevisionConflict, StoreError
 from turnframe.stores.inputs import (
     CardResolution,
@@ -144,7 +145,18 @@ class ExecutionGate(Actor):
             if phase is TurnPhase.REDUCED:
                 seal = PhaseMove(expected=TurnPhase.REDUCED, new=TurnPhase.EXECUTING)
                 phase = TurnPhase.EXECUTING
-            for admission in await self._store.admit(account, turn.turn_id, entries, phase=seal):
+            guard = None
+            if message.guarded and seal is not None and work.ready:
+                guard = CaseGuard(
+                    account_id=account,
+                    turn_id=turn.turn_id,
+                    expectations=tuple(
+                        dict.fromkeys((b.case_id, b.expected_revision) for b in work.ready)
+                    ),
+                )
+            with guarding(guard):  # hot cases (ADR 0018)
+                admissions = await self._store.admit(account, turn.turn_id, entries, phase=seal)
+            for admission in admissions:
                 key = admission.entry.idempotency_key
                 admitted[key] = admission.entry
                 if admission.verdict is AdmissionVerdict.REFUSED_DIFFERENT_COMMAND:

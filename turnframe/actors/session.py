@@ -25,6 +25,7 @@ from turnframe._converter import converter
 from turnframe._retry import retrying
 from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
+from turnframe.actors.hot_cases import seal_hot
 from turnframe.actors.interpreter import InterpretationFailed
 from turnframe.actors.ref import ActorRef
 from turnframe.actors.stages import (
@@ -126,6 +127,8 @@ class SessionSettings:
     #: Handlings that gave up in a row the same transient way before the turn is parked.
     park_after: int = 3
     index_recall_on_stop: bool = False  # write the session's recall index entry when it stops
+    #: Re-reductions of an unsealed turn whose case moved meanwhile (0: none; ADR 0018).
+    hot_case_attempts: int = 3
 
 
 class SessionActor(Actor):
@@ -362,14 +365,10 @@ class SessionActor(Actor):
             return await self._reduce(turn, record)
         if phase in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             reduction = self._reduction_of(record)
-            execute = Execute(
-                turn=turn,
-                reduction=reduction,
-                replay=self._replay_base(record, reduction),
-                phase=phase,
-                cases=self._contexts.get(turn.turn_id, {}),
-            )
-            report: ExecutionReport = await self._ask(self._stages.gate, execute)
+            if phase is TurnPhase.REDUCED:  # the seal: a hot case is reduced again (ADR 0018)
+                report = await self._seal(turn, record, reduction)
+            else:
+                report = await self._execute(turn, record, reduction, phase, guarded=False)
             self._reports[turn.turn_id] = report
             return attrs.evolve(record, phase=TurnPhase.COMMITTED)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
@@ -466,6 +465,73 @@ class SessionActor(Actor):
         self._reductions[turn.turn_id] = reduction
         self._contexts[turn.turn_id] = dict(context.cases)
         return attrs.evolve(record, phase=TurnPhase.REDUCED, reduction=payload)
+
+    async def _seal(
+        self, turn: UserTurn, record: TurnRecord, reduction: ReductionPlan
+    ) -> ExecutionReport:
+        async def execute(current: ReductionPlan, guarded: bool) -> ExecutionReport:
+            latest = record if current is reduction else await self._get(turn)
+            return await self._execute(turn, latest, current, TurnPhase.REDUCED, guarded=guarded)
+
+        return await seal_hot(
+            self._store,
+            self._account,
+            turn.turn_id,
+            reduction,
+            execute=execute,
+            reduce_again=lambda: self._reduce_again(turn, record),
+            attempts=self._settings.hot_case_attempts,
+            wait_seconds=self._settings.ask_timeout / 2,
+        )
+
+    async def _execute(
+        self,
+        turn: UserTurn,
+        record: TurnRecord,
+        reduction: ReductionPlan,
+        phase: TurnPhase,
+        *,
+        guarded: bool,
+    ) -> ExecutionReport:
+        execute = Execute(
+            turn=turn,
+            reduction=reduction,
+            replay=self._replay_base(record, reduction),
+            phase=phase,
+            cases=self._contexts.get(turn.turn_id, {}),
+            guarded=guarded,
+        )
+        report: ExecutionReport = await self._ask(self._stages.gate, execute)
+        return report
+
+    async def _reduce_again(self, turn: UserTurn, record: TurnRecord) -> ReductionPlan:
+        """The same stored plan reduced again on the cases as they are now, saved in place of
+        the unsealed reduction (hot cases, :mod:`turnframe.actors.hot_cases`)."""
+        plan = self._plan_of(record)
+        self._directory.forget()
+        context = await build_context(
+            plan,
+            turn,
+            directory=self._directory,
+            workflows=self._workflows,
+            open_interactions=await self._open_cards_now(),
+            closed_interaction_ids=(),
+        )
+        self._directory.forget()
+        reduction: ReductionPlan = await self._ask(
+            self._stages.reducer, Reduce(plan=plan, context=context)
+        )
+        stored = await self._store.get_turn(self._account, turn.turn_id)
+        expected = stored.reduction if stored is not None else record.reduction
+        await self._store.renew_reduction(
+            self._account,
+            turn.turn_id,
+            expected=expected,
+            reduction=converter.unstructure(reduction),
+        )
+        self._reductions[turn.turn_id] = reduction
+        self._contexts[turn.turn_id] = dict(context.cases)
+        return reduction
 
     async def _respond(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
         plan = self._plan_of(record)

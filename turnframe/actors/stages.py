@@ -66,6 +66,9 @@ class Execute:
     replay: dict[str, Any]
     phase: TurnPhase  # the phase the session last saw; admission re-checks it by CAS
     cases: Mapping[str, Any] = attrs.field(factory=dict)  # snapshots read before reduction
+    #: Seal only if the ready batches' cases are as reduced and no other turn writes them
+    #: (hot cases, ADR 0018); otherwise answer ``CaseContended`` with nothing written.
+    guarded: bool = False
 
 
 @attrs.frozen(kw_only=True)

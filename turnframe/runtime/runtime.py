@@ -598,6 +598,7 @@ class Runtime:
                     max_turn_chars=self.settings.max_turn_chars,
                     park_after=self.settings.park_after,
                     index_recall_on_stop=self.settings.recall.index_on_idle,
+                    hot_case_attempts=self.settings.hot_case_attempts,
                 ),
             ),
             restart=Restart.TRANSIENT,

@@ -136,6 +136,21 @@ class DelegatingStore:
             worker_id=worker_id, now=now, expires_at=expires_at, limit=limit, workflows=workflows
         )
 
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        return await self._inner.renew_reduction(
+            account_id, turn_id, expected=expected, reduction=reduction
+        )
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        return await self._inner.claim_case(account_id, case_id, turn_id=turn_id, seconds=seconds)
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        await self._inner.release_case_claims(account_id, turn_id)
+
     async def list_lease_log(
         self, *, account_id: str | None = None, session_id: str | None = None
     ) -> list[LeaseLogEntry]:

@@ -149,6 +149,14 @@ class FencedStore(DelegatingStore):
                 account_id, turn_id, reduction, interactions=interactions, phase=phase
             )
 
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        with self._for(account_id, turn_id=turn_id):
+            return await self._inner.renew_reduction(
+                account_id, turn_id, expected=expected, reduction=reduction
+            )
+
     async def resolve_interaction(
         self, account_id: str, resolution: CardResolution
     ) -> InteractionRecord:

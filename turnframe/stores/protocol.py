@@ -186,6 +186,27 @@ class Store(Protocol):
         for (PostgreSQL: one statement, ``FOR UPDATE SKIP LOCKED``)."""
         ...
 
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        """Replace the reduction of a turn that is ``reduced`` and not sealed (no journal entry)
+        with one reduced again from the same plan, if it is still ``expected``: a hot case
+        (ADR 0018). :class:`PhaseConflict` past ``reduced``, :class:`StatusConflict` when sealed
+        or changed meanwhile, :class:`NotFound` for an unknown turn; nothing is written then."""
+        ...
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        """Hold a hot case for ``turn_id`` for ``seconds`` of the store's clock (a fresh
+        claim, a renewal, or one whose holder lapsed): True; False while another turn's claim
+        is live. While held, no other turn seals on the case (ADR 0018)."""
+        ...
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        """Drop every case claim ``turn_id`` holds."""
+        ...
+
     async def list_lease_log(
         self, *, account_id: str | None = None, session_id: str | None = None
     ) -> list[LeaseLogEntry]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (asyncpg needs one)
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 import anyio
@@ -24,6 +24,7 @@ import asyncpg
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.contention import current_guard
 from turnframe.stores.errors import StoreClosed
 from turnframe.stores.fencing import current_target
 from turnframe.stores.inbox import LeaseLogEntry
@@ -45,7 +46,16 @@ from turnframe.stores.postgres.codec import instant
 from turnframe.stores.postgres.errors import AsyncioRequired
 from turnframe.stores.postgres.listen import listening
 from turnframe.stores.postgres.ops import bundle as bundle_ops
-from turnframe.stores.postgres.ops import cases, inbox, journal, leases, outbox, recall, turns
+from turnframe.stores.postgres.ops import (
+    cases,
+    contention,
+    inbox,
+    journal,
+    leases,
+    outbox,
+    recall,
+    turns,
+)
 from turnframe.stores.postgres.ops import interactions as card_ops
 from turnframe.stores.postgres.tx import Conn
 from turnframe.stores.protocol import InsideTransactionHook
@@ -162,6 +172,9 @@ class PostgresStore:
         target = current_target()  # a leased runtime's session-scoped write (ADR 0018)
         if target is not None:
             body = inbox.fenced(body, target)
+        guard = current_guard()  # a seal that must find its cases as it reduced them
+        if guard is not None:
+            body = contention.guarded(body, guard, self._now())
         return await tx.write(self._pool, body, acquire_timeout=self._acquire_timeout)
 
     async def _read(self, body: Body[T]) -> T:
@@ -263,6 +276,25 @@ class PostgresStore:
         at, until = instant(now), instant(expires_at)
         names = None if workflows is None else tuple(workflows)
         return await self._write(lambda c: inbox.claim(c, worker_id, at, until, limit, names))
+
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        return await self._write(
+            lambda c: contention.renew_reduction(c, account_id, turn_id, expected, reduction)
+        )
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        now = self._clock.now()
+        at, until = instant(now), instant(now + timedelta(seconds=seconds))
+        return await self._write(
+            lambda c: contention.claim_case(c, account_id, case_id, turn_id, at, until)
+        )
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        await self._write(lambda c: contention.release_case_claims(c, account_id, turn_id))
 
     async def list_lease_log(
         self, *, account_id: str | None = None, session_id: str | None = None

@@ -281,6 +281,18 @@ _V6 = [
         previous_worker TEXT
     )""",
     "CREATE INDEX lease_log_by_session ON lease_log (account_id, session_id, seq)",
+    # Hot cases: a turn whose case is contended claims it before it seals; the claim lapses on
+    # its own after a crash. A seal checks, in its transaction, that no other turn holds the
+    # case or has commands on it admitted and not yet settled (found by this partial index).
+    """CREATE TABLE case_claims (
+        account_id TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, case_id)
+    ) WITHOUT ROWID""",
+    """CREATE INDEX journal_unsettled_by_case ON journal (account_id, case_id)
+        WHERE status IN ('pending', 'executing')""",
 ]
 
 #: (version, statements), in order. The latest version is the last one.

@@ -16,13 +16,14 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 import anyio
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.contention import current_guard
 from turnframe.stores.errors import StoreClosed
 from turnframe.stores.fencing import current_target
 from turnframe.stores.inbox import LeaseLogEntry
@@ -68,7 +69,16 @@ from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
 from turnframe.stores.sqlite.group import GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
-from turnframe.stores.sqlite.ops import cases, inbox, journal, leases, outbox, recall, turns
+from turnframe.stores.sqlite.ops import (
+    cases,
+    contention,
+    inbox,
+    journal,
+    leases,
+    outbox,
+    recall,
+    turns,
+)
 from turnframe.stores.sqlite.ops import interactions as card_ops
 
 T = TypeVar("T")
@@ -123,6 +133,9 @@ class SqliteStore:
         target = current_target()  # a leased runtime's session-scoped write (ADR 0018)
         if target is not None:
             body = inbox.fenced(body, target)
+        guard = current_guard()  # a seal that must find its cases as it reduced them
+        if guard is not None:
+            body = contention.guarded(body, guard, self._now())
         return await self._writer.write(body)
 
     async def _read(self, body: Body[T]) -> T:
@@ -223,6 +236,25 @@ class SqliteStore:
         at, until = dump_time(now), dump_time(expires_at)
         names = None if workflows is None else tuple(workflows)
         return await self._write(lambda c: inbox.claim(c, worker_id, at, until, limit, names))
+
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        return await self._write(
+            lambda c: contention.renew_reduction(c, account_id, turn_id, expected, reduction)
+        )
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        now = self._clock.now()
+        at, until = dump_time(now), dump_time(now + timedelta(seconds=seconds))
+        return await self._write(
+            lambda c: contention.claim_case(c, account_id, case_id, turn_id, at, until)
+        )
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        await self._write(lambda c: contention.release_case_claims(c, account_id, turn_id))
 
     async def list_lease_log(
         self, *, account_id: str | None = None, session_id: str | None = None
