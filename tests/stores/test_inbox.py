@@ -11,7 +11,7 @@ from store_kit import ACCOUNT, OTHER
 from turnframe.clock import ManualClock
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores import Store
-from turnframe.stores.fencing import FencedStore, LeaseLost
+from turnframe.stores.fencing import FencedStore, SessionLeaseLost
 from turnframe.stores.inbox import LeaseEvent
 from turnframe.stores.records import SessionRecord
 
@@ -165,9 +165,9 @@ async def test_a_worker_that_lost_the_lease_can_write_nothing_for_the_session(
     stale = FencedStore(store, lambda a, s: ("w1", lease.epoch))
     later = now + LEASE
     await store.claim_sessions(worker_id="w2", now=later, expires_at=later + LEASE)
-    with pytest.raises(LeaseLost):
+    with pytest.raises(SessionLeaseLost):
         await stale.save_thread_context(ACCOUNT, session.session_id, {"thread": "stale"})
-    with pytest.raises(LeaseLost):
+    with pytest.raises(SessionLeaseLost):
         await stale.advance_phase(ACCOUNT, turn_id, TurnPhase.RECEIVED, TurnPhase.FAILED)
     record = await store.get_turn(ACCOUNT, turn_id)
     assert record is not None and record.phase is TurnPhase.RECEIVED
@@ -186,5 +186,5 @@ async def test_the_lease_holder_writes_through_the_fence(store: Store, clock: Ma
     assert moved.phase is TurnPhase.FAILED
     # An older epoch of the same worker is refused too (it re-claimed the session since).
     older = FencedStore(store, lambda a, s: ("w1", lease.epoch - 1))
-    with pytest.raises(LeaseLost):
+    with pytest.raises(SessionLeaseLost):
         await older.save_thread_context(ACCOUNT, session.session_id, {"thread": "old"})

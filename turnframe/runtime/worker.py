@@ -45,7 +45,7 @@ from turnframe.messages import UserTurn
 from turnframe.runtime.leasing import SessionLeasedElsewhere
 from turnframe.stores.delegating import DelegatingStore
 from turnframe.stores.errors import StoreError
-from turnframe.stores.fencing import LeaseLost
+from turnframe.stores.fencing import SessionLeaseLost
 from turnframe.stores.inbox import INBOX_CHANNEL
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import SessionLease
@@ -227,7 +227,7 @@ class Worker:
                         # Its successors wait (per-session order): give the session back and
                         # let the next claim try again (the turn is parked after park_after).
                         return
-        except (LeaseLost, SessionLeasedElsewhere):
+        except (SessionLeaseLost, SessionLeasedElsewhere):
             lost = True
         except StoreError as error:
             logger.warning(_line("session_failed", worker=self.worker_id, error=error.code))
@@ -254,11 +254,11 @@ class Worker:
         try:
             response = await self._runtime.handle_turn(turn)
             phase = response.phase
-        except (LeaseLost, SessionLeasedElsewhere) as error:
+        except (SessionLeaseLost, SessionLeasedElsewhere) as error:
             outcome, error_code = "lost", error.code
         except TurnIncomplete as error:
             cause = error.cause
-            lost = isinstance(cause, LeaseLost | SessionLeasedElsewhere)
+            lost = isinstance(cause, SessionLeaseLost | SessionLeasedElsewhere)
             outcome, error_code = ("lost" if lost else "incomplete"), error.code
         if phase is TurnPhase.DELIVERED:
             self.counters.delivered += 1

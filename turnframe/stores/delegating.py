@@ -6,7 +6,7 @@ that need more than forwarding.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from turnframe.lifecycle import JournalStatus, TurnPhase
@@ -335,8 +335,10 @@ class DelegatingStore:
             account_id, effect_id, result=result, outcome=outcome
         )
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
-        return await self._inner.release_expired_claims(now=now)
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
+        return await self._inner.release_expired_claims(now=now, resend_channels=resend_channels)
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None:
         return await self._inner.get_outbox(account_id, effect_id)

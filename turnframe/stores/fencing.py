@@ -48,11 +48,11 @@ from turnframe.stores.records import (
 Holder = Callable[[str, str], "tuple[str, int] | None"]
 
 
-class LeaseLost(StoreError):
+class SessionLeaseLost(StoreError):
     """This worker no longer holds the session's lease (or holds an older epoch of it): the
     write was refused and nothing of it was written."""
 
-    code = "turnframe.store.lease_lost"
+    code = "turnframe.store.session_lease_lost"
 
     def __init__(self, session_id: str, detail: str) -> None:
         super().__init__(
@@ -74,13 +74,13 @@ class FenceTarget:
     journal_key: str | None = None
 
     def judge(self, session_id: str, worker: str | None, epoch: int) -> None:
-        """Raise :class:`LeaseLost` unless the lease row (``worker``, ``epoch``) is this
+        """Raise :class:`SessionLeaseLost` unless the lease row (``worker``, ``epoch``) is this
         writer's."""
         held = self.holder(self.account_id, session_id)
         if held is None:
-            raise LeaseLost(session_id, "this worker holds no lease on it")
+            raise SessionLeaseLost(session_id, "this worker holds no lease on it")
         if worker != held[0] or epoch != held[1]:
-            raise LeaseLost(
+            raise SessionLeaseLost(
                 session_id, f"its lease is at epoch {epoch} of {worker!r}, not this worker's"
             )
 
@@ -223,4 +223,4 @@ class FencedStore(DelegatingStore):
             )
 
 
-__all__ = ["FenceTarget", "FencedStore", "LeaseLost", "current_target", "writing_for"]
+__all__ = ["FenceTarget", "FencedStore", "SessionLeaseLost", "current_target", "writing_for"]

@@ -33,7 +33,7 @@ Fault boundaries (``turnframe.testing.faults``) map onto these methods: see that
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -398,9 +398,14 @@ class Store(Protocol):
         (completed, permanent_failed, or retryable when it certainly did not happen)."""
         ...
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
         """*Operator.* The reaper: claims whose lease expired at ``now`` go back to pending
-        (the effect is re-sent with the same idempotency key). Returns how many."""
+        (the effect is re-sent with the same idempotency key) when their channel is one of
+        ``resend_channels`` (None: every channel), else to ``outcome_unknown`` with the reason
+        ``turnframe.outbox.claim_expired`` (the send may have happened: reconciliation
+        decides). Returns how many."""
         ...
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None: ...

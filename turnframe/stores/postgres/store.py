@@ -14,7 +14,7 @@ store under trio raises :class:`~turnframe.stores.postgres.errors.AsyncioRequire
 from __future__ import annotations
 
 import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (asyncpg needs one)
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -521,9 +521,12 @@ class PostgresStore:
             lambda c: outbox.reconcile(c, account_id, effect_id, result, outcome, now)
         )
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
+        resend = None if resend_channels is None else tuple(sorted(resend_channels))
         at = instant(now)
-        return await self._write(lambda c: outbox.release_expired(c, at))
+        return await self._write(lambda c: outbox.release_expired(c, at, resend))
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None:
         return await self._read(lambda c: outbox.get(c, account_id, effect_id))

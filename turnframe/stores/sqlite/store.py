@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import TypeVar
@@ -493,9 +493,12 @@ class SqliteStore:
             lambda c: outbox.reconcile(c, account_id, effect_id, result, outcome, now)
         )
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
+        resend = None if resend_channels is None else tuple(sorted(resend_channels))
         at = dump_time(now)
-        return await self._write(lambda c: outbox.release_expired(c, at))
+        return await self._write(lambda c: outbox.release_expired(c, at, resend))
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None:
         return await self._read(lambda c: outbox.get(c, account_id, effect_id))
