@@ -51,7 +51,7 @@ def add_worker_commands(commands: Any) -> None:
     add_store(worker)
     _add_workflows(worker, "a sample desk to serve")
     worker.add_argument(
-        "--concurrency", type=int, default=8, metavar="N", help="sessions served at once (8)"
+        "--concurrency", type=int, default=16, metavar="N", help="sessions served at once (16)"
     )
     worker.add_argument("--once", action="store_true", help="serve what is pending, then exit")
     worker.add_argument(

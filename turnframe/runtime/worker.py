@@ -61,10 +61,13 @@ Key = tuple[str, str]
 @attrs.frozen(kw_only=True)
 class WorkerSettings:
     #: Sessions served at once (each serves its turns one at a time).
-    concurrency: int = 8
+    concurrency: int = 16
     #: First pause between claims that found nothing; it doubles up to ``poll_max``.
     poll_initial: float = 0.05
     poll_max: float = 2.0
+    #: How long a session with nothing pending is held for its next turn before it is handed
+    #: back (its actor and lease kept meanwhile).
+    linger_seconds: float = 0.5
     #: How long a drain waits for the turns in flight before cancelling them.
     grace_seconds: float = 30.0
     #: Put the user's text in the per-turn log line (off: only ids, phases, timings).
@@ -106,6 +109,7 @@ class Worker:
         self._draining = False
         self._wake = anyio.Event()
         self._grace = anyio.CancelScope()
+        self._session_wakes: dict[str, anyio.Event] = {}
 
     @property
     def worker_id(self) -> str:
@@ -214,6 +218,8 @@ class Worker:
             while not self.draining and not lost:
                 pending = await runtime.store.list_pending_turns(account_id, session_id)
                 if not pending:
+                    pending = await self._linger(key)
+                if not pending:
                     break
                 for record in pending:
                     if self._stopping():
@@ -243,6 +249,24 @@ class Worker:
                     logger.warning(_line("release_failed", worker=self.worker_id, error=error.code))
             self._serving.discard(key)
             self._kick()
+
+    async def _linger(self, key: Key) -> list[Any]:
+        """Hold an idle session a moment (``linger_seconds``) for its next turn: a session
+        that keeps talking is served on without being claimed and started again. Woken by the
+        inbox notification naming it, else by a doubling poll."""
+        pause, waited = 0.005, 0.0
+        while waited < self.settings.linger_seconds and not self.draining:
+            woken = self._session_wakes.setdefault(key[1], anyio.Event())
+            step = min(pause, self.settings.linger_seconds - waited)
+            with anyio.move_on_after(step):
+                await woken.wait()
+            self._session_wakes.pop(key[1], None)
+            waited += step
+            pause = min(pause * 2, 0.2)
+            pending = await self._runtime.store.list_pending_turns(*key)
+            if pending:
+                return pending
+        return []
 
     async def _serve_turn(self, lease: SessionLease, payload: Any) -> str:
         turn = converter.structure(payload, UserTurn)
@@ -308,9 +332,13 @@ class Worker:
             task_status.started()
             return
 
-        def woken(_: str) -> None:
+        def woken(session_id: str) -> None:
             self.counters.wakeups += 1
-            self._kick()
+            lingering = self._session_wakes.get(session_id)
+            if lingering is not None:
+                lingering.set()  # a session this worker holds: it serves the turn itself
+            else:
+                self._kick()
 
         try:
             async with listen(INBOX_CHANNEL, woken):
