@@ -53,8 +53,9 @@ async def renew_reduction(
 
 async def check_guard(conn: Conn, guard: CaseGuard, now: datetime) -> None:
     """Raise :class:`CaseContended` unless every guarded case is at its expected revision and
-    free of other turns. The case row is locked (``FOR NO KEY UPDATE``) first, so two turns
-    sealing on one case check one after the other and the second sees the first's commands."""
+    free of other turns. The case row is locked (``FOR NO KEY UPDATE``) first, in a statement
+    of its own, so two turns sealing on one case check one after the other and the second's
+    next statement (a fresh snapshot) sees the first's commands."""
     a, turn_id = guard.account_id, guard.turn_id
     for case_id, revision in guard.expectations:
         current = await conn.fetchval(
