@@ -58,7 +58,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 async def _twenty_writers(store: Store, attempts: int) -> list[TurnResponse]:
     await seed(store, DESK)
-    settings = RuntimeSettings(pool_size=4, ask_timeout=20.0, hot_case_attempts=attempts)
+    settings = RuntimeSettings(pool_size=4, ask_timeout=60.0, hot_case_attempts=attempts)
     async with desk_runtime(DESK, store=store, settings=settings) as (rt, _):
         sessions = [await rt.open_session(account_id=ACCOUNT) for _ in range(WRITERS)]
         responses: dict[int, TurnResponse] = {}

@@ -481,7 +481,8 @@ class SessionActor(Actor):
             execute=execute,
             reduce_again=lambda: self._reduce_again(turn, record),
             attempts=self._settings.hot_case_attempts,
-            wait_seconds=self._settings.ask_timeout / 2,
+            # every wait together stays within half of the turn's own deadline
+            wait_seconds=self._settings.ask_timeout / (2 * (self._settings.hot_case_attempts + 1)),
         )
 
     async def _execute(
