@@ -24,7 +24,7 @@ from worker_kit import (
 from turnframe.examples import sample
 from turnframe.lifecycle import TurnPhase
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.workers]
 
 WRITERS = 20
 ACCOUNT = "hot"

@@ -30,7 +30,7 @@ from worker_kit import (
 from turnframe.examples import sample
 from turnframe.stores.inbox import LeaseEvent
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.workers]
 
 SESSIONS = 20
 TURNS_PER_SESSION = 10
