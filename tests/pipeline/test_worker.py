@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -86,5 +87,37 @@ async def test_a_draining_worker_hands_its_sessions_back_and_returns(tmp_path: P
             assert response.phase is TurnPhase.DELIVERED
         stored = await store.get_session(ACCOUNT, session.session_id)
         assert stored is not None
+        log = await store.list_lease_log(session_id=session.session_id)
+        assert log[-1].event is LeaseEvent.RELEASED
+
+
+async def test_a_drain_past_its_grace_cancels_a_stuck_turn_and_hands_its_session_back(
+    tmp_path: Path,
+) -> None:
+    from turnframe.examples import sample
+    from turnframe.providers.rules import RulesProvider
+
+    asked = anyio.Event()
+
+    class Stuck(RulesProvider):
+        async def complete(self, request: Any) -> Any:
+            asked.set()
+            await anyio.sleep_forever()
+
+    desk = sample(DESK)
+    async with SqliteStore.open(tmp_path / "t.db") as store:
+        settings = _worker_settings("w1")
+        async with desk_runtime(
+            DESK, store=store, settings=settings, provider=Stuck(workflows=[desk.workflow])
+        ) as (rt, _):
+            session = await rt.open_session(account_id=ACCOUNT)
+            turn_id = await rt.submit(session.session_id, "Set the note to aisle.", account=ACCOUNT)
+            worker = Worker(rt, WorkerSettings(grace_seconds=0.1))
+            async with anyio.create_task_group() as group:
+                group.start_soon(worker.run)
+                await asked.wait()
+                worker.drain()
+        record = await store.get_turn(ACCOUNT, turn_id)
+        assert record is not None and not record.phase.is_terminal  # it resumes elsewhere
         log = await store.list_lease_log(session_id=session.session_id)
         assert log[-1].event is LeaseEvent.RELEASED
