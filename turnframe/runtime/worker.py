@@ -110,6 +110,7 @@ class Worker:
         self._wake = anyio.Event()
         self._grace = anyio.CancelScope()
         self._session_wakes: dict[str, anyio.Event] = {}
+        self._listening = False
 
     @property
     def worker_id(self) -> str:
@@ -253,19 +254,24 @@ class Worker:
     async def _linger(self, key: Key) -> list[Any]:
         """Hold an idle session a moment (``linger_seconds``) for its next turn: a session
         that keeps talking is served on without being claimed and started again. Woken by the
-        inbox notification naming it, else by a doubling poll."""
-        pause, waited = 0.005, 0.0
-        while waited < self.settings.linger_seconds and not self.draining:
-            woken = self._session_wakes.setdefault(key[1], anyio.Event())
-            step = min(pause, self.settings.linger_seconds - waited)
-            with anyio.move_on_after(step):
-                await woken.wait()
+        inbox notification naming it (registered before each look, so none is missed), else
+        by a doubling poll."""
+        # With inbox notifications a wake-up says when to look; without, a doubling poll.
+        pause = self.settings.linger_seconds if self._listening else 0.005
+        waited = 0.0
+        try:
+            while waited < self.settings.linger_seconds and not self.draining:
+                woken = self._session_wakes[key[1]] = anyio.Event()
+                step = min(pause, self.settings.linger_seconds - waited)
+                with anyio.move_on_after(step):
+                    await woken.wait()
+                waited += step
+                pause = min(pause * 2, 0.2) if not self._listening else pause
+                pending = await self._runtime.store.list_pending_turns(*key)
+                if pending:
+                    return pending
+        finally:
             self._session_wakes.pop(key[1], None)
-            waited += step
-            pause = min(pause * 2, 0.2)
-            pending = await self._runtime.store.list_pending_turns(*key)
-            if pending:
-                return pending
         return []
 
     async def _serve_turn(self, lease: SessionLease, payload: Any) -> str:
@@ -342,8 +348,12 @@ class Worker:
 
         try:
             async with listen(INBOX_CHANNEL, woken):
+                self._listening = True
                 task_status.started()
-                await anyio.sleep_forever()
+                try:
+                    await anyio.sleep_forever()
+                finally:
+                    self._listening = False
         except (OSError, StoreError) as error:
             logger.warning(_line("listen_failed", worker=self.worker_id, error=str(error)))
             task_status.started()
