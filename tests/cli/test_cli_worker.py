@@ -89,3 +89,16 @@ def test_worker_refuses_a_database_that_is_not_a_turnframe_store(tmp_path: Path)
     result = run_cli("worker", "--store", "other.db", "--once", cwd=tmp_path)
     assert result.returncode == 1
     assert "turnframe.cli.not_a_store" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_store_url_is_shown_without_its_password() -> None:
+    from turnframe.cli.store_url import parse_store, without_password
+
+    url = "postgresql://app:secret@db:5433/turns?schema=desk&sslmode=disable"
+    assert without_password(url) == "postgresql://app@db:5433/turns?schema=desk&sslmode=disable"
+    where = parse_store(url)
+    assert (where.schema, where.dsn) == (
+        "desk",
+        "postgresql://app:secret@db:5433/turns?sslmode=disable",
+    )
+    assert "secret" not in where.display()

@@ -61,6 +61,19 @@ def parse_store(text: str) -> StoreLocation:
     return StoreLocation(path=text)
 
 
+def without_password(location: str) -> str:
+    """``--store`` as it may be shown (a resume command, a log): a URL loses its password."""
+    if not location.startswith(_POSTGRES):
+        return location
+    parts = urlsplit(location)
+    if parts.password is None:
+        return location
+    host = parts.hostname or ""
+    user = f"{parts.username}@" if parts.username else ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+
+
 def check_store_path(location: str, *, must_exist: bool) -> None:
     """Refuse a store path that cannot be a SQLite file before anything opens it (a URL is
     checked when it is opened)."""
@@ -174,4 +187,4 @@ async def open_store(
         yield store
 
 
-__all__ = ["StoreLocation", "check_store_path", "open_store", "parse_store"]
+__all__ = ["StoreLocation", "check_store_path", "open_store", "parse_store", "without_password"]
