@@ -35,10 +35,13 @@ _RECALL_OBJECTS = [
 _LATER = " ".join(s for v, steps in MIGRATIONS if v > RECALL_VERSION for s in steps)
 _LATER_TABLES = re.findall(r"CREATE TABLE (\w+)", _LATER)
 _LATER_COLUMNS = re.findall(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", _LATER)
+_LATER_INDEXES = re.findall(r"CREATE (?:UNIQUE )?INDEX (\w+)", _LATER)
 
 
 def _back_to_before_recall(path: Path) -> None:
     conn = sqlite3.connect(path)
+    for name in reversed(_LATER_INDEXES):
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
     for name in reversed(_LATER_TABLES):
         conn.execute(f"DROP TABLE {name}")
     for table, column in reversed(_LATER_COLUMNS):
