@@ -82,4 +82,5 @@ async def test_twenty_sessions_writing_one_case_through_two_workers_all_commit_o
             range(notes[0].revision, notes[0].revision + WRITERS)
         )
     served = [line for w in workers for line in w.lines() if line.get("event") == "turn"]
-    assert sorted(line["turn_id"] for line in served) == sorted(turns)  # each served once
+    delivered = [line["turn_id"] for line in served if line["phase"] == "delivered"]
+    assert sorted(delivered) == sorted(turns)  # each delivered once (a try may stop midway)
