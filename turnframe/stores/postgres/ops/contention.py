@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TypeVar
 
+import asyncpg
+
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores.contention import CaseContended, CaseGuard
 from turnframe.stores.errors import NotFound, PhaseConflict, StatusConflict
@@ -53,16 +55,24 @@ async def renew_reduction(
 
 async def check_guard(conn: Conn, guard: CaseGuard, now: datetime) -> None:
     """Raise :class:`CaseContended` unless every guarded case is at its expected revision and
-    free of other turns. The case row is locked (``FOR NO KEY UPDATE``) first, in a statement
-    of its own, so two turns sealing on one case check one after the other and the second's
-    next statement (a fresh snapshot) sees the first's commands."""
+    free of other turns. The case row is locked (``FOR NO KEY UPDATE NOWAIT``) first, in a
+    statement of its own, so two turns sealing on one case check one after the other and the
+    second's next statement (a fresh snapshot) sees the first's commands; a row locked by
+    another turn is a busy case at once."""
     a, turn_id = guard.account_id, guard.turn_id
     for case_id, revision in guard.expectations:
-        current = await conn.fetchval(
-            "SELECT revision FROM cases WHERE account_id = $1 AND id = $2 FOR NO KEY UPDATE",
-            a,
-            case_id,
-        )
+        try:
+            current = await conn.fetchval(
+                "SELECT revision FROM cases WHERE account_id = $1 AND id = $2 "
+                "FOR NO KEY UPDATE NOWAIT",
+                a,
+                case_id,
+            )
+        except asyncpg.exceptions.LockNotAvailableError:
+            # Another turn is sealing or committing on the case right now: answer at once
+            # (the turn waits outside any transaction) instead of queueing on the row while
+            # holding its own session's row, which its lease renewal needs.
+            raise CaseContended(turn_id, case_id, busy=True) from None
         busy = await conn.fetchval(
             "SELECT EXISTS (SELECT 1 FROM case_claims WHERE account_id = $1 AND case_id = $2 "
             "AND turn_id <> $3 AND expires_at > $4) OR EXISTS (SELECT 1 FROM journal "
