@@ -79,9 +79,20 @@ async def test_two_workers_one_killed_and_restarted_deliver_every_turn_once_in_o
             async def ended(at_least: int) -> bool:
                 return await count_ended(store, accounts, sessions) >= at_least
 
+            async def first_holds_pending_turns() -> bool:
+                held = {}
+                for entry in await store.list_lease_log():
+                    held[(entry.account_id, entry.session_id)] = entry
+                for (account, session_id), entry in held.items():
+                    mine = entry.worker_id.startswith("alpha-")
+                    held_now = mine and entry.event is not LeaseEvent.RELEASED
+                    if held_now and await store.list_pending_turns(account, session_id):
+                        return True
+                return False
+
             total = SESSIONS * TURNS_PER_SESSION
-            await wait_until(lambda: ended(total // 4), within=180, what="a quarter delivered")
-            first.process.send_signal(signal.SIGKILL)  # mid-run: it holds sessions now
+            await wait_until(first_holds_pending_turns, within=180, what="alpha serving sessions")
+            first.process.send_signal(signal.SIGKILL)  # mid-run: it holds sessions with turns
             first.process.wait()
             restarted = start_worker(store_url, tmp_path, "alpha-again", *WORKER_OPTIONS)
             with killed_at_the_end(restarted):
