@@ -6,13 +6,14 @@ from datetime import timedelta
 
 import anyio
 import pytest
-from store_kit import ACCOUNT, OTHER
+from store_kit import ACCOUNT, OTHER, entry
 
 from turnframe.clock import ManualClock
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores import Store
 from turnframe.stores.fencing import FencedStore, SessionLeaseLost
 from turnframe.stores.inbox import LeaseEvent
+from turnframe.stores.inputs import PhaseMove, TurnSeal
 from turnframe.stores.records import SessionRecord
 
 pytestmark = pytest.mark.anyio
@@ -188,3 +189,31 @@ async def test_the_lease_holder_writes_through_the_fence(store: Store, clock: Ma
     older = FencedStore(store, lambda a, s: ("w1", lease.epoch - 1))
     with pytest.raises(SessionLeaseLost):
         await older.save_thread_context(ACCOUNT, session.session_id, {"thread": "old"})
+
+
+async def test_a_worker_that_lost_the_lease_cannot_seal_a_turn_of_the_session(
+    store: Store, clock: ManualClock
+) -> None:
+    session = await _session(store)
+    turn_id = await _submit(store, session, "hi")
+    now = clock.now()
+    (lease,) = await store.claim_sessions(worker_id="w1", now=now, expires_at=now + LEASE)
+    stale = FencedStore(store, lambda a, s: ("w1", lease.epoch))
+    later = now + LEASE
+    (taken,) = await store.claim_sessions(worker_id="w2", now=later, expires_at=later + LEASE)
+    seal = TurnSeal(
+        plan={"plan": {"acts": []}},
+        reduction={"results": []},
+        entries=(entry("k-stale"),),
+        phase=PhaseMove(expected=TurnPhase.RECEIVED, new=TurnPhase.EXECUTING),
+    )
+    with pytest.raises(SessionLeaseLost):
+        await stale.seal_turn(ACCOUNT, turn_id, seal)
+    record = await store.get_turn(ACCOUNT, turn_id)
+    assert record is not None and record.phase is TurnPhase.RECEIVED
+    assert record.plan is None and record.reduction is None
+    assert await store.get_journal_entry(ACCOUNT, "k-stale") is None
+    # The worker holding the lease now seals it.
+    holder = FencedStore(store, lambda a, s: ("w2", taken.epoch))
+    receipt = await holder.seal_turn(ACCOUNT, turn_id, seal)
+    assert [a.entry.idempotency_key for a in receipt.admissions] == ["k-stale"]
