@@ -487,6 +487,8 @@ class SessionActor(Actor):
             return reduced, dict(context.cases)
 
         reduction, cases = await reduce_on_cases_now()
+        payload: Any = None  # the stored form of the reduction last sealed (or tried)
+        new_phase = record.phase
         plan_payload = None  # stored already, unless the turn is still received
         if record.phase is TurnPhase.RECEIVED:
             plan_payload = self._plan_payloads.get(turn.turn_id) or record.plan
@@ -496,18 +498,19 @@ class SessionActor(Actor):
         async def seal(current: ReductionPlan, guarded: bool) -> SealReceipt:
             """The seal transaction of ``current``; ``guarded``: refused (nothing written)
             while a case of its ready batches moved or another turn writes it (ADR 0018)."""
-            nonlocal reduction
-            reduction = current
+            nonlocal reduction, payload, new_phase
+            reduction, payload = current, converter.unstructure(current)
+            entries = admission_entries(current)
             # Admission is the seal: from this transaction on, nothing re-interprets the
             # turn. A card click seals too (its card's commands are admitted already).
-            sealed = _seals(current)
+            sealed = bool(entries) or current.interaction_outcome is not None
             new_phase = TurnPhase.EXECUTING if sealed else TurnPhase.REDUCED
             turn_seal = TurnSeal(
                 plan=plan_payload,
-                reduction=converter.unstructure(current),
+                reduction=payload,
                 interactions=_new_cards(current),
                 expired=tuple(current.superseded_interaction_ids),
-                entries=tuple(admission_entries(current)),
+                entries=tuple(entries),
                 phase=PhaseMove(expected=record.phase, new=new_phase),
             )
             guard = None
@@ -559,9 +562,7 @@ class SessionActor(Actor):
         self._admissions[turn.turn_id] = receipt.admissions
         self._reductions[turn.turn_id] = reduction
         self._contexts[turn.turn_id] = cases
-        payload = converter.unstructure(reduction)
         plan_json = record.plan if record.plan is not None else plan_payload
-        new_phase = TurnPhase.EXECUTING if _seals(reduction) else TurnPhase.REDUCED
         return attrs.evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
 
     def _hot_case_wait(self) -> float:
@@ -917,12 +918,6 @@ class SessionActor(Actor):
         turn_id = message_turn(message)
         asked = ref.ask(message, timeout=self._settings.ask_timeout, correlation_id=turn_id)
         return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
-
-
-def _seals(reduction: ReductionPlan) -> bool:
-    """Whether the seal of ``reduction`` moves the turn to ``executing``: it admits commands,
-    or it answers a card (whose commands were admitted already)."""
-    return bool(admission_entries(reduction)) or reduction.interaction_outcome is not None
 
 
 def _new_cards(reduction: ReductionPlan) -> tuple[NewInteraction, ...]:
