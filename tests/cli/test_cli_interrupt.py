@@ -32,10 +32,14 @@ sys.exit(main(sys.argv[1:]))
 
 
 def _sessions(folder: Path) -> list[dict[str, object]]:
+    """Every turn of every session, each with its session id."""
     result = run_cli("sessions", "--turns", "--json", "--store", folder / "t.db", cwd=folder)
     assert result.returncode == 0, result.stderr
-    rows: list[dict[str, object]] = json.loads(result.stdout)
-    return rows
+    return [
+        {**turn, "session_id": session["session_id"]}
+        for session in json.loads(result.stdout)
+        for turn in session["turns"]
+    ]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")

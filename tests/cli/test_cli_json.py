@@ -15,6 +15,8 @@ from turnframe.cli import build_parser
 #: Commands that print no table, each with the reason.
 PRINTS_NO_TABLE: dict[str, str] = {
     "turnframe serve": "a long-running server: its output is the HTTP API (JSON) and access logs",
+    "turnframe worker": "a long-running worker: its output is one JSON line per turn on stderr",
+    "turnframe submit": "prints JSON only: the ids, or with --wait the turn as chat --json has it",
 }
 TURN_KEYS = {"session_id", "turn_id", "phase", "acts", "blocks", "cards", "events"}
 

@@ -9,10 +9,10 @@ import pytest
 from outbox_kit import ACCOUNT, LEASE, CommitEffects, MakeDispatcher, outcome_of, reload
 
 from turnframe.clock import ManualClock
-from turnframe.outbox import SendResult, Settlement
+from turnframe.outbox import Reconciliation, SendResult, Settlement
 from turnframe.stores import OutboxStatus, SqliteStore
 from turnframe.testing.scripted import ManualDeadline
-from turnframe.testing.senders import Hang, RecordingSender
+from turnframe.testing.senders import Hang, RecordingSender, ScriptedReconciler
 
 pytestmark = pytest.mark.anyio
 
@@ -155,3 +155,34 @@ async def test_two_dispatchers_racing_claim_disjoint_rows(
     assert sum(len(s.sends) for s in senders) == len(rows)
     completed = await store.list_outbox(ACCOUNT, status=OutboxStatus.COMPLETED)
     assert len(completed) == len(rows)
+
+
+async def test_an_expired_claim_of_a_sender_without_idempotency_keys_is_reconciled_not_resent(
+    store: SqliteStore,
+    clock: ManualClock,
+    commit_effects: CommitEffects,
+    make_dispatcher: MakeDispatcher,
+) -> None:
+    [row] = await commit_effects("refund-1")
+    now = clock.now()
+    # a dispatcher that claimed the row and died: it may have sent it or not
+    await store.claim_outbox(
+        account_id=None, claim_token="dead", now=now, lease_expires_at=now + LEASE
+    )
+    sender = RecordingSender(idempotency_keys=False)  # its receiver does not dedupe
+    dispatcher = make_dispatcher({"refunds": sender})
+    clock.advance(LEASE)
+    assert await dispatcher.reap() == 1
+    await dispatcher.dispatch_once()
+    assert sender.sends == []  # never re-sent blind
+    unknown = await reload(store, row)
+    assert unknown.status is OutboxStatus.OUTCOME_UNKNOWN
+    assert outcome_of(unknown)["reason"] == "turnframe.outbox.claim_expired"
+
+    report = await dispatcher.reconcile(
+        ScriptedReconciler({row.idempotency_key: Reconciliation.completed()})
+    )
+    assert [e.effect_id for e in report.effects] == [row.effect_id]
+    done = await reload(store, row)
+    assert done.status is OutboxStatus.COMPLETED
+    assert sender.sends == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import attrs
 import pytest
 from store_kit import ACCOUNT, MakeCase, MakeTurn, entry, move
 
@@ -279,3 +280,25 @@ async def test_a_fault_without_a_limit_fires_on_every_hit_from_its_occurrence(
         with pytest.raises(StoreTimeout):
             await faulty.save_assistant_turn(ACCOUNT, turn.turn_id, [])
     assert [h.fired for h in faulty.hits] == [FaultMode.TIMEOUT] * 3
+
+
+async def test_an_expired_claim_goes_back_to_pending_only_for_the_channels_that_may_resend(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase, clock: ManualClock
+) -> None:
+    case = await make_case()
+    turn = await _sealed_turn(store, make_turn)
+    effects = [
+        NewOutboxEffect(idempotency_key=key, payload={"channel": channel, "payload": {}})
+        for key, channel in (("o-keyed", "keyed"), ("o-blind", "blind"))
+    ]
+    await store.commit_bundle(attrs.evolve(_bundle(turn, case), outbox=effects))
+    lease = clock.now() + timedelta(seconds=30)
+    await store.claim_outbox(
+        account_id=None, claim_token="w1", now=clock.now(), lease_expires_at=lease
+    )
+    clock.advance(timedelta(seconds=30))
+    assert await store.release_expired_claims(now=clock.now(), resend_channels={"keyed"}) == 2
+    rows = {r.idempotency_key: r for r in await store.list_outbox(ACCOUNT)}
+    assert rows["o-keyed"].status is OutboxStatus.PENDING
+    assert rows["o-blind"].status is OutboxStatus.OUTCOME_UNKNOWN
+    assert rows["o-blind"].outcome == {"reason": "turnframe.outbox.claim_expired"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import anyio
 import anyio.to_thread
@@ -260,3 +260,48 @@ async def test_a_closed_store_refuses_to_be_used(dsn: str, schema: str) -> None:
         pass
     with pytest.raises(StoreClosed):
         await store.get_session(ACCOUNT, "s1")
+
+
+@needs_postgres
+async def test_a_version_5_schema_gains_lease_epochs_and_the_lease_log_without_rewriting_sessions(
+    dsn: str, schema: str
+) -> None:
+    conn = await asyncpg.connect(dsn)
+    try:  # a schema written before workers existed
+        await conn.execute(f"CREATE SCHEMA {schema}")
+        await conn.execute(f"SET search_path = {schema}")
+        await conn.execute(
+            "CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at timestamptz)"
+        )
+        for version, statements in MIGRATIONS:
+            if version <= 5:
+                for statement in statements:
+                    await conn.execute(statement)
+                await conn.execute("INSERT INTO schema_version VALUES ($1, now())", version)
+        await conn.execute(
+            "INSERT INTO sessions (account_id, id, workflow, created_at, thread_context, "
+            "last_turn_id, lease_worker, lease_acquired_at, lease_expires_at) VALUES "
+            "($1, 's1', 'w', now(), '{\"k\":1}', 't1', 'old', now() - interval '1 hour', "
+            "now() - interval '59 minutes')",
+            ACCOUNT,
+        )
+        await conn.execute(
+            "INSERT INTO turns (account_id, id, session_id, payload, phase, created_at, "
+            "phase_changed_at) VALUES ($1, 't1', 's1', '{}', 'received', now(), now())",
+            ACCOUNT,
+        )
+        filenode = await conn.fetchval("SELECT pg_relation_filenode('sessions')")
+        clock = ManualClock(at=datetime.now(UTC))
+        async with PostgresStore.open(dsn, schema=schema, clock=clock) as store:
+            session = await store.get_session(ACCOUNT, "s1")
+            assert session is not None and session.thread_context == {"k": 1}
+            now = clock.now()
+            (lease,) = await store.claim_sessions(
+                worker_id="w1", now=now, expires_at=now + timedelta(1)
+            )
+            assert (lease.previous_worker, lease.epoch) == ("old", 1)
+            assert [e.event.value for e in await store.list_lease_log()] == ["taken_over"]
+        assert await conn.fetchval("SELECT pg_relation_filenode('sessions')") == filenode
+    finally:
+        await conn.close()
+    assert await _versions(dsn, schema) == list(range(1, LATEST_VERSION + 1))

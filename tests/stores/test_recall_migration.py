@@ -30,17 +30,22 @@ _RECALL_OBJECTS = [
 ]
 
 
-#: Tables of the migrations after recall's: dropped too, so the file is as it was before it.
-_LATER_TABLES = re.findall(
-    r"CREATE TABLE (\w+)",
-    " ".join(s for v, steps in MIGRATIONS if v > RECALL_VERSION for s in steps),
-)
+#: Tables and columns of the migrations after recall's: dropped too, so the file is as it was
+#: before it.
+_LATER = " ".join(s for v, steps in MIGRATIONS if v > RECALL_VERSION for s in steps)
+_LATER_TABLES = re.findall(r"CREATE TABLE (\w+)", _LATER)
+_LATER_COLUMNS = re.findall(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", _LATER)
+_LATER_INDEXES = re.findall(r"CREATE (?:UNIQUE )?INDEX (\w+)", _LATER)
 
 
 def _back_to_before_recall(path: Path) -> None:
     conn = sqlite3.connect(path)
+    for name in reversed(_LATER_INDEXES):
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
     for name in reversed(_LATER_TABLES):
         conn.execute(f"DROP TABLE {name}")
+    for table, column in reversed(_LATER_COLUMNS):
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     for kind, name in _RECALL_OBJECTS:
         conn.execute(f"DROP {kind} {name}")
     conn.execute("DELETE FROM schema_version WHERE version >= ?", (RECALL_VERSION,))

@@ -15,6 +15,7 @@ from turnframe.stores import (
     Store,
     TurnSeal,
 )
+from turnframe.stores.contention import CaseContended, CaseGuard, guarding
 
 pytestmark = pytest.mark.anyio
 
@@ -110,3 +111,49 @@ async def test_a_turn_sealed_once_is_not_sealed_again(store: Store, make_turn: M
         await store.seal_turn(ACCOUNT, turn.turn_id, seal)
     assert len(await store.list_open_interactions(ACCOUNT)) == 1
     assert [e.idempotency_key for e in await store.list_journal(ACCOUNT, turn.turn_id)] == ["k1"]
+
+
+# -- the hot-case guard inside the seal transaction (ADR 0018) ----------------------------------
+
+
+def _ready_seal(case_id: str, revision: int, key: str = "k1") -> TurnSeal:
+    return TurnSeal(
+        reduction={"r": 1},
+        entries=(entry(key, case_id=case_id, expected_revision=revision),),
+        phase=move(P.INTERPRETED, P.EXECUTING),
+    )
+
+
+async def test_a_guarded_seal_on_a_case_that_moved_writes_nothing(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case(revision=2)
+    turn = await make_turn(phase=P.INTERPRETED)
+    guard = CaseGuard(account_id=ACCOUNT, turn_id=turn.turn_id, expectations=((case.case_id, 1),))
+    with guarding(guard), pytest.raises(CaseContended) as refused:
+        await store.seal_turn(ACCOUNT, turn.turn_id, _ready_seal(case.case_id, 1))
+    assert refused.value.busy is False
+    reread = await store.get_turn(ACCOUNT, turn.turn_id)
+    assert reread is not None and reread.phase is P.INTERPRETED and reread.reduction is None
+    assert await store.get_journal_entry(ACCOUNT, "k1") is None
+    # Reduced again on revision 2, the same turn seals.
+    guard = CaseGuard(account_id=ACCOUNT, turn_id=turn.turn_id, expectations=((case.case_id, 2),))
+    with guarding(guard):
+        receipt = await store.seal_turn(ACCOUNT, turn.turn_id, _ready_seal(case.case_id, 2))
+    assert [a.verdict for a in receipt.admissions] == [AdmissionVerdict.FRESH]
+
+
+async def test_a_guarded_seal_on_a_case_another_turn_writes_is_refused_as_busy(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    case = await make_case()
+    first = await make_turn(phase=P.INTERPRETED)
+    await store.seal_turn(ACCOUNT, first.turn_id, _ready_seal(case.case_id, 1, key="first"))
+    second = await make_turn(phase=P.INTERPRETED)
+    guard = CaseGuard(account_id=ACCOUNT, turn_id=second.turn_id, expectations=((case.case_id, 1),))
+    with guarding(guard), pytest.raises(CaseContended) as refused:
+        await store.seal_turn(ACCOUNT, second.turn_id, _ready_seal(case.case_id, 1, key="second"))
+    assert refused.value.busy is True
+    assert await store.get_journal_entry(ACCOUNT, "second") is None
+    reread = await store.get_turn(ACCOUNT, second.turn_id)
+    assert reread is not None and reread.phase is P.INTERPRETED

@@ -60,6 +60,7 @@ async def test_a_free_session_is_leased_to_the_worker_that_asks(
         expires_at=t0 + LEASE,
         taken_over=False,
         previous_worker=None,
+        epoch=1,
     )
     assert await store.get_session(ACCOUNT, session.session_id) == session
 
@@ -127,6 +128,7 @@ async def test_an_expired_lease_is_taken_over_and_names_the_previous_worker(
         expires_at=expired_at + LEASE,
         taken_over=True,
         previous_worker="w1",
+        epoch=2,
     )
     # The old holder lost it: it cannot renew, nor release the new holder's lease.
     assert await _acquire(store, session, "w1", expired_at + S) is None

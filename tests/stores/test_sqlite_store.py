@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -177,3 +177,45 @@ async def test_a_closed_store_refuses_to_be_used() -> None:
         pass
     with pytest.raises(StoreClosed):
         await store.get_session(ACCOUNT, "s1")
+
+
+async def test_a_version_5_file_gains_lease_epochs_and_the_lease_log_and_keeps_its_rows(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "v5.db"
+    with closing(sqlite3.connect(path)) as conn, conn:  # written before workers existed
+        conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT)")
+        for version, statements in schema.MIGRATIONS:
+            if version <= 5:
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_version VALUES (?, '2026-11-01T00:00:00.000000+00:00')",
+                    (version,),
+                )
+        conn.execute(
+            "INSERT INTO sessions (account_id, id, workflow, created_at, thread_context, "
+            "last_turn_id, lease_worker, lease_acquired_at, lease_expires_at) VALUES "
+            "(?, 's1', 'w', '2026-11-01T00:00:00.000000+00:00', '{\"k\":1}', 't1', 'old', "
+            "'2026-11-01T00:00:00.000000+00:00', '2026-11-01T00:00:30.000000+00:00')",
+            (ACCOUNT,),
+        )
+        conn.execute(
+            "INSERT INTO turns (account_id, id, session_id, payload, phase, created_at, "
+            "phase_changed_at) VALUES (?, 't1', 's1', '{}', 'received', "
+            "'2026-11-01T00:00:00.000000+00:00', '2026-11-01T00:00:00.000000+00:00')",
+            (ACCOUNT,),
+        )
+    clock = ManualClock(at=datetime(2026, 12, 1, tzinfo=UTC))
+    async with SqliteStore.open(path, clock=clock) as store:
+        session = await store.get_session(ACCOUNT, "s1")
+        assert session is not None and session.thread_context == {"k": 1}
+        now = clock.now()
+        (lease,) = await store.claim_sessions(
+            worker_id="w1", now=now, expires_at=now + timedelta(1)
+        )
+        assert (lease.previous_worker, lease.epoch) == ("old", 1)
+        assert [e.event.value for e in await store.list_lease_log()] == ["taken_over"]
+    with closing(sqlite3.connect(path)) as conn:
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version")]
+    assert versions == list(range(1, LATEST_VERSION + 1))

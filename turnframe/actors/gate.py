@@ -17,6 +17,7 @@ import attrs
 from turnframe._converter import converter
 from turnframe._retry import retrying
 from turnframe.actors.actor import Actor, handler
+from turnframe.actors.hot_cases import case_guard
 from turnframe.actors.stages import Execute, MayRetry, SettledReport
 from turnframe.errors import TurnframeError
 from turnframe.execution import (
@@ -49,6 +50,7 @@ from turnframe.results import (
     InteractionToCreate,
     ReductionPlan,
 )
+from turnframe.stores.contention import guarding
 from turnframe.stores.errors import RevisionConflict, StoreError
 from turnframe.stores.inputs import (
     CardResolution,
@@ -143,7 +145,12 @@ class ExecutionGate(Actor):
             if phase is TurnPhase.REDUCED:
                 seal = PhaseMove(expected=TurnPhase.REDUCED, new=TurnPhase.EXECUTING)
                 phase = TurnPhase.EXECUTING
-            admissions = tuple(await self._store.admit(account, turn.turn_id, entries, phase=seal))
+            guard = None
+            if message.guarded and seal is not None and work.ready:
+                guard = case_guard(account, turn.turn_id, work.ready)
+            with guarding(guard):  # hot cases (ADR 0018)
+                admitted_now = await self._store.admit(account, turn.turn_id, entries, phase=seal)
+            admissions = tuple(admitted_now)
         for admission in admissions or ():
             key = admission.entry.idempotency_key
             admitted[key] = admission.entry

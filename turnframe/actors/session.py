@@ -25,6 +25,7 @@ from turnframe._retry import retrying
 from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.grounding import GroundingActor
+from turnframe.actors.hot_cases import case_guard, seal_hot
 from turnframe.actors.interpreter import InterpretationFailed
 from turnframe.actors.narrator import NarratorActor
 from turnframe.actors.reduction import ReducerActor
@@ -55,7 +56,7 @@ from turnframe.pipeline.failures import (
     is_transient,
     parked_record,
 )
-from turnframe.pipeline.reports import admission_entries
+from turnframe.pipeline.reports import admission_entries, needs_card
 from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.recall.session import SessionRecall
@@ -66,11 +67,12 @@ from turnframe.results import (
     PlannedActResult,
     ReductionPlan,
 )
+from turnframe.stores.contention import guarding
 from turnframe.stores.directory import StoreCaseDirectory
 from turnframe.stores.errors import StoreError
 from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove, TurnSeal
 from turnframe.stores.protocol import Store
-from turnframe.stores.records import Admission, InteractionStatus, TurnRecord
+from turnframe.stores.records import Admission, InteractionStatus, SealReceipt, TurnRecord
 from turnframe.telemetry.hooks import observe_stage
 from turnframe.workflow import CaseSnapshot, Workflow
 
@@ -153,6 +155,8 @@ class SessionSettings:
     #: Handlings that gave up in a row the same transient way before the turn is parked.
     park_after: int = 3
     index_recall_on_stop: bool = False  # write the session's recall index entry when it stops
+    #: Re-reductions of an unsealed turn whose case moved meanwhile (0: none; ADR 0018).
+    hot_case_attempts: int = 3
 
 
 class SessionActor(Actor):
@@ -393,15 +397,15 @@ class SessionActor(Actor):
             return await self._reduce(turn, record)
         if phase in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             reduction = self._reduction_of(record)
-            execute = Execute(
-                turn=turn,
-                reduction=reduction,
-                replay=self._replay_base(record, reduction),
-                phase=phase,
-                cases=self._contexts.get(turn.turn_id, {}),
-                admitted=self._admissions.pop(turn.turn_id, None),
-            )
-            report: ExecutionReport = await self._ask(self._stages.gate, execute)
+            admitted = self._admissions.pop(turn.turn_id, None)
+            if phase is TurnPhase.REDUCED and admitted is None:
+                # A resumed turn not sealed yet: the gate admits it, and a hot case is
+                # reduced again first (ADR 0018). The live path sealed in _reduce already.
+                report = await self._seal(turn, record, reduction)
+            else:
+                report = await self._execute(
+                    turn, record, reduction, phase, guarded=False, admitted=admitted
+                )
             self._reports[turn.turn_id] = report
             return attrs.evolve(record, phase=TurnPhase.COMMITTED)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
@@ -467,54 +471,76 @@ class SessionActor(Actor):
     async def _reduce(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
         plan = self._plan_of(record)
         open_cards = await self._open_cards_now()
-        context = await build_context(
-            plan,
-            turn,
-            directory=self._directory,
-            workflows=self._workflows,
-            open_interactions=open_cards,
-            closed_interaction_ids=await self._closed_card(turn, open_cards),
-        )
-        self._directory.forget()
-        reduction: ReductionPlan = await self._reduce_now(Reduce(plan=plan, context=context))
-        if (
-            reduction.interactions
-            or reduction.interaction_outcome
-            or (reduction.superseded_interaction_ids)
-        ):
-            self._open_cards = None  # cards change with this turn: read them again next time
-        cards = [
-            NewInteraction(
-                payload=converter.unstructure(card),
-                case_id=card.case_id,
-                blocking=card.kind is InteractionKind.CONFIRM_COMMAND,
-                interaction_id=card.interaction_id,
+        closed = await self._closed_card(turn, open_cards)
+
+        async def reduce_on_cases_now() -> tuple[ReductionPlan, Mapping[str, CaseSnapshot]]:
+            context = await build_context(
+                plan,
+                turn,
+                directory=self._directory,
+                workflows=self._workflows,
+                open_interactions=open_cards,
+                closed_interaction_ids=closed,
             )
-            for card in reduction.interactions
-        ]
-        payload = converter.unstructure(reduction)
-        entries = admission_entries(reduction)
-        # Admission is the seal: from this transaction on, nothing re-interprets the turn. A
-        # card click seals too (its card's commands are admitted already).
-        sealed = bool(entries) or reduction.interaction_outcome is not None
-        new_phase = TurnPhase.EXECUTING if sealed else TurnPhase.REDUCED
+            self._directory.forget()
+            reduced = await self._reduce_now(Reduce(plan=plan, context=context))
+            return reduced, dict(context.cases)
+
+        reduction, cases = await reduce_on_cases_now()
+        payload: Any = None  # the stored form of the reduction last sealed (or tried)
+        new_phase = record.phase
         plan_payload = None  # stored already, unless the turn is still received
         if record.phase is TurnPhase.RECEIVED:
             plan_payload = self._plan_payloads.get(turn.turn_id) or record.plan
             if plan_payload is None:
                 raise LookupError(f"turn {turn.turn_id!r} has no plan to seal")
-        seal = TurnSeal(
-            plan=plan_payload,
-            reduction=payload,
-            interactions=tuple(cards),
-            expired=tuple(reduction.superseded_interaction_ids),
-            entries=tuple(entries),
-            phase=PhaseMove(expected=record.phase, new=new_phase),
-        )
+
+        async def seal(current: ReductionPlan, guarded: bool) -> SealReceipt:
+            """The seal transaction of ``current``; ``guarded``: refused (nothing written)
+            while a case of its ready batches moved or another turn writes it (ADR 0018)."""
+            nonlocal reduction, payload, new_phase
+            reduction, payload = current, converter.unstructure(current)
+            entries = admission_entries(current)
+            # Admission is the seal: from this transaction on, nothing re-interprets the
+            # turn. A card click seals too (its card's commands are admitted already).
+            sealed = bool(entries) or current.interaction_outcome is not None
+            new_phase = TurnPhase.EXECUTING if sealed else TurnPhase.REDUCED
+            turn_seal = TurnSeal(
+                plan=plan_payload,
+                reduction=payload,
+                interactions=_new_cards(current),
+                expired=tuple(current.superseded_interaction_ids),
+                entries=tuple(entries),
+                phase=PhaseMove(expected=record.phase, new=new_phase),
+            )
+            guard = None
+            if guarded and sealed:
+                ready = (b for b in current.batches if not needs_card(b))
+                guard = case_guard(self._account, turn.turn_id, ready)
+            with guarding(guard):
+                return await self._store.seal_turn(self._account, turn.turn_id, turn_seal)
+
+        async def reduce_again() -> ReductionPlan:
+            """The same plan reduced again on the cases as they are now (hot cases): the
+            refused seal wrote nothing, so the next seal takes the new reduction."""
+            nonlocal cases
+            self._directory.forget()
+            again, cases = await reduce_on_cases_now()
+            return again
+
         try:
-            receipt = await self._store.seal_turn(self._account, turn.turn_id, seal)
+            receipt = await seal_hot(
+                self._store,
+                self._account,
+                turn.turn_id,
+                reduction,
+                execute=seal,
+                reduce_again=reduce_again,
+                attempts=self._settings.hot_case_attempts,
+                wait_seconds=self._hot_case_wait(),
+            )
         except Exception:
-            if not cards:
+            if not reduction.interactions:
                 raise  # a failed step: tried again from the phase the store holds
             current = await self._reread(turn)
             if current is None or current.phase is not record.phase:
@@ -525,12 +551,92 @@ class SessionActor(Actor):
             return await self._finish_failed(
                 turn, plan, reduction, failure="cards_not_persisted", replay=None
             )
+        finally:
+            if (
+                reduction.interactions
+                or reduction.interaction_outcome
+                or (reduction.superseded_interaction_ids)
+            ):
+                self._open_cards = None  # cards change with this turn: read them again next
         self._plan_payloads.pop(turn.turn_id, None)
         self._admissions[turn.turn_id] = receipt.admissions
         self._reductions[turn.turn_id] = reduction
-        self._contexts[turn.turn_id] = dict(context.cases)
+        self._contexts[turn.turn_id] = cases
         plan_json = record.plan if record.plan is not None else plan_payload
         return attrs.evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
+
+    def _hot_case_wait(self) -> float:
+        """How long one seal waits for a case another turn holds or writes: every wait of a
+        turn together stays within half of the turn's own deadline."""
+        attempts = self._settings.hot_case_attempts
+        return self._settings.ask_timeout / (2 * (attempts + 1))
+
+    async def _seal(
+        self, turn: UserTurn, record: TurnRecord, reduction: ReductionPlan
+    ) -> ExecutionReport:
+        async def execute(current: ReductionPlan, guarded: bool) -> ExecutionReport:
+            latest = record if current is reduction else await self._get(turn)
+            return await self._execute(turn, latest, current, TurnPhase.REDUCED, guarded=guarded)
+
+        return await seal_hot(
+            self._store,
+            self._account,
+            turn.turn_id,
+            reduction,
+            execute=execute,
+            reduce_again=lambda: self._reduce_again(turn, record),
+            attempts=self._settings.hot_case_attempts,
+            wait_seconds=self._hot_case_wait(),
+        )
+
+    async def _execute(
+        self,
+        turn: UserTurn,
+        record: TurnRecord,
+        reduction: ReductionPlan,
+        phase: TurnPhase,
+        *,
+        guarded: bool,
+        admitted: tuple[Admission, ...] | None = None,
+    ) -> ExecutionReport:
+        execute = Execute(
+            turn=turn,
+            reduction=reduction,
+            replay=self._replay_base(record, reduction),
+            phase=phase,
+            cases=self._contexts.get(turn.turn_id, {}),
+            admitted=admitted,
+            guarded=guarded,
+        )
+        report: ExecutionReport = await self._ask(self._stages.gate, execute)
+        return report
+
+    async def _reduce_again(self, turn: UserTurn, record: TurnRecord) -> ReductionPlan:
+        """A resumed turn's stored plan reduced again on the cases as they are now, saved in
+        place of its stored, unsealed reduction (hot cases, :mod:`turnframe.actors.hot_cases`)."""
+        plan = self._plan_of(record)
+        self._directory.forget()
+        context = await build_context(
+            plan,
+            turn,
+            directory=self._directory,
+            workflows=self._workflows,
+            open_interactions=await self._open_cards_now(),
+            closed_interaction_ids=(),
+        )
+        self._directory.forget()
+        reduction = await self._reduce_now(Reduce(plan=plan, context=context))
+        stored = await self._store.get_turn(self._account, turn.turn_id)
+        expected = stored.reduction if stored is not None else record.reduction
+        await self._store.renew_reduction(
+            self._account,
+            turn.turn_id,
+            expected=expected,
+            reduction=converter.unstructure(reduction),
+        )
+        self._reductions[turn.turn_id] = reduction
+        self._contexts[turn.turn_id] = dict(context.cases)
+        return reduction
 
     async def _respond(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
         plan = self._plan_of(record)
@@ -812,6 +918,18 @@ class SessionActor(Actor):
         turn_id = message_turn(message)
         asked = ref.ask(message, timeout=self._settings.ask_timeout, correlation_id=turn_id)
         return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
+
+
+def _new_cards(reduction: ReductionPlan) -> tuple[NewInteraction, ...]:
+    return tuple(
+        NewInteraction(
+            payload=converter.unstructure(card),
+            case_id=card.case_id,
+            blocking=card.kind is InteractionKind.CONFIRM_COMMAND,
+            interaction_id=card.interaction_id,
+        )
+        for card in reduction.interactions
+    )
 
 
 async def _called(function: Callable[[M], T], message: M) -> T:

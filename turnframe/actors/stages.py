@@ -70,6 +70,10 @@ class Execute:
     #: The admissions of the session's own seal transaction (live path): the gate does not
     #: admit again. None (a resumed turn): the gate admits, idempotently by key.
     admitted: tuple[Admission, ...] | None = None
+    #: When the gate admits (a resumed turn still ``reduced``): admit only if the ready
+    #: batches' cases are as reduced and no other turn writes them (hot cases, ADR 0018);
+    #: otherwise answer ``CaseContended`` with nothing written.
+    guarded: bool = False
 
 
 @attrs.frozen(kw_only=True)

@@ -8,6 +8,8 @@
 - ``turnframe corpus check PATH``: what a reviewed corpus or pack leaves out, and why;
 - ``turnframe chaos --workflow W``: a workflow under random fault schedules, every invariant
   checked (exit 1 on a violation);
+- ``turnframe worker --store URL``: serve the turns submitted to a store (many workers may share
+  one PostgreSQL database); ``turnframe submit``: add a turn to that inbox (docs/workers.md);
 - ``turnframe recall index`` / ``turnframe recall search "cue"``: the recall index of earlier
   conversations, and a search over it (docs/recall.md).
 
@@ -42,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     from turnframe.cli.replay import add_replay_command
     from turnframe.cli.serve import add_serve_command
     from turnframe.cli.sessions import add_sessions_command
+    from turnframe.cli.worker import add_worker_commands
     from turnframe.corpora.cli import add_corpus_commands
 
     parser = Parser(
@@ -58,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_corpus_commands(commands)
     add_chaos_command(commands)
     add_recall_commands(commands)
+    add_worker_commands(commands)
     return parser
 
 

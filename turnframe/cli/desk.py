@@ -10,14 +10,12 @@ dates counted from the clock in use.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 
-from turnframe.cli.errors import BadClock, BadStore, StoreNotFound
+from turnframe.cli.errors import BadClock
+from turnframe.cli.store_url import check_store_path, open_store
 from turnframe.clock import Clock, ManualClock, SystemClock
 from turnframe.config import TurnframeConfig
 from turnframe.corpora import CorpusRegistry, default_registry
@@ -25,7 +23,7 @@ from turnframe.examples import SampleWorkflow
 from turnframe.providers.rules import RulesProvider
 from turnframe.references import ReferenceBinding
 from turnframe.runtime import Runtime, RuntimeSettings
-from turnframe.stores import SqliteStore, Store
+from turnframe.stores import Store
 
 DEFAULT_STORE = "turnframe.db"
 STORE_ENV = "TURNFRAME_STORE"
@@ -36,43 +34,6 @@ MEMORY = ":memory:"
 def default_store() -> str:
     """``$TURNFRAME_STORE``, else ``turnframe.db`` in the working directory."""
     return os.environ.get(STORE_ENV) or DEFAULT_STORE
-
-
-def check_store_path(location: str, *, must_exist: bool) -> None:
-    """Refuse a store path that cannot be a SQLite file before anything opens it."""
-    if location == MEMORY:
-        return
-    path = Path(location)
-    if path.is_dir():
-        raise BadStore(
-            f"store {location!r} is a directory", hint="give --store the path of a .db file"
-        )
-    if must_exist and not path.exists():
-        raise StoreNotFound(
-            f"there is no store at {location!r}",
-            hint="run `turnframe chat` first, or give --store the path it used",
-        )
-    parent = path.parent
-    if not parent.is_dir():
-        raise BadStore(
-            f"cannot create store {location!r}: folder {str(parent)!r} does not exist",
-            hint="create the folder first, or give --store another path",
-        )
-
-
-@contextlib.asynccontextmanager
-async def open_store(location: str, *, must_exist: bool) -> AsyncIterator[SqliteStore]:
-    """The SQLite store at ``location``; a file that is not a store is a typed error."""
-    check_store_path(location, must_exist=must_exist)
-    async with contextlib.AsyncExitStack() as stack:
-        try:
-            store = await stack.enter_async_context(SqliteStore.open(location))
-        except sqlite3.DatabaseError as exc:
-            raise BadStore(
-                f"cannot open store {location!r}: {exc}",
-                hint="give --store a turnframe SQLite file, or a new path to create one",
-            ) from None
-        yield store
 
 
 def parse_clock(text: str | None) -> Clock:

@@ -29,6 +29,12 @@ class BadStore(CliError):
     code = "turnframe.cli.bad_store"
 
 
+class NotAStore(CliError):
+    """The database exists but is not a turnframe store: it is never migrated into one."""
+
+    code = "turnframe.cli.not_a_store"
+
+
 class BadClock(CliError):
     code = "turnframe.cli.bad_clock"
 

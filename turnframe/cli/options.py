@@ -10,8 +10,10 @@ from turnframe.cli.desk import DEFAULT_ACCOUNT, STORE_ENV
 def add_store(parser: argparse.ArgumentParser, *, default_help: str | None = None) -> None:
     parser.add_argument(
         "--store",
-        metavar="PATH",
-        help=default_help or f"SQLite store file (default: ${STORE_ENV}, else ./turnframe.db)",
+        metavar="PATH|URL",
+        help=default_help
+        or f"a SQLite store file or a postgresql:// URL (default: ${STORE_ENV}, "
+        "else ./turnframe.db)",
     )
 
 

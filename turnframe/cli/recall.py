@@ -21,6 +21,7 @@ from turnframe.cli.errors import UsageError
 from turnframe.cli.interrupt import run_interruptible
 from turnframe.cli.options import add_account, add_store, add_style
 from turnframe.cli.progress import progress
+from turnframe.cli.store_url import without_password
 from turnframe.recall.cue import has_cue
 from turnframe.recall.preview import SearchResult, search
 from turnframe.recall.writer import IndexReport, index_account
@@ -105,7 +106,12 @@ async def _search(
 ) -> SearchResult:
     async with open_store(location, must_exist=True) as store:
         return await search(
-            store, account, cue, full_text=full_text, limit=limit, store_location=location
+            store,
+            account,
+            cue,
+            full_text=full_text,
+            limit=limit,
+            store_location=without_password(location),
         )
 
 

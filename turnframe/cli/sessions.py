@@ -43,9 +43,12 @@ async def _sessions(
     location: str, account: str, every_turn: bool, as_json: bool, renderer: Renderer
 ) -> None:
     async with open_store(location, must_exist=True) as store:
-        rows = await session_rows(store, account, every_turn=every_turn)
+        if as_json:
+            sessions = await sessions_json(store, account)
+        else:
+            rows = await session_rows(store, account, every_turn=every_turn)
     if as_json:
-        print(json.dumps([_row_json(r) for r in rows], ensure_ascii=False, indent=2))
+        print(json.dumps(sessions, ensure_ascii=False, indent=2))
     else:
         renderer.sessions(rows)
     sys.stdout.flush()
@@ -98,17 +101,33 @@ def _said(turn: TurnRecord | None) -> str:
     return text if len(text) <= 60 else text[:59] + "\u2026"
 
 
-def _row_json(row: SessionRow) -> dict[str, Any]:
-    return {
-        "session_id": row.session_id,
-        "workflow": row.workflow,
-        "created_at": row.created_at,
-        "turns": row.turns,
-        "turn_id": None if row.turn_id == "-" else row.turn_id,
-        "phase": None if row.phase == "-" else row.phase,
-        "reason": row.reason or None,
-        "text": row.text,
-    }
+async def sessions_json(store: Store, account: str) -> list[dict[str, Any]]:
+    """One object per session with every turn, each with the events it committed:
+    ``{"session_id", "workflow", "created_at", "turns": [{"turn_id", "phase", "reason", "text",
+    "events": [{"type", "case_id"}]}]}``."""
+    sessions = []
+    for session in await store.list_sessions(account):
+        turns = []
+        for turn in await store.list_session_turns(account, session.session_id):
+            events = await store.list_events(account, turn_id=turn.turn_id)
+            turns.append(
+                {
+                    "turn_id": turn.turn_id,
+                    "phase": turn.phase.value,
+                    "reason": await _reason(store, account, turn) or None,
+                    "text": _said(turn),
+                    "events": [{"type": e.type, "case_id": e.case_id} for e in events],
+                }
+            )
+        sessions.append(
+            {
+                "session_id": session.session_id,
+                "workflow": session.workflow,
+                "created_at": session.created_at.isoformat(),
+                "turns": turns,
+            }
+        )
+    return sessions
 
 
-__all__ = ["add_sessions_command", "run_sessions", "session_rows"]
+__all__ = ["add_sessions_command", "run_sessions", "session_rows", "sessions_json"]

@@ -8,8 +8,10 @@ The rules it keeps:
 - A send that times out, raises, or is cancelled in flight is ``outcome_unknown``: the dispatcher
   never sends it again on its own; only reconciliation (``not_happened``) returns it for sending.
 - The only other way a row is sent twice is a dispatcher that dies (or cannot reach the store)
-  holding a lease: the reaper returns the row to pending and it is sent again with the same key.
-  Receivers must dedupe on the key; that is what makes the effect happen once.
+  holding a lease, and only for a sender that declares ``idempotency_keys = True`` (its
+  receiver dedupes on the key): the reaper returns the row to pending and it is sent again with
+  the same key. For any other sender the reaper makes the row ``outcome_unknown``: reconciled,
+  never re-sent blind.
 - No hidden tasks: :meth:`run` is a loop the runtime starts in its own task group; it wakes on
   :meth:`notify` (called after each commit) or every ``poll_interval``, and stops on
   cancellation.
@@ -53,7 +55,12 @@ from turnframe.outbox.report import (
     DispatchReport,
     Settlement,
 )
-from turnframe.outbox.sender import EffectSender, SendResult, send_within
+from turnframe.outbox.sender import (
+    EffectSender,
+    SendResult,
+    declares_idempotency_keys,
+    send_within,
+)
 from turnframe.stores.errors import LeaseLost, StatusConflict, StoreError, StoreTimeout
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import OutboxRecord, OutboxResult, OutboxStatus
@@ -150,11 +157,14 @@ class OutboxDispatcher:
         return report
 
     async def reap(self, now: datetime | None = None) -> int:
-        """Release claims whose lease expired at ``now`` (default: the clock's now); their rows
-        are sent again, with the same key, by the next pass. Returns how many."""
+        """Release claims whose lease expired at ``now`` (default: the clock's now). A row of a
+        channel whose sender declares idempotency keys is sent again, with the same key, by the
+        next pass; any other becomes ``outcome_unknown`` (it may have been sent) and waits for
+        reconciliation. Returns how many."""
         at = self._clock.now() if now is None else now
+        resend = frozenset(c for c, s in self._senders.items() if declares_idempotency_keys(s))
         with anyio.fail_after(self._store_timeout):
-            released = await self._store.release_expired_claims(now=at)
+            released = await self._store.release_expired_claims(now=at, resend_channels=resend)
         if released:
             logger.warning("outbox: released %d expired claim(s)", released)
         return released

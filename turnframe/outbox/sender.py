@@ -91,10 +91,19 @@ class SendResult:
 
 class EffectSender(Protocol):
     """Delivers the effects of one channel. Send ``effect.idempotency_key`` along so the remote
-    side can dedupe: the same row may be sent more than once (after a retryable result, or after
-    a dispatcher died holding its lease)."""
+    side can dedupe: the same row may be sent more than once after a retryable result.
+
+    A sender whose remote side dedupes on that key says so with a class attribute
+    ``idempotency_keys = True``. Only then does a row whose claim expired (its dispatcher died
+    mid-send, or lost the store) go back to pending and get sent again; for any other sender it
+    becomes ``outcome_unknown`` and is reconciled, never re-sent blind (ADR 0018)."""
 
     async def send(self, effect: OutboundEffect) -> SendResult: ...
+
+
+def declares_idempotency_keys(sender: object) -> bool:
+    """Whether ``sender`` declared that its remote side dedupes on the idempotency key."""
+    return getattr(sender, "idempotency_keys", False) is True
 
 
 async def send_within(

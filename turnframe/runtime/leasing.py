@@ -36,6 +36,27 @@ class SessionLeases:
         self.worker_id = worker_id
         self._length = timedelta(seconds=seconds)
         self._held: dict[tuple[str, str], datetime] = {}
+        self._epochs: dict[tuple[str, str], int] = {}
+
+    def holder(self, account_id: str, session_id: str) -> tuple[str, int] | None:
+        """``(worker_id, epoch)`` while this worker holds the session's lease, else None: what
+        the store's lease fence compares with the session row (ADR 0018)."""
+        epoch = self._epochs.get((account_id, session_id))
+        return None if epoch is None else (self.worker_id, epoch)
+
+    def holds(self, account_id: str, session_id: str) -> bool:
+        return (account_id, session_id) in self._held
+
+    def adopt(self, lease: SessionLease) -> None:
+        """Hold a lease granted by a claim (``Store.claim_sessions``)."""
+        key = (lease.account_id, lease.session_id)
+        self._held[key] = lease.expires_at
+        self._epochs[key] = lease.epoch
+
+    def forget(self, account_id: str, session_id: str) -> None:
+        """Stop holding a lease this worker lost (another worker took it over)."""
+        self._held.pop((account_id, session_id), None)
+        self._epochs.pop((account_id, session_id), None)
 
     async def ensure(self, account_id: str, session_id: str) -> SessionLease | None:
         """Hold the session's lease (taking or renewing it as needed); the new lease when one
@@ -49,15 +70,17 @@ class SessionLeases:
             account_id, session_id, worker_id=self.worker_id, now=now, expires_at=now + self._length
         )
         if lease is None:
-            self._held.pop(key, None)
+            self.forget(account_id, session_id)
             raise SessionLeasedElsewhere(
                 f"session {session_id!r} is served by another worker",
                 hint="route its turns to the worker holding the lease, or retry when it expires",
             )
         self._held[key] = lease.expires_at
+        self._epochs[key] = lease.epoch
         return lease
 
     async def release(self, account_id: str, session_id: str) -> None:
+        self._epochs.pop((account_id, session_id), None)  # nothing more is written for it
         if self._held.pop((account_id, session_id), None) is not None:
             await self._store.release_session_lease(
                 account_id, session_id, worker_id=self.worker_id

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal, Self
 
 import anyio
 import anyio.abc
@@ -52,6 +52,7 @@ from turnframe.providers.chain import ProviderChain
 from turnframe.providers.policy import RetryPolicy
 from turnframe.references import ReferenceBinding, check_every_budget
 from turnframe.response import Block, TurnResponse
+from turnframe.runtime import inbox
 from turnframe.runtime.feed import DeliveredTurn, TurnFeed
 from turnframe.runtime.leasing import SessionLeases
 from turnframe.runtime.settings import (
@@ -62,6 +63,7 @@ from turnframe.runtime.settings import (
 )
 from turnframe.runtime.tree import StageTree, build_tree
 from turnframe.stores.errors import StoreError
+from turnframe.stores.fencing import FencedStore
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.records import SessionRecord, TurnRecord
 from turnframe.stores.sqlite import SqliteStore
@@ -185,6 +187,8 @@ class Runtime:
                 )
                 # Unwinds after the supervision tree has stopped, before the store closes.
                 stack.push_async_callback(self._release_leases)
+                # Every session-scoped write passes the lease fence (ADR 0018).
+                self._store = FencedStore(self._store, self._leases.holder)
             if self._senders:
                 self.dispatcher = OutboxDispatcher(
                     self._store, self._senders, self.clock, **self._outbox_options
@@ -215,12 +219,13 @@ class Runtime:
                 stack.callback(sweeper.cancel_scope.cancel)
                 if idle is not None:
                     sweeper.start_soon(self._sweep_idle_sessions, idle)
-                if lease_seconds is not None:
+                if lease_seconds is not None and self.settings.serve_orphans:
                     sweeper.start_soon(self._take_over_orphans, lease_seconds / 2)
                 if sample_outbox:
                     sweeper.start_soon(self.telemetry.run_outbox_sampler, self._store)
             self._stack = stack
-            await self.recover()
+            if lease_seconds is None or self.settings.serve_orphans:
+                await self.recover()
         except BaseException:
             await stack.aclose()
             raise
@@ -265,6 +270,30 @@ class Runtime:
                 await self._leases.release_all()
             except StoreError as error:  # they expire on their own
                 logger.warning("releasing session leases failed: %s", error)
+
+    @property
+    def leases(self) -> SessionLeases | None:
+        """This runtime's session leases (None without ``session_lease_seconds``)."""
+        return self._leases
+
+    async def stop_session(
+        self,
+        account_id: str,
+        session_id: str,
+        *,
+        lease: Literal["release", "forget", "keep"] = "release",
+    ) -> None:
+        """Stop the session's actor (its next turn starts a fresh one from the store), then
+        ``release`` its lease, ``forget`` it (lost to another worker) or ``keep`` it."""
+        self._last_used.pop((account_id, session_id), None)
+        if self._tree is not None:
+            with contextlib.suppress(UnknownChild):
+                await self._tree.sessions.stop_child(f"{account_id}/{session_id}")
+        if self._leases is not None:
+            if lease == "release":
+                await self._leases.release(account_id, session_id)
+            elif lease == "forget":
+                self._leases.forget(account_id, session_id)
 
     async def evict_idle_sessions(self, *, idle_for: float) -> int:
         """Stop the session actors that handled nothing for ``idle_for`` seconds (monotonic);
@@ -453,6 +482,33 @@ class Runtime:
                 return response
         raise AssertionError("tenacity either returns the response or re-raises the error")
 
+    async def submit(
+        self,
+        session_id: str,
+        message: str | InteractionResponse,
+        *,
+        account: str,
+        client_turn_id: str | None = None,
+        text: str = "",
+    ) -> str:
+        """Put a turn (text, or a card click with optional ``text``) in the store's durable
+        inbox and return its turn id at once; a worker serves it in the session's order
+        (``turnframe worker``). The same ``client_turn_id`` twice is one turn."""
+        return await inbox.submit(
+            self, session_id, message, account=account, client_turn_id=client_turn_id, text=text
+        )
+
+    async def wait(
+        self,
+        turn_id: str,
+        *,
+        account: str,
+        timeout: float = 60.0,  # noqa: ASYNC109 (the issue's API)
+    ) -> TurnResponse:
+        """The response of a submitted turn once it ended (``delivered`` or ``failed``);
+        :class:`~turnframe.runtime.inbox.TurnNotDelivered` after ``timeout`` seconds."""
+        return await inbox.wait(self.store, turn_id, account=account, timeout=timeout)
+
     async def respond(
         self,
         *,
@@ -546,6 +602,7 @@ class Runtime:
                     max_turn_chars=self.settings.max_turn_chars,
                     park_after=self.settings.park_after,
                     index_recall_on_stop=self.settings.recall.index_on_idle,
+                    hot_case_attempts=self.settings.hot_case_attempts,
                 ),
             ),
             restart=Restart.TRANSIENT,

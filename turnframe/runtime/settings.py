@@ -38,6 +38,12 @@ class RuntimeSettings:
     #: serves every session (the embedded default). ``worker_id`` names this worker's leases.
     session_lease_seconds: float | None = None
     worker_id: str | None = None
+    #: With leases: the runtime itself takes over orphaned sessions (on start and every half
+    #: lease). ``turnframe worker`` turns it off: its claim loop does that (ADR 0018).
+    serve_orphans: bool = True
+    #: A turn whose case another turn moved before its seal is reduced again from the same
+    #: plan up to this many times (0: never); then the commit reports the conflict (ADR 0018).
+    hot_case_attempts: int = 3
     #: The recall protocol: its budget, how resume handles name the store (docs/recall.md).
     recall: RecallSettings = attrs.field(factory=RecallSettings)
     #: Restarts allowed per supervisor before it gives up and escalates (OTP intensity).

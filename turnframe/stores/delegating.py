@@ -6,10 +6,11 @@ that need more than forwarding.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.inbox import LeaseLogEntry
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -103,6 +104,59 @@ class DelegatingStore:
         self, *, now: datetime, limit: int = 100
     ) -> list[SessionRecord]:
         return await self._inner.list_claimable_sessions(now=now, limit=limit)
+
+    async def submit_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        return await self._inner.submit_turn(
+            account_id=account_id,
+            session_id=session_id,
+            payload=payload,
+            turn_id=turn_id,
+            idempotency_key=idempotency_key,
+        )
+
+    async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        return await self._inner.list_pending_turns(account_id, session_id)
+
+    async def claim_sessions(
+        self,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+        limit: int = 10,
+        workflows: Sequence[str] | None = None,
+    ) -> list[SessionLease]:
+        return await self._inner.claim_sessions(
+            worker_id=worker_id, now=now, expires_at=expires_at, limit=limit, workflows=workflows
+        )
+
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        return await self._inner.renew_reduction(
+            account_id, turn_id, expected=expected, reduction=reduction
+        )
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        return await self._inner.claim_case(account_id, case_id, turn_id=turn_id, seconds=seconds)
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        await self._inner.release_case_claims(account_id, turn_id)
+
+    async def list_lease_log(
+        self, *, account_id: str | None = None, session_id: str | None = None
+    ) -> list[LeaseLogEntry]:
+        return await self._inner.list_lease_log(account_id=account_id, session_id=session_id)
 
     async def record_user_turn(
         self,
@@ -286,8 +340,10 @@ class DelegatingStore:
             account_id, effect_id, result=result, outcome=outcome
         )
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
-        return await self._inner.release_expired_claims(now=now)
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
+        return await self._inner.release_expired_claims(now=now, resend_channels=resend_channels)
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None:
         return await self._inner.get_outbox(account_id, effect_id)

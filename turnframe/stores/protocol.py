@@ -33,11 +33,12 @@ Fault boundaries (``turnframe.testing.faults``) map onto these methods: see that
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.inbox import LeaseLogEntry
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -148,6 +149,70 @@ class Store(Protocol):
         first). Only a hint of what to acquire: the lease decides. Sessions a concurrent
         transaction holds locked (being acquired, or in another worker's scan) are skipped, not
         waited for, where the store has row locks (PostgreSQL: ``FOR UPDATE SKIP LOCKED``)."""
+        ...
+
+    # -- the turn inbox and workers (ADR 0018) ----------------------------------------------
+    async def submit_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        """Put a user turn in the inbox: :meth:`record_user_turn` (same idempotency), and wake
+        the workers where the store can (PostgreSQL: ``NOTIFY turnframe_inbox`` with the
+        session id, sent when the transaction commits)."""
+        ...
+
+    async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        """The session's unfinished turns (phase not terminal), oldest first: what a worker
+        holding the session serves next, in this order."""
+        ...
+
+    async def claim_sessions(
+        self,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+        limit: int = 10,
+        workflows: Sequence[str] | None = None,
+    ) -> list[SessionLease]:
+        """*Operator.* In one transaction, lease to ``worker_id`` up to ``limit`` sessions that
+        have unfinished turns and no live lease at ``now`` (one ``worker_id`` itself holds is
+        never claimed again), oldest unfinished turn first, optionally only of ``workflows``.
+        Each grant gets the next epoch and a lease-log line (``acquired``, or ``taken_over`` from
+        an expired holder). Sessions another transaction holds locked are skipped, not waited
+        for (PostgreSQL: one statement, ``FOR UPDATE SKIP LOCKED``)."""
+        ...
+
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        """Replace the reduction of a turn that is ``reduced`` and not sealed (no journal entry)
+        with one reduced again from the same plan, if it is still ``expected``: a hot case
+        (ADR 0018). :class:`PhaseConflict` past ``reduced``, :class:`StatusConflict` when sealed
+        or changed meanwhile, :class:`NotFound` for an unknown turn; nothing is written then."""
+        ...
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        """Hold a hot case for ``turn_id`` for ``seconds`` of the store's clock (a fresh
+        claim, a renewal, or one whose holder lapsed): True; False while another turn's claim
+        is live. While held, no other turn seals on the case (ADR 0018)."""
+        ...
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        """Drop every case claim ``turn_id`` holds."""
+        ...
+
+    async def list_lease_log(
+        self, *, account_id: str | None = None, session_id: str | None = None
+    ) -> list[LeaseLogEntry]:
+        """*Operator.* The lease log, oldest line first, optionally of one account or session."""
         ...
 
     # -- turns and their phase marker ---------------------------------------------------------
@@ -342,9 +407,14 @@ class Store(Protocol):
         (completed, permanent_failed, or retryable when it certainly did not happen)."""
         ...
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
         """*Operator.* The reaper: claims whose lease expired at ``now`` go back to pending
-        (the effect is re-sent with the same idempotency key). Returns how many."""
+        (the effect is re-sent with the same idempotency key) when their channel is one of
+        ``resend_channels`` (None: every channel), else to ``outcome_unknown`` with the reason
+        ``turnframe.outbox.claim_expired`` (the send may have happened: reconciliation
+        decides). Returns how many."""
         ...
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None: ...

@@ -84,6 +84,9 @@ class SessionLease:
     expires_at: datetime
     taken_over: bool = False
     previous_worker: str | None = None
+    #: How many holders the session's lease has had, this one included (a renewal keeps it):
+    #: every write for the session checks it, so a worker that lost the lease writes nothing.
+    epoch: int = 0
 
 
 @attrs.frozen(kw_only=True)

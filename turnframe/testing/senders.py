@@ -70,7 +70,15 @@ class SentEffect:
 class RecordingSender:
     """A scripted :class:`~turnframe.outbox.sender.EffectSender` and the receiver behind it."""
 
-    def __init__(self, script: Sequence[Step] = (), *, then: SendResult | None = None) -> None:
+    def __init__(
+        self,
+        script: Sequence[Step] = (),
+        *,
+        then: SendResult | None = None,
+        idempotency_keys: bool = True,
+    ) -> None:
+        #: Its receiver dedupes on the key (``applied_keys``), so it declares so by default.
+        self.idempotency_keys = idempotency_keys
         self.script: list[Step] = list(script)
         self.then = then or SendResult.completed()
         self.sends: list[SentEffect] = []

@@ -277,8 +277,50 @@ _V5 = [
     )""",
 ]
 
+# Workers (docs/workers.md, ADR 0018), the SQLite store's layout. ``lease_epoch`` counts the
+# holders a session's lease has had: a worker writes for a session only while the row still
+# names it and the epoch it was granted (every session-scoped write checks both, holding the
+# row ``FOR NO KEY UPDATE`` until it commits, so a takeover waits for it). ``lease_log`` is
+# append-only: each grant, renewal and release. A column with a constant default is added
+# without rewriting the table. The inbox is the ``turns`` table itself: a submitted turn is a
+# turn in phase ``received``, announced on the ``turnframe_inbox`` channel.
+_V6 = [
+    "ALTER TABLE sessions ADD COLUMN lease_epoch bigint NOT NULL DEFAULT 0",
+    """CREATE TABLE lease_log (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id text NOT NULL,
+        session_id text NOT NULL,
+        worker_id text NOT NULL,
+        epoch bigint NOT NULL,
+        event text NOT NULL,
+        at timestamptz NOT NULL,
+        expires_at timestamptz,
+        previous_worker text
+    )""",
+    "CREATE INDEX lease_log_by_session ON lease_log (account_id, session_id, seq)",
+    # Hot cases: a turn whose case is contended claims it before it seals; the claim lapses on
+    # its own after a crash. A seal checks, in its transaction, that no other turn holds the
+    # case or has commands on it admitted and not yet settled (found by this partial index).
+    """CREATE TABLE case_claims (
+        account_id text NOT NULL,
+        case_id text NOT NULL,
+        turn_id text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (account_id, case_id)
+    )""",
+    """CREATE INDEX journal_unsettled_by_case ON journal (account_id, case_id)
+        WHERE status IN ('pending', 'executing')""",
+]
+
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5)]
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (1, _V1),
+    (2, _V2),
+    (3, _V3),
+    (4, _V4),
+    (5, _V5),
+    (6, _V6),
+]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 #: A plain lower-case identifier, so the name needs no quoting in ``search_path`` or DDL.

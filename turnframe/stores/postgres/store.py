@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (asyncpg needs one)
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 import anyio
@@ -25,7 +25,10 @@ import asyncpg
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.contention import current_guard
 from turnframe.stores.errors import StatusConflict, StoreClosed
+from turnframe.stores.fencing import current_target
+from turnframe.stores.inbox import LeaseLogEntry
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -43,8 +46,18 @@ from turnframe.stores.postgres import schema as migrations
 from turnframe.stores.postgres import tx
 from turnframe.stores.postgres.codec import instant
 from turnframe.stores.postgres.errors import AsyncioRequired
+from turnframe.stores.postgres.listen import listening
 from turnframe.stores.postgres.ops import bundle as bundle_ops
-from turnframe.stores.postgres.ops import cases, journal, leases, outbox, recall, turns
+from turnframe.stores.postgres.ops import (
+    cases,
+    contention,
+    inbox,
+    journal,
+    leases,
+    outbox,
+    recall,
+    turns,
+)
 from turnframe.stores.postgres.ops import interactions as card_ops
 from turnframe.stores.postgres.tx import Conn
 from turnframe.stores.protocol import InsideTransactionHook
@@ -146,6 +159,13 @@ class PostgresStore:
             with anyio.CancelScope(shield=True):
                 await pool.close()
 
+    @asynccontextmanager
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> AsyncIterator[None]:
+        """Call ``callback(payload)`` for each ``NOTIFY`` on ``channel`` while the block runs,
+        on a connection of its own taken from the pool (workers: ``turnframe_inbox``)."""
+        async with listening(self._pool, channel, callback):
+            yield
+
     # -- plumbing -----------------------------------------------------------------------------
     def _now(self) -> datetime:
         return instant(self._clock.now())
@@ -153,6 +173,12 @@ class PostgresStore:
     async def _write(self, body: Body[T]) -> T:
         if self._closed:
             raise StoreClosed()
+        target = current_target()  # a leased runtime's session-scoped write (ADR 0018)
+        if target is not None:
+            body = inbox.fenced(body, target)
+        guard = current_guard()  # a seal that must find its cases as it reduced them
+        if guard is not None:
+            body = contention.guarded(body, guard, self._now())
         return await tx.write(self._pool, body, acquire_timeout=self._acquire_timeout)
 
     async def _read(self, body: Body[T]) -> T:
@@ -207,7 +233,10 @@ class PostgresStore:
         self, account_id: str, session_id: str, *, worker_id: str
     ) -> bool:
         check_worker(worker_id)
-        return await self._write(lambda c: leases.release(c, account_id, session_id, worker_id))
+        now = self._now()
+        return await self._write(
+            lambda c: leases.release(c, account_id, session_id, worker_id, now)
+        )
 
     async def list_claimable_sessions(
         self, *, now: datetime, limit: int = 100
@@ -216,6 +245,65 @@ class PostgresStore:
         at = instant(now)
         # A write: the scan locks the rows it returns (SKIP LOCKED) inside one transaction.
         return await self._write(lambda c: leases.claimable(c, at, limit))
+
+    # -- the turn inbox and workers (ADR 0018) ------------------------------------------------
+    async def submit_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        now = self._now()
+        return await self._write(
+            lambda c: inbox.submit(
+                c, account_id, session_id, turn_id, payload, now, idempotency_key
+            )
+        )
+
+    async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        return await self._read(lambda c: inbox.pending(c, account_id, session_id))
+
+    async def claim_sessions(
+        self,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+        limit: int = 10,
+        workflows: Sequence[str] | None = None,
+    ) -> list[SessionLease]:
+        check_lease_terms(worker_id, now, expires_at)
+        check_limit(limit)
+        at, until = instant(now), instant(expires_at)
+        names = None if workflows is None else tuple(workflows)
+        return await self._write(lambda c: inbox.claim(c, worker_id, at, until, limit, names))
+
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        return await self._write(
+            lambda c: contention.renew_reduction(c, account_id, turn_id, expected, reduction)
+        )
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        now = self._clock.now()
+        at, until = instant(now), instant(now + timedelta(seconds=seconds))
+        return await self._write(
+            lambda c: contention.claim_case(c, account_id, case_id, turn_id, at, until)
+        )
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        await self._write(lambda c: contention.release_case_claims(c, account_id, turn_id))
+
+    async def list_lease_log(
+        self, *, account_id: str | None = None, session_id: str | None = None
+    ) -> list[LeaseLogEntry]:
+        return await self._read(lambda c: inbox.lease_log(c, account_id, session_id))
 
     # -- turns --------------------------------------------------------------------------------
     async def record_user_turn(
@@ -459,9 +547,12 @@ class PostgresStore:
             lambda c: outbox.reconcile(c, account_id, effect_id, result, outcome, now)
         )
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
+        resend = None if resend_channels is None else tuple(sorted(resend_channels))
         at = instant(now)
-        return await self._write(lambda c: outbox.release_expired(c, at))
+        return await self._write(lambda c: outbox.release_expired(c, at, resend))
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None:
         return await self._read(lambda c: outbox.get(c, account_id, effect_id))

@@ -261,8 +261,49 @@ _V5 = [
     )""",
 ]
 
+# Workers (docs/workers.md, ADR 0018). ``lease_epoch`` counts the holders a session's lease has
+# had: a worker writes for a session only while the row still names it and the epoch it was
+# granted (every session-scoped write checks both in its own transaction). ``lease_log`` is
+# append-only: each grant, renewal and release, so an operator (and the acceptance test) can
+# tell from the store alone that a session was served by one worker at a time. The inbox is the
+# ``turns`` table itself: a submitted turn is a turn in phase ``received``.
+_V6 = [
+    "ALTER TABLE sessions ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0",
+    """CREATE TABLE lease_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        worker_id TEXT NOT NULL,
+        epoch INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        at TEXT NOT NULL,
+        expires_at TEXT,
+        previous_worker TEXT
+    )""",
+    "CREATE INDEX lease_log_by_session ON lease_log (account_id, session_id, seq)",
+    # Hot cases: a turn whose case is contended claims it before it seals; the claim lapses on
+    # its own after a crash. A seal checks, in its transaction, that no other turn holds the
+    # case or has commands on it admitted and not yet settled (found by this partial index).
+    """CREATE TABLE case_claims (
+        account_id TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, case_id)
+    ) WITHOUT ROWID""",
+    """CREATE INDEX journal_unsettled_by_case ON journal (account_id, case_id)
+        WHERE status IN ('pending', 'executing')""",
+]
+
 #: (version, statements), in order. The latest version is the last one.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5)]
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (1, _V1),
+    (2, _V2),
+    (3, _V3),
+    (4, _V4),
+    (5, _V5),
+    (6, _V6),
+]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 

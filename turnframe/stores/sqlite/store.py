@@ -15,9 +15,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 import anyio
@@ -25,7 +25,10 @@ import attrs
 
 from turnframe.clock import Clock, SystemClock
 from turnframe.lifecycle import JournalStatus, TurnPhase
+from turnframe.stores.contention import current_guard
 from turnframe.stores.errors import StatusConflict, StoreClosed
+from turnframe.stores.fencing import current_target
+from turnframe.stores.inbox import LeaseLogEntry
 from turnframe.stores.inputs import (
     CardResolution,
     CommitBundle,
@@ -71,7 +74,16 @@ from turnframe.stores.sqlite.codec import dump_time
 from turnframe.stores.sqlite.driver import Driver, DriverName, connect
 from turnframe.stores.sqlite.group import MAX_GROUP, GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
-from turnframe.stores.sqlite.ops import cases, journal, leases, outbox, recall, turns
+from turnframe.stores.sqlite.ops import (
+    cases,
+    contention,
+    inbox,
+    journal,
+    leases,
+    outbox,
+    recall,
+    turns,
+)
 from turnframe.stores.sqlite.ops import interactions as card_ops
 
 T = TypeVar("T")
@@ -166,6 +178,12 @@ class SqliteStore:
     async def _write(self, body: Body[T]) -> T:
         if self._closed:
             raise StoreClosed()
+        target = current_target()  # a leased runtime's session-scoped write (ADR 0018)
+        if target is not None:
+            body = inbox.fenced(body, target)
+        guard = current_guard()  # a seal that must find its cases as it reduced them
+        if guard is not None:
+            body = contention.guarded(body, guard, self._now())
         return await self._writer.write(body)
 
     async def _read(self, body: Body[T]) -> T:
@@ -225,7 +243,10 @@ class SqliteStore:
         self, account_id: str, session_id: str, *, worker_id: str
     ) -> bool:
         check_worker(worker_id)
-        return await self._write(lambda c: leases.release(c, account_id, session_id, worker_id))
+        now = self._now()
+        return await self._write(
+            lambda c: leases.release(c, account_id, session_id, worker_id, now)
+        )
 
     async def list_claimable_sessions(
         self, *, now: datetime, limit: int = 100
@@ -233,6 +254,65 @@ class SqliteStore:
         check_limit(limit)
         at = dump_time(now)
         return await self._read(lambda c: leases.claimable(c, at, limit))
+
+    # -- the turn inbox and workers (ADR 0018) ------------------------------------------------
+    async def submit_turn(
+        self,
+        *,
+        account_id: str,
+        session_id: str,
+        payload: Json,
+        turn_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TurnRecord:
+        now = self._now()
+        return await self._write(
+            lambda c: turns.record_user_turn(
+                c, account_id, session_id, turn_id, payload, now, idempotency_key
+            )
+        )
+
+    async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
+        return await self._read(lambda c: inbox.pending(c, account_id, session_id))
+
+    async def claim_sessions(
+        self,
+        *,
+        worker_id: str,
+        now: datetime,
+        expires_at: datetime,
+        limit: int = 10,
+        workflows: Sequence[str] | None = None,
+    ) -> list[SessionLease]:
+        check_lease_terms(worker_id, now, expires_at)
+        check_limit(limit)
+        at, until = dump_time(now), dump_time(expires_at)
+        names = None if workflows is None else tuple(workflows)
+        return await self._write(lambda c: inbox.claim(c, worker_id, at, until, limit, names))
+
+    async def renew_reduction(
+        self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
+    ) -> TurnRecord:
+        return await self._write(
+            lambda c: contention.renew_reduction(c, account_id, turn_id, expected, reduction)
+        )
+
+    async def claim_case(
+        self, account_id: str, case_id: str, *, turn_id: str, seconds: float
+    ) -> bool:
+        now = self._clock.now()
+        at, until = dump_time(now), dump_time(now + timedelta(seconds=seconds))
+        return await self._write(
+            lambda c: contention.claim_case(c, account_id, case_id, turn_id, at, until)
+        )
+
+    async def release_case_claims(self, account_id: str, turn_id: str) -> None:
+        await self._write(lambda c: contention.release_case_claims(c, account_id, turn_id))
+
+    async def list_lease_log(
+        self, *, account_id: str | None = None, session_id: str | None = None
+    ) -> list[LeaseLogEntry]:
+        return await self._read(lambda c: inbox.lease_log(c, account_id, session_id))
 
     # -- turns --------------------------------------------------------------------------------
     async def record_user_turn(
@@ -488,9 +568,12 @@ class SqliteStore:
             lambda c: outbox.reconcile(c, account_id, effect_id, result, outcome, now)
         )
 
-    async def release_expired_claims(self, *, now: datetime) -> int:
+    async def release_expired_claims(
+        self, *, now: datetime, resend_channels: Collection[str] | None = None
+    ) -> int:
+        resend = None if resend_channels is None else tuple(sorted(resend_channels))
         at = dump_time(now)
-        return await self._write(lambda c: outbox.release_expired(c, at))
+        return await self._write(lambda c: outbox.release_expired(c, at, resend))
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None:
         return await self._read(lambda c: outbox.get(c, account_id, effect_id))

@@ -207,6 +207,8 @@ class ChaosSender:
     store says which keys are unknown, and a send of one of them is a violation.
     """
 
+    idempotency_keys = True  # the receiver performs each key once
+
     def __init__(self, faults: Sequence[SenderFault], recorder: Recorder, witness: Witness):
         self._deaths = {f.send for f in faults}
         self._recorder = recorder

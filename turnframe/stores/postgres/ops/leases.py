@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import attrs
+
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores.errors import NotFound
 from turnframe.stores.postgres import codec
-from turnframe.stores.postgres.tx import Conn, row_count
+from turnframe.stores.postgres.tx import Conn
 from turnframe.stores.records import SessionLease, SessionRecord
 from turnframe.stores.transitions import lease_grant
 
@@ -35,7 +37,7 @@ async def acquire(
     expires_at: datetime,
 ) -> SessionLease | None:
     row = await conn.fetchrow(
-        "SELECT lease_worker, lease_acquired_at, lease_expires_at FROM sessions "
+        "SELECT lease_worker, lease_acquired_at, lease_expires_at, lease_epoch FROM sessions "
         "WHERE account_id = $1 AND id = $2 FOR UPDATE",
         account_id,
         session_id,
@@ -54,27 +56,62 @@ async def acquire(
     )
     if granted is None:
         return None
+    renewal = row[0] == worker_id
+    epoch = int(row[3]) if renewal else int(row[3]) + 1
     await conn.execute(
-        "UPDATE sessions SET lease_worker = $1, lease_acquired_at = $2, lease_expires_at = $3 "
-        "WHERE account_id = $4 AND id = $5",
+        "UPDATE sessions SET lease_worker = $1, lease_acquired_at = $2, lease_expires_at = $3, "
+        "lease_epoch = $4 WHERE account_id = $5 AND id = $6",
         worker_id,
         granted.acquired_at,
         granted.expires_at,
+        epoch,
         account_id,
         session_id,
     )
-    return granted
+    event = "renewed" if renewal else ("taken_over" if granted.taken_over else "acquired")
+    await log(conn, account_id, session_id, worker_id, epoch, event, now, expires_at, row[0])
+    return attrs.evolve(granted, epoch=epoch)
 
 
-async def release(conn: Conn, account_id: str, session_id: str, worker_id: str) -> bool:
-    status = await conn.execute(
+async def log(
+    conn: Conn,
+    account_id: str,
+    session_id: str,
+    worker_id: str,
+    epoch: int,
+    event: str,
+    at: datetime,
+    expires_at: datetime | None,
+    previous: str | None,
+) -> None:
+    """One line of the append-only lease log (ADR 0018)."""
+    await conn.execute(
+        "INSERT INTO lease_log (account_id, session_id, worker_id, epoch, event, at, "
+        "expires_at, previous_worker) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        account_id,
+        session_id,
+        worker_id,
+        epoch,
+        event,
+        at,
+        expires_at,
+        previous if previous != worker_id else None,
+    )
+
+
+async def release(
+    conn: Conn, account_id: str, session_id: str, worker_id: str, now: datetime
+) -> bool:
+    epoch = await conn.fetchval(
         "UPDATE sessions SET lease_worker = NULL, lease_acquired_at = NULL, "
-        "lease_expires_at = NULL WHERE account_id = $1 AND id = $2 AND lease_worker = $3",
+        "lease_expires_at = NULL WHERE account_id = $1 AND id = $2 AND lease_worker = $3 "
+        "RETURNING lease_epoch",
         account_id,
         session_id,
         worker_id,
     )
-    if row_count(status) == 1:
+    if epoch is not None:
+        await log(conn, account_id, session_id, worker_id, epoch, "released", now, None, None)
         return True
     found = await conn.fetchval(
         "SELECT 1 FROM sessions WHERE account_id = $1 AND id = $2", account_id, session_id

@@ -7,6 +7,7 @@ never lease one row twice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import asyncpg
@@ -29,6 +30,8 @@ from turnframe.stores.transitions import OUTBOX_STATUS_AFTER, RECONCILED_RESULTS
 _PENDING = OutboxStatus.PENDING.value
 _CLAIMED = OutboxStatus.CLAIMED.value
 _UNKNOWN = OutboxStatus.OUTCOME_UNKNOWN.value
+#: The outcome of a row whose claim expired mid-send, for a sender without idempotency keys.
+_EXPIRED = {"reason": "turnframe.outbox.claim_expired"}
 _O_COLUMNS = ", ".join(f"o.{c.strip()}" for c in codec.OUTBOX_COLUMNS.split(","))
 
 
@@ -171,13 +174,22 @@ async def reconcile(
     return await _set_result(conn, account_id, effect_id, result, outcome, available, now)
 
 
-async def release_expired(conn: Conn, now: datetime) -> int:
+async def release_expired(conn: Conn, now: datetime, resend: Sequence[str] | None) -> int:
+    """Expired claims: back to pending for the ``resend`` channels (all when None), else
+    ``outcome_unknown`` (the send may have happened; reconciliation decides)."""
     status = await conn.execute(
-        "UPDATE outbox SET status = $1, claim_token = NULL, lease_expires_at = NULL, "
+        "UPDATE outbox SET status = CASE WHEN $4::text[] IS NULL "
+        "OR payload->>'channel' = ANY($4::text[]) THEN $1 ELSE $5 END, "
+        "outcome = CASE WHEN $4::text[] IS NULL OR payload->>'channel' = ANY($4::text[]) "
+        "THEN outcome ELSE $6::json END, "
+        "claim_token = NULL, lease_expires_at = NULL, "
         "updated_at = $2 WHERE status = $3 AND lease_expires_at <= $2",
         _PENDING,
         now,
         _CLAIMED,
+        None if resend is None else list(resend),
+        _UNKNOWN,
+        dump_json(_EXPIRED),
     )
     return row_count(status)
 

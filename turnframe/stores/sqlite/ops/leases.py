@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import attrs
+
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores.errors import NotFound
 from turnframe.stores.records import SessionLease, SessionRecord
@@ -31,7 +33,7 @@ def acquire(
     expires_at: str,
 ) -> SessionLease | None:
     row = conn.execute(
-        "SELECT lease_worker, lease_acquired_at, lease_expires_at FROM sessions "
+        "SELECT lease_worker, lease_acquired_at, lease_expires_at, lease_epoch FROM sessions "
         "WHERE account_id = ? AND id = ?",
         (account_id, session_id),
     ).fetchone()
@@ -49,27 +51,65 @@ def acquire(
     )
     if granted is None:
         return None
+    renewal = row[0] == worker_id
+    epoch = int(row[3]) if renewal else int(row[3]) + 1
     conn.execute(
-        "UPDATE sessions SET lease_worker = ?, lease_acquired_at = ?, lease_expires_at = ? "
-        "WHERE account_id = ? AND id = ?",
+        "UPDATE sessions SET lease_worker = ?, lease_acquired_at = ?, lease_expires_at = ?, "
+        "lease_epoch = ? WHERE account_id = ? AND id = ?",
         (
             worker_id,
             dump_time(granted.acquired_at),
             expires_at,
+            epoch,
             account_id,
             session_id,
         ),
     )
-    return granted
+    event = "renewed" if renewal else ("taken_over" if granted.taken_over else "acquired")
+    log(conn, account_id, session_id, worker_id, epoch, event, now, expires_at, row[0])
+    return attrs.evolve(granted, epoch=epoch)
 
 
-def release(conn: sqlite3.Connection, account_id: str, session_id: str, worker_id: str) -> bool:
+def log(
+    conn: sqlite3.Connection,
+    account_id: str,
+    session_id: str,
+    worker_id: str,
+    epoch: int,
+    event: str,
+    at: str,
+    expires_at: str | None,
+    previous: str | None,
+) -> None:
+    """One line of the append-only lease log (ADR 0018)."""
+    conn.execute(
+        "INSERT INTO lease_log (account_id, session_id, worker_id, epoch, event, at, "
+        "expires_at, previous_worker) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            account_id,
+            session_id,
+            worker_id,
+            epoch,
+            event,
+            at,
+            expires_at,
+            previous if previous != worker_id else None,
+        ),
+    )
+
+
+def release(
+    conn: sqlite3.Connection, account_id: str, session_id: str, worker_id: str, now: str
+) -> bool:
     cur = conn.execute(
         "UPDATE sessions SET lease_worker = NULL, lease_acquired_at = NULL, "
-        "lease_expires_at = NULL WHERE account_id = ? AND id = ? AND lease_worker = ?",
+        "lease_expires_at = NULL WHERE account_id = ? AND id = ? AND lease_worker = ? "
+        "RETURNING lease_epoch",
         (account_id, session_id, worker_id),
     )
-    if cur.rowcount == 1:
+    released = cur.fetchall()
+    if released:
+        log(conn, account_id, session_id, worker_id, released[0][0], "released", now, None, None)
         return True
     found = conn.execute(
         "SELECT 1 FROM sessions WHERE account_id = ? AND id = ?", (account_id, session_id)

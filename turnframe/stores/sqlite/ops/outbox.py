@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 from turnframe._ids import new_id
 from turnframe.stores.errors import (
@@ -21,6 +22,8 @@ from turnframe.stores.transitions import OUTBOX_STATUS_AFTER, RECONCILED_RESULTS
 _PENDING = OutboxStatus.PENDING.value
 _CLAIMED = OutboxStatus.CLAIMED.value
 _UNKNOWN = OutboxStatus.OUTCOME_UNKNOWN.value
+#: The outcome of a row whose claim expired mid-send, for a sender without idempotency keys.
+_EXPIRED = {"reason": "turnframe.outbox.claim_expired"}
 
 
 def insert(
@@ -153,11 +156,21 @@ def reconcile(
     return _set_result(conn, account_id, effect_id, result, outcome, available, now)
 
 
-def release_expired(conn: sqlite3.Connection, now: str) -> int:
+def release_expired(conn: sqlite3.Connection, now: str, resend: Sequence[str] | None) -> int:
+    """Expired claims: back to pending for the ``resend`` channels (all when None), else
+    ``outcome_unknown`` (the send may have happened; reconciliation decides)."""
+    if resend is None:
+        back = "1"
+        params: list[str] = []
+    else:
+        back = "json_extract(payload, '$.channel') IN ({})".format(", ".join("?" for _ in resend))
+        params = list(resend)
     cur = conn.execute(
-        "UPDATE outbox SET status = ?, claim_token = NULL, lease_expires_at = NULL, "
+        f"UPDATE outbox SET status = CASE WHEN {back} THEN ? ELSE ? END, "
+        "outcome = CASE WHEN " + back + " THEN outcome ELSE ? END, "
+        "claim_token = NULL, lease_expires_at = NULL, "
         "updated_at = ? WHERE status = ? AND lease_expires_at <= ?",
-        (_PENDING, now, _CLAIMED, now),
+        (*params, _PENDING, _UNKNOWN, *params, dump_json(_EXPIRED), now, _CLAIMED, now),
     )
     return cur.rowcount
 
