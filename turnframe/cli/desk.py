@@ -50,6 +50,38 @@ def parse_clock(text: str | None) -> Clock:
     return ManualClock(at=at if at.tzinfo is not None else at.replace(tzinfo=UTC))
 
 
+def sample_runtime(
+    store: Store,
+    desks: Sequence[SampleWorkflow],
+    *,
+    clock: Clock,
+    settings: RuntimeSettings | None = None,
+    config: TurnframeConfig | None = None,
+    cli_references: Sequence[ReferenceBinding] = (),
+    corpora: CorpusRegistry | None = None,
+) -> Runtime:
+    """A runtime on the sample ``desks``, read by the offline rule-based interpreter.
+
+    It answers from ``corpora`` (default: the shipped corpora) plus each desk's policy corpus;
+    reference bindings resolve when it starts. Every command that serves a sample desk (chat,
+    serve, worker, submit) builds its runtime here and differs only in ``settings``.
+    """
+    registry = corpora if corpora is not None else default_registry(include_shipped=True)
+    for desk in desks:
+        desk.register_corpus(registry)
+    workflows = [d.workflow for d in desks]
+    return Runtime(
+        workflows=workflows,
+        store=store,
+        provider=RulesProvider(workflows=workflows),
+        corpora=registry,
+        clock=clock,
+        settings=settings,
+        config=config,
+        cli_references=tuple(cli_references),
+    )
+
+
 def build_runtime(
     store: Store,
     desk: SampleWorkflow,
@@ -60,21 +92,15 @@ def build_runtime(
     cli_references: Sequence[ReferenceBinding] = (),
     corpora: CorpusRegistry | None = None,
 ) -> Runtime:
-    """A runtime on ``desk`` alone (reference bindings resolve when it starts).
-
-    It answers from ``corpora`` (default: the shipped corpora) plus the desk's policy corpus.
-    """
-    registry = corpora if corpora is not None else default_registry(include_shipped=True)
-    desk.register_corpus(registry)
-    return Runtime(
-        workflows=[desk.workflow],
-        store=store,
-        provider=RulesProvider(workflows=[desk.workflow]),
-        corpora=registry,
+    """A runtime on ``desk`` alone, with anaphora on or off (see :func:`sample_runtime`)."""
+    return sample_runtime(
+        store,
+        [desk],
         clock=clock,
         settings=RuntimeSettings(anaphora=anaphora),
         config=config,
-        cli_references=tuple(cli_references),
+        cli_references=cli_references,
+        corpora=corpora,
     )
 
 
@@ -88,4 +114,5 @@ __all__ = [
     "default_store",
     "open_store",
     "parse_clock",
+    "sample_runtime",
 ]

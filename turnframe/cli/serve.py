@@ -23,14 +23,13 @@ from turnframe.cli.desk import (
     default_store,
     open_store,
     parse_clock,
+    sample_runtime,
 )
 from turnframe.cli.errors import MissingExtra, UsageError
 from turnframe.cli.options import add_store
 from turnframe.clock import Clock
 from turnframe.config import TurnframeConfig, load_config
-from turnframe.corpora import default_registry
 from turnframe.examples import SAMPLE_WORKFLOWS, SampleWorkflow, sample
-from turnframe.providers.rules import RulesProvider
 from turnframe.references import ReferenceBinding, parse_cli_references
 from turnframe.runtime import Runtime
 from turnframe.stores import Store
@@ -143,19 +142,7 @@ def build_service_runtime(
     cli_references: Sequence[ReferenceBinding] = (),
 ) -> Runtime:
     """A runtime on the given sample desks, read by the offline rule-based interpreter."""
-    registry = default_registry(include_shipped=True)
-    for desk in desks:
-        desk.register_corpus(registry)
-    workflows = [d.workflow for d in desks]
-    return Runtime(
-        workflows=workflows,
-        store=store,
-        provider=RulesProvider(workflows=workflows),
-        corpora=registry,
-        clock=clock,
-        config=config,
-        cli_references=tuple(cli_references),
-    )
+    return sample_runtime(store, desks, clock=clock, config=config, cli_references=cli_references)
 
 
 async def seed_new_account(runtime: Runtime, session: SessionRecord) -> None:

@@ -29,13 +29,11 @@ import anyio
 
 from turnframe._ids import new_id
 from turnframe.cli.conversation import turn_json
-from turnframe.cli.desk import DEFAULT_ACCOUNT, default_store, parse_clock
+from turnframe.cli.desk import DEFAULT_ACCOUNT, default_store, parse_clock, sample_runtime
 from turnframe.cli.options import add_store
 from turnframe.cli.store_url import check_store_path, open_store
 from turnframe.clock import Clock, SystemClock
-from turnframe.corpora import default_registry
 from turnframe.examples import SAMPLE_WORKFLOWS, SampleWorkflow, sample
-from turnframe.providers.rules import RulesProvider
 from turnframe.runtime import Runtime, RuntimeSettings
 from turnframe.runtime.worker import Worker, WorkerSettings, draining_on_signals
 from turnframe.stores import Store
@@ -125,15 +123,9 @@ def desks_runtime(
     worker_id: str,
 ) -> Runtime:
     """A runtime on the sample ``desks`` that leases sessions and serves no orphan itself."""
-    registry = default_registry(include_shipped=True)
-    for desk in desks:
-        desk.register_corpus(registry)
-    workflows = [d.workflow for d in desks]
-    return Runtime(
-        workflows=workflows,
-        store=store,
-        provider=RulesProvider(workflows=workflows),
-        corpora=registry,
+    return sample_runtime(
+        store,
+        desks,
         clock=clock,
         settings=RuntimeSettings(
             session_lease_seconds=lease_seconds,
