@@ -1,0 +1,95 @@
+"""Reading safety, through the real runtime with the rules interpreter: a request the reading
+turns around, a record the session never named, a vague value and a correction the reading
+could not place never commit. The phrasings are written for these tests (never taken from the
+corpus); each test names the class it proves."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+
+from turnframe.corpora import default_registry
+from turnframe.examples import sample
+from turnframe.providers.rules import RulesProvider
+from turnframe.runtime import Runtime, RuntimeSettings
+from turnframe.stores import SqliteStore
+from turnframe.testing.phrasings import Graded, Phrasing, play_one
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def play(desk_name: str, *turns: str) -> Graded:
+    """One conversation on a fresh seeded desk (the grade's expectation is not used)."""
+    desk = sample(desk_name)
+    registry = default_registry()
+    desk.register_corpus(registry)
+    line = Phrasing(id="t", category="t", turns=turns, expect={"ends_with": "nothing"})
+    async with contextlib.AsyncExitStack() as stack:
+        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
+        rt = await stack.enter_async_context(
+            Runtime(
+                workflows=[desk.workflow],
+                store=store,
+                provider=RulesProvider(workflows=[desk.workflow]),
+                corpora=registry,
+                settings=RuntimeSettings(pool_size=1, ask_timeout=30.0),
+            )
+        )
+        return await play_one(rt, store, line, workflow=desk.name, seed=desk.seed())
+
+
+def shown(graded: Graded) -> list[str]:
+    return [b.strip() for b in graded.shown.split(",") if b.strip()]
+
+
+def events(graded: Graded) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["type"], dict(e["data"])) for e in graded.events]
+
+
+def no_card(graded: Graded) -> bool:
+    return not any(b.startswith("card:confirm") for b in shown(graded))
+
+
+# -- reversed requests ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "please unsubmit my trip",
+        "could you un-submit it, I sent it too early",
+        "desubmit the Lisbon trip",
+        "undo the submission of the trip",
+        "roll back my submission",
+    ],
+)
+async def test_a_request_that_reverses_an_operation_never_runs_that_operation(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [] and no_card(graded)
+    assert "notice:rejected" in shown(graded) or "notice:not_understood" in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said", ["undo my refund on order 1001", "take back the refund for 1001 please"]
+)
+async def test_a_reversed_request_shows_no_card_for_the_operation_it_reverses(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded)
+
+
+async def test_an_operation_word_inside_a_longer_word_is_not_that_operation() -> None:
+    graded = await play("travel-desk", "remove the kayak tour from my trip")
+    assert events(graded) == [] and no_card(graded)
+    assert not any(b.startswith("card:") for b in shown(graded))
+
+
+async def test_a_typo_of_the_operation_word_still_runs_the_operation() -> None:
+    graded = await play("travel-desk", "sbumit my trip please")
+    assert [t for t, _ in events(graded)] == ["submitted"]
