@@ -93,3 +93,57 @@ async def test_an_operation_word_inside_a_longer_word_is_not_that_operation() ->
 async def test_a_typo_of_the_operation_word_still_runs_the_operation() -> None:
     graded = await play("travel-desk", "sbumit my trip please")
     assert [t for t, _ in events(graded)] == ["submitted"]
+
+
+# -- vague values ---------------------------------------------------------------------------
+
+
+def clarifies(graded: Graded) -> bool:
+    return any(
+        b in ("notice:needs_argument", "notice:needs_clarification", "card:provide_argument")
+        for b in shown(graded)
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["add a few things for the beach", "put some stuff on the trip for my parents please"],
+)
+async def test_a_placeholder_in_place_of_an_item_asks_for_the_item(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [] and no_card(graded) and clarifies(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "pay back order 1001 a reasonable sum",
+        "I'd like a refund on 1001, something fair please",
+        "refund whatever you think is right on order 1001",
+    ],
+)
+async def test_an_amount_said_by_a_judgement_asks_for_the_amount(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded) and clarifies(graded)
+
+
+@pytest.mark.parametrize(
+    ("desk", "said"),
+    [
+        ("travel-desk", "set the budget to a sensible amount"),
+        ("refund-desk", "update the note on 1002 to something"),
+    ],
+)
+async def test_a_field_value_that_only_holds_a_place_is_asked_for(desk: str, said: str) -> None:
+    graded = await play(desk, said)
+    assert events(graded) == [] and clarifies(graded)
+
+
+async def test_an_item_for_someone_unnamed_waits_for_a_card() -> None:
+    graded = await play("travel-desk", "add a bike rental for somebody in the group")
+    assert events(graded) == []
+
+
+async def test_a_vague_word_inside_a_real_value_is_still_the_value() -> None:
+    graded = await play("travel-desk", "add a surfing lesson")
+    assert [d["item"] for t, d in events(graded) if t == "extra_added"] == ["surfing lesson"]

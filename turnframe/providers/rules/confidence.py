@@ -41,6 +41,7 @@ from turnframe.plan import (
 from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
 from turnframe.providers.rules.split import sentences
+from turnframe.providers.rules.vague import placeholder_in, vague_value, vague_words
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.numbers import NUMBER_WORDS
 
@@ -151,6 +152,8 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     """What words the reading left unexplained could change: a correction or a second value
     (the change's value is in doubt), a negation or a request word (the change is)."""
     correcting = MARKER_AT.match(words) or _CORRECTING.search(words)
+    if vague_words(words) is not None:  # "a fair amount": a value's place, held: ask
+        return Doubt("value", words)
     value = _VALUE.search(words)
     if _HEDGE.search(words):  # "or maybe 1600": the value is in doubt; "not sure": the change
         return Doubt("value" if value else "hedge", words)
@@ -183,6 +186,9 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
         if m is not None:
             return m.group(0)
     if not sentence:
+        placeholder = placeholder_in(stripped)
+        if placeholder is not None:  # "a tour for someone": who or what is not said
+            return placeholder
         for_someone = _FOR_SOMEONE.search(stripped)
         if for_someone is not None:  # "city card for Ana": who it is for is not what it is
             return for_someone.group(0)
@@ -228,9 +234,16 @@ def vet(
         if index in cancelled or isinstance(act, CancelAct):
             continue
         if isinstance(act, OperationAct):
+            asked = _vague_args_asked(act, vocab)
+            if asked is not None:  # "add some stuff", "pay a fair amount": ask, never guess
+                plan.acts[index] = act = asked
             dated = _vague_date_asked(act, vocab, today)
             if dated is not None:  # "move the visit sometime next month": ask the date
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
+        vague = isinstance(act, SetFieldAct) and vague_value(act.value)
+        if isinstance(act, SetFieldAct) and vague and not _quoted_in(text, act.value, act.evidence):
+            plan.acts[index] = attrs.evolve(act, value="")  # an empty value is asked for
+            continue
         if isinstance(act, OperationAct) and not act.confirm:
             if _operation_doubt(act, vocab, today) is not None:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
@@ -442,6 +455,30 @@ def _vague_date_asked(
             rest = value[: m.start()].strip()
             return {**act.args, name: rest, dated: f"\u2026 {m.group(0).strip()}"}
     return None
+
+
+def _vague_args_asked(act: OperationAct, vocab: Vocabulary) -> OperationAct | None:
+    """The act with every argument said as a placeholder ("some stuff", "a fair amount")
+    asked for: a typed one is made unreadable, a required free-text one is left out (the
+    reducer asks for both); an optional free-text one is left out and the act waits for a
+    card. None when no argument is vague."""
+    op = vocab.workflow.operation(act.operation)
+    if op is None:
+        return None
+    args = dict(act.args)
+    confirm = act.confirm
+    for argument in op.arguments:
+        value = args.get(argument.name)
+        if value is None or not vague_value(value):
+            continue
+        if argument.type is not str or argument.choices:
+            args[argument.name] = f"\u2026 {value}"
+        else:
+            del args[argument.name]
+            confirm = confirm or not argument.required
+    if args == act.args:
+        return None
+    return attrs.evolve(act, args=args, confirm=True if confirm else act.confirm)
 
 
 def _operation_doubt(act: OperationAct, vocab: Vocabulary, today: date | None) -> str | None:
