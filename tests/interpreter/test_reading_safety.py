@@ -147,3 +147,27 @@ async def test_an_item_for_someone_unnamed_waits_for_a_card() -> None:
 async def test_a_vague_word_inside_a_real_value_is_still_the_value() -> None:
     graded = await play("travel-desk", "add a surfing lesson")
     assert [d["item"] for t, d in events(graded) if t == "extra_added"] == ["surfing lesson"]
+
+
+# -- a record the session has not named -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "change my contact email to rui.costa@example.org",
+        "my new address is costa.rui@mail.example, please update the email",
+        "the email should be ana@reis.example",
+    ],
+)
+async def test_a_name_inside_an_email_address_does_not_pick_the_record(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == []
+    assert "notice:needs_clarification" in shown(graded) or "card:select_target" in shown(graded)
+
+
+async def test_a_record_named_beside_an_address_is_still_the_record() -> None:
+    graded = await play("refund-desk", "set the email on order 1002 to ana@reis.example")
+    wanted = {"field": "contact_email", "value": "ana@reis.example"}
+    assert events(graded) == [("field_set", wanted)]
+    assert graded.events[0]["case"] == "order-1002"

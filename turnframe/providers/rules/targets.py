@@ -104,7 +104,10 @@ class Targets:
         ordered = sorted({*owners, *parts}, key=lambda lb: (-len(lb), lb))
         if ordered:
             body = "|".join(r"\s+".join(map(re.escape, lb.split())) for lb in ordered)
-            self._pattern = re.compile(rf"(?<!\w)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4])", ICASE)
+            # A name joined to an address ("ana.reis@…", "…@rui.pt") is part of the address.
+            self._pattern = re.compile(
+                rf"(?<![\w@])(?<!\w\.)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4@]|\.\w)", ICASE
+            )
 
     def _canonical(self, said: str) -> str:
         key = " ".join(said.casefold().split())
