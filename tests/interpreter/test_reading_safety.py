@@ -171,3 +171,26 @@ async def test_a_record_named_beside_an_address_is_still_the_record() -> None:
     wanted = {"field": "contact_email", "value": "ana@reis.example"}
     assert events(graded) == [("field_set", wanted)]
     assert graded.events[0]["case"] == "order-1002"
+
+
+# -- a correction the reading could not place -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("pay back everything on 1001, no actually just half", "/click confirm"),
+        ("refund the whole amount on order 1001 - wait, only a quarter", "/click confirm"),
+        ("refund 1001 in full, hmm sorry, a third of it", "/click confirm"),
+    ],
+)
+async def test_a_share_after_a_correction_marker_never_lets_the_first_value_commit(
+    turns: tuple[str, ...],
+) -> None:
+    graded = await play("refund-desk", *turns)
+    assert all(d.get("amount") != 12000 for _, d in events(graded))
+
+
+async def test_a_share_with_no_correction_marker_is_still_read_as_a_share() -> None:
+    graded = await play("refund-desk", "order no 1001, refund the full amount", "/click confirm")
+    assert [d["amount"] for _, d in events(graded)] == [12000]

@@ -47,6 +47,16 @@ from turnframe.reading.numbers import NUMBER_WORDS
 
 Span = tuple[int, int]
 
+#: A share of what a value could be: "half", "the rest", "all of it" stand for a value.
+_PORTION = re.compile(
+    r"(?<!\w)(?:half|halves|quarter|third|full|whole|entire|rest|remaining|remainder|all"
+    r"|double|twice|triple|percent|per\s*cent)(?!\w)|%",
+    ICASE,
+)
+#: Where the sentence holding unexplained words opens: a correction marker after it amends.
+_SENTENCE_OPEN = re.compile(r"[;.!?\n()]")
+#: How far back a marker in front of unexplained words is looked for.
+_MARKER_REACH = 40
 #: Words that turn a request around.
 _NEGATION = re.compile(
     r"(?<!\w)(?:not|no|never|nothing|none|without|instead|unless|except|cannot|can'?t"
@@ -82,7 +92,7 @@ _POLITE = re.compile(
 #: What is left of a reference to a record once its name is taken out.
 _RECORD_REF = re.compile(
     r"(?<!\w)(?:\d{3,}|#|n[°º]|no\.?|nr\.?|number|for|on|of|in|to|about|regarding|the|my|our"
-    r"|this|that|id)(?!\w)",
+    r"|this|that|id|ref|reference|ref\.|code|nr)(?!\w)",
     ICASE,
 )
 #: Words that take the certainty out of a request: it waits for a card.
@@ -154,7 +164,7 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     correcting = MARKER_AT.match(words) or _CORRECTING.search(words)
     if vague_words(words) is not None:  # "a fair amount": a value's place, held: ask
         return Doubt("value", words)
-    value = _VALUE.search(words)
+    value = _VALUE.search(words) or (correcting and _PORTION.search(words))
     if _HEDGE.search(words):  # "or maybe 1600": the value is in doubt; "not sure": the change
         return Doubt("value" if value else "hedge", words)
     named = vocab.operation_regex.search(words) or re.search(
@@ -272,6 +282,8 @@ def vet(
     ]
     for unread, asked in spans:
         words = _said(text, unread.start, unread.end, mentions, vocab.record_nouns)
+        if words:  # "…, actually only half": the marker the reading took off still amends
+            words = _marker_before(plan, unread.start) + words
         doubt = unexplained_doubt(words, vocab) if words else None
         if doubt is None:
             continue
@@ -304,6 +316,29 @@ def vet(
                 cancelled.add(chosen)
         for i in changes:
             _hold(plan, i)
+
+
+def _marker_before(plan: PlanBuilder, start: int) -> str:
+    """A correction marker shortly before ``start`` in its sentence that no act read (with
+    the words after it), or nothing: words after "actually only", "hmm sorry," amend."""
+    lo = max(0, start - _MARKER_REACH)
+    lead = plan.text[lo:start]
+    opens = list(_SENTENCE_OPEN.finditer(lead))
+    if opens:
+        lo += opens[-1].end()
+        lead = plan.text[lo:start]
+    lead = _POLITE.sub(lambda m: " " * len(m.group(0)), lead)
+    m = _CORRECTING.search(lead) or MARKER_AT.search(lead)
+    if m is None:
+        return ""
+    at = lo + m.start()
+    read = any(ev.start <= at < ev.end for act in plan.acts for ev in getattr(act, "evidence", ()))
+    amends = any(  # a marker amends a change said before it, never one after it
+        act.evidence and act.evidence[0].start < at
+        for act in plan.acts
+        if isinstance(act, OperationAct | SetFieldAct | CorrectAct)
+    )
+    return f"{lead[m.start() :].strip()} " if amends and not read else ""
 
 
 @attrs.define
@@ -568,11 +603,15 @@ def _doubt_value(
         typed = [a.name for a in op.arguments if a.type is not str or a.choices]
         if note.numbers:
             name = note.numbers[-1]
-        else:  # the words may hold a value the act lacks: its first typed argument left
-            name = next((n for n in typed if n not in act.args), "")
+        else:  # the words may hold a value the act lacks: its first typed argument left,
+            # else the last one it holds ("full amount, actually only half")
+            held = [n for n in typed if n in act.args]
+            name = next((n for n in typed if n not in act.args), held[-1] if held else "")
         if not name:
             return False
-        args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}".strip()}
+        # Unreadable from its first character: no share word ("full amount") still reads.
+        held = act.args.get(name, "")
+        args = {**act.args, name: f"\u2026 {held} \u2026 {words}" if held else f"\u2026 {words}"}
         plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
     elif isinstance(act, SetFieldAct):
         if corrected:
