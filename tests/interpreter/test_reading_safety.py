@@ -194,3 +194,18 @@ async def test_a_share_after_a_correction_marker_never_lets_the_first_value_comm
 async def test_a_share_with_no_correction_marker_is_still_read_as_a_share() -> None:
     graded = await play("refund-desk", "order no 1001, refund the full amount", "/click confirm")
     assert [d["amount"] for _, d in events(graded)] == [12000]
+
+
+# -- an inherited act whose name may be who or what ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add a city card paid by Pedro, same for Ines",
+        "add one surf lesson for Tomas to pay, and the same for Rita",
+    ],
+)
+async def test_a_name_an_inherited_act_takes_as_its_object_waits_for_a_card(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert all(d.get("item", "").casefold() not in ("ines", "rita") for _, d in events(graded))

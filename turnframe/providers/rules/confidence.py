@@ -255,7 +255,7 @@ def vet(
             plan.acts[index] = attrs.evolve(act, value="")  # an empty value is asked for
             continue
         if isinstance(act, OperationAct) and not act.confirm:
-            if _operation_doubt(act, vocab, today) is not None:
+            if _operation_doubt(act, vocab, today) is not None or _name_for_what(act, vocab):
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, SetFieldAct) and not act.confirm:
             quoted = _quoted_in(text, act.value, act.evidence)
@@ -514,6 +514,23 @@ def _vague_args_asked(act: OperationAct, vocab: Vocabulary) -> OperationAct | No
     if args == act.args:
         return None
     return attrs.evolve(act, args=args, confirm=True if confirm else act.confirm)
+
+
+#: A value that is only a proper name: capitalized words.
+_PROPER_NAME = re.compile(r"(?-i:[A-Z][\w'\u2019-]*)(?:\s+(?-i:[A-Z][\w'\u2019-]*)){0,3}")
+
+
+def _name_for_what(act: OperationAct, vocab: Vocabulary) -> bool:
+    """An act that inherits its operation (no word of it in its own words: "same for
+    Joana") and puts a bare name into a free-text argument, while the operation takes
+    another free-text argument: the name may be who as well as what. A card shows which."""
+    op = vocab.workflow.operation(act.operation)
+    if op is None or any(vocab.operation_regex.search(ev.text) for ev in act.evidence):
+        return False
+    free = [a.name for a in op.arguments if a.type is str and not a.choices]
+    if len(free) < 2:
+        return False
+    return any(_PROPER_NAME.fullmatch(act.args.get(name, "").strip()) for name in free)
 
 
 def _operation_doubt(act: OperationAct, vocab: Vocabulary, today: date | None) -> str | None:
