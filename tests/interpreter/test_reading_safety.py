@@ -209,3 +209,20 @@ async def test_a_share_with_no_correction_marker_is_still_read_as_a_share() -> N
 async def test_a_name_an_inherited_act_takes_as_its_object_waits_for_a_card(said: str) -> None:
     graded = await play("travel-desk", said)
     assert all(d.get("item", "").casefold() not in ("ines", "rita") for _, d in events(graded))
+
+
+async def test_a_name_after_the_same_keeps_a_name_that_replaces_a_name() -> None:
+    graded = await play(
+        "travel-desk", "add a segway tour paid by Rita", "and a fado night paid by Tomas"
+    )
+    assert [d["paid_by"] for _, d in events(graded)] == ["Rita", "Tomas"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["add a second boat trip for 30 euros", "please add a third picnic basket"],
+)
+async def test_an_item_that_opens_by_counting_itself_waits_for_a_card(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == []
+    assert "card:confirm_command" in shown(graded)

@@ -136,6 +136,13 @@ _SEPARATOR = re.compile(
     r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)"
     r"|[\"\u201d\u2019'](?=\s)"  # a quote closing inside the value: more words follow it
 )
+#: A free-text value that opens by counting itself ("second pass", "another bag",
+#: "additional seat"): a count or an ordinal was read as part of the name.
+_COUNTED = re.compile(
+    r"(?:(?:a|an|the|one)\s+)?(?:second|third|fourth|fifth|another|additional|further"
+    r"|more|other|next|2nd|3rd|4th|5th)(?!\w)",
+    ICASE,
+)
 _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
 _FOR_SOMEONE = re.compile(r"(?<!\w)(?:for|by|with)\s+(?-i:[A-Z])\w*")
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
@@ -196,6 +203,9 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
         if m is not None:
             return m.group(0)
     if not sentence:
+        counted = _COUNTED.match(stripped)
+        if counted is not None:  # "second pass": how many, said inside what
+            return counted.group(0)
         placeholder = placeholder_in(stripped)
         if placeholder is not None:  # "a tour for someone": who or what is not said
             return placeholder
@@ -255,7 +265,16 @@ def vet(
             plan.acts[index] = attrs.evolve(act, value="")  # an empty value is asked for
             continue
         if isinstance(act, OperationAct) and not act.confirm:
-            if _operation_doubt(act, vocab, today) is not None or _name_for_what(act, vocab):
+            earlier = next(
+                (
+                    a
+                    for a in reversed(plan.acts[:index])
+                    if isinstance(a, OperationAct) and a.operation == act.operation
+                ),
+                None,
+            )
+            unsure = _operation_doubt(act, vocab, today) or _name_for_what(act, vocab, earlier)
+            if unsure:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, SetFieldAct) and not act.confirm:
             quoted = _quoted_in(text, act.value, act.evidence)
@@ -520,17 +539,20 @@ def _vague_args_asked(act: OperationAct, vocab: Vocabulary) -> OperationAct | No
 _PROPER_NAME = re.compile(r"(?-i:[A-Z][\w'\u2019-]*)(?:\s+(?-i:[A-Z][\w'\u2019-]*)){0,3}")
 
 
-def _name_for_what(act: OperationAct, vocab: Vocabulary) -> bool:
+def _name_for_what(act: OperationAct, vocab: Vocabulary, earlier: OperationAct | None) -> bool:
     """An act that inherits its operation (no word of it in its own words: "same for
-    Joana") and puts a bare name into a free-text argument, while the operation takes
-    another free-text argument: the name may be who as well as what. A card shows which."""
+    Joana") with a bare name where the act it follows held something else than a name, or
+    with names in two free-text arguments: which argument the name replaces (who, or what)
+    is not said. A card shows what would run."""
     op = vocab.workflow.operation(act.operation)
     if op is None or any(vocab.operation_regex.search(ev.text) for ev in act.evidence):
         return False
     free = [a.name for a in op.arguments if a.type is str and not a.choices]
-    if len(free) < 2:
-        return False
-    return any(_PROPER_NAME.fullmatch(act.args.get(name, "").strip()) for name in free)
+    named = [n for n in free if _PROPER_NAME.fullmatch(act.args.get(n, "").strip())]
+    if len(named) >= 2:
+        return True
+    before = {} if earlier is None else earlier.args
+    return any(before.get(n) and not _PROPER_NAME.fullmatch(before[n].strip()) for n in named)
 
 
 def _operation_doubt(act: OperationAct, vocab: Vocabulary, today: date | None) -> str | None:

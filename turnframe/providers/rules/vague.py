@@ -18,7 +18,7 @@ _LEAD = (
 )
 #: Words that only hold a value's place.
 _PLACEHOLDER = (
-    r"(?:stuff|things?|something|somethin|anything|everything|whatever|whatsoever|sth|smth"
+    r"(?:stuff|things?|something|somethin|anything|whatever|whatsoever|sth|smth"
     r"|bits(?:\s+and\s+(?:bobs|pieces))?|odds\s+and\s+ends|items?|whatnot|someone|somebody"
     r"|anyone|anybody|whoever|whomever|whichever|one\s+of\s+(?:us|them))"
 )
