@@ -226,3 +226,57 @@ async def test_an_item_that_opens_by_counting_itself_waits_for_a_card(said: str)
     graded = await play("travel-desk", said)
     assert events(graded) == []
     assert "card:confirm_command" in shown(graded)
+
+
+# -- questions are answered, never acted on --------------------------------------------------
+
+
+def answered(graded: Graded) -> bool:
+    return any(b.startswith("answer:") for b in shown(graded))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "how soon will the money show up after a refund?",
+        "how many days does a refund usually take",
+        "what happens after I ask for a refund?",
+    ],
+)
+async def test_a_question_about_how_long_a_request_takes_is_answered_not_asked_back(
+    said: str,
+) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded) and answered(graded)
+    assert "notice:needs_clarification" not in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "could I still get my money back if I lost the receipt?",
+        "is it possible to get a refund on 1001 without a receipt?",
+        "can we get reimbursed even if the stay was used?",
+    ],
+)
+async def test_whether_a_request_is_allowed_under_a_condition_is_a_question(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded) and answered(graded)
+
+
+async def test_a_paid_amount_asked_with_a_common_misspelling_is_answered() -> None:
+    graded = await play("refund-desk", "what was payed on order 1001?")
+    assert "answer:case_question" in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "do not refund anything on 1002, I only wanted to know how much was paid",
+        "don't refund order 1001 - I'm just wondering how much is left to refund",
+    ],
+)
+async def test_a_question_after_a_refusal_is_answered_and_nothing_runs(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded)
+    assert "answer:case_question" in shown(graded)

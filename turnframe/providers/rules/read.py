@@ -60,7 +60,12 @@ from turnframe.providers.rules.negations import (
     kept_field,
     negated_operations,
 )
-from turnframe.providers.rules.questions import QUESTION_OPENING, looks_like_question, read_question
+from turnframe.providers.rules.questions import (
+    QUESTION_OPENING,
+    asks_whether_allowed,
+    looks_like_question,
+    read_question,
+)
 from turnframe.providers.rules.recall import recall_description
 from turnframe.providers.rules.shapes import (
     CHITCHAT,
@@ -220,6 +225,9 @@ class Reader:
         """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
         "otherwise", its negation). An "if" clause whose condition the workflow does not
         declare is left unread rather than run unconditionally."""
+        if asks_whether_allowed(self.text[s:e]):  # "can I get X without Y?": a question
+            self._question(clause, s, e)
+            return True
         otherwise = OTHERWISE.fullmatch(self.text, s, e)
         if otherwise is not None and self._last_condition is not None:
             flipped = attrs.evolve(self._last_condition, holds=not self._last_condition.holds)
@@ -449,14 +457,19 @@ class Reader:
 
     def _constraint(self, clause: Clause, s: int, e: int) -> bool:
         rules = forbidden(self.text, s, e, self.vocab)
-        pause = re.search(r"[,;:]", self.text[s:e])
+        asked: Span | None = None
+        pause = re.search(r"[,;:\u2014\u2013]|\s-\s", self.text[s:e])
         if not rules and pause is not None:
             # "don't submit it, the boss wants to see it first": the constraint is read, the
             # words after the pause are not understood rather than guessed at.
             head = self._without_fillers(s, s + pause.start())
             rules = forbidden(self.text, *head, self.vocab)
             if rules:
-                self.plan.not_understood(*self._without_fillers(head[1], e))
+                rest = self._without_fillers(head[1], e)
+                if looks_like_question(self.text[rest[0] : rest[1]], clause.question):
+                    asked = rest  # "don't X, I just want to know how much …": a question
+                else:
+                    self.plan.not_understood(*rest)
                 e = head[1]
         said = self.targets.mentions(s, e)
         target = LabelTarget(label=said[0].label) if said else None
@@ -468,6 +481,8 @@ class Reader:
                 evidence=self.plan.evidence((s, e)),
             )
             self._emit(act)
+        if asked is not None:
+            self._question(clause, *asked)
         return bool(rules)
 
     # -- actions ----------------------------------------------------------------------------
