@@ -254,9 +254,9 @@ def vet(
         if index in cancelled or isinstance(act, CancelAct):
             continue
         if isinstance(act, OperationAct):
-            asked = _vague_args_asked(act, vocab)
-            if asked is not None:  # "add some stuff", "pay a fair amount": ask, never guess
-                plan.acts[index] = act = asked
+            placeless = _vague_args_asked(act, vocab)
+            if placeless is not None:  # "add some stuff", "pay a fair amount": ask, never guess
+                plan.acts[index] = act = placeless
             dated = _vague_date_asked(act, vocab, today)
             if dated is not None:  # "move the visit sometime next month": ask the date
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
@@ -649,8 +649,9 @@ def _doubt_value(
         if not name:
             return False
         # Unreadable from its first character: no share word ("full amount") still reads.
-        held = act.args.get(name, "")
-        args = {**act.args, name: f"\u2026 {held} \u2026 {words}" if held else f"\u2026 {words}"}
+        before = act.args.get(name, "")
+        unreadable = f"\u2026 {before} \u2026 {words}" if before else f"\u2026 {words}"
+        args = {**act.args, name: unreadable}
         plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
     elif isinstance(act, SetFieldAct):
         if corrected:
