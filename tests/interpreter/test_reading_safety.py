@@ -280,3 +280,35 @@ async def test_a_question_after_a_refusal_is_answered_and_nothing_runs(said: str
     graded = await play("refund-desk", said)
     assert events(graded) == [] and no_card(graded)
     assert "answer:case_question" in shown(graded)
+
+
+# -- what the workflow cannot do ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "could you please fax the invoice to my office?",
+        "can you upgrade my seat to business class?",
+        "would you print a copy of the booking for me?",
+    ],
+)
+async def test_a_request_said_as_a_question_that_nothing_reads_is_not_understood(
+    said: str,
+) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [] and no_card(graded)
+    assert "notice:not_understood" in shown(graded)
+    assert not answered(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "give me store credit on 1001 rather than a refund",
+        "I'd prefer a gift card instead of a refund for order 1001",
+    ],
+)
+async def test_an_operation_named_as_what_is_not_wanted_never_runs(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded)

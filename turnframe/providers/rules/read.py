@@ -126,6 +126,12 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
+#: "can you …", "could you please …" right before a clause: a request said as a question.
+_ASKED_TO_DO = re.compile(
+    r"(?<!\w)(?:can|could|would|will)\s+(?:you|u)"
+    r"(?:\s+(?:please|pls|kindly|maybe|possibly|also|just))*[\s,]*$",
+    ICASE,
+)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
@@ -669,6 +675,13 @@ class Reader:
 
     def _question(self, clause: Clause, s: int, e: int) -> None:
         reading = read_question(self.text[s:e], self.vocab)
+        asked_to_do = _ASKED_TO_DO.search(self.text, max(clause.start, s - 40), s)
+        plain = reading.question is None and reading.recall is None and not reading.hypothetical
+        if asked_to_do is not None and plain and QUESTION_OPENING.match(self.text, s, e) is None:
+            # "can you text him …?", "could you upgrade …?": a request, said as a question,
+            # that nothing of the workflow reads: it cannot be done, and it answers nothing.
+            self.plan.not_understood(s, e)
+            return
         if e < len(self.text) and self.text[e] == "?":
             e += 1
         evidence = self.plan.evidence((s, e))

@@ -26,7 +26,8 @@ from turnframe.plan import Act, OperationAct, UserTurnPlan
 from turnframe.providers.rules.shapes import ICASE
 from turnframe.providers.rules.vocabulary import Vocabulary, phrase_key
 
-#: Words in front of an operation's word that ask for its opposite.
+#: Words in front of an operation's word that ask for its opposite, or for something else
+#: in its place ("a voucher instead of a payment").
 _REVERSING = (
     "undo",
     "un-do",
@@ -43,6 +44,10 @@ _REVERSING = (
     "back out of",
     "get out of",
     "unwind",
+    "instead of",
+    "rather than",
+    "in place of",
+    "other than",
 )
 #: Determiners and small words allowed between the reversing word and the operation's word.
 _BETWEEN = r"(?:\s+(?:the|my|our|this|that|a|an|its|his|her|their|last|recent|previous|whole))*\s+"
