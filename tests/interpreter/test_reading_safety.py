@@ -312,3 +312,26 @@ async def test_a_request_said_as_a_question_that_nothing_reads_is_not_understood
 async def test_an_operation_named_as_what_is_not_wanted_never_runs(said: str) -> None:
     graded = await play("refund-desk", said)
     assert events(graded) == [] and no_card(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "could you send us the e-tickets please",
+        "cancel just the hotel part and keep the rest",
+        "submit my expense report for the taxi",
+    ],
+)
+async def test_an_operation_asked_to_act_on_something_it_does_not_take_shows_no_card(
+    said: str,
+) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [] and no_card(graded)
+    assert "notice:rejected" in shown(graded)
+
+
+@pytest.mark.parametrize("said", ["submit the whole thing now", "please send in my trip"])
+async def test_an_operation_on_the_record_itself_keeps_its_reading(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert "notice:rejected" not in shown(graded)
+    assert [t for t, _ in events(graded)] == ["submitted"] or not no_card(graded)

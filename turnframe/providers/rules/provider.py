@@ -42,6 +42,7 @@ from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.confidence import vet
+from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.spelling import correct, remap
@@ -147,11 +148,14 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
+    # An operation asked to act on something it does not take is not that operation.
+    foreign_objects(plan, vocab, mentioned)
     # A change the reading cannot vouch for waits for a card or asks (ADR 0019).
     vet(
         plan,
         vocab,
-        mentions=lambda s, e: {m.label for m in targets.mentions(s, e)},
+        mentions=mentioned,
         today=reader.ctx.now.date(),
     )
     return plan.plan()
