@@ -335,3 +335,39 @@ async def test_an_operation_on_the_record_itself_keeps_its_reading(said: str) ->
     graded = await play("travel-desk", said)
     assert "notice:rejected" not in shown(graded)
     assert [t for t, _ in events(graded)] == ["submitted"] or not no_card(graded)
+
+
+async def test_a_customer_named_only_inside_a_note_does_not_pick_the_record() -> None:
+    graded = await play("refund-desk", "put the note to 'ring Rui after lunch'")
+    assert events(graded) == []
+    assert "notice:needs_clarification" in shown(graded)
+
+
+async def test_a_customer_named_outside_the_value_still_picks_the_record() -> None:
+    graded = await play("refund-desk", "for Rui Costa: set the note to ring Rui after lunch")
+    assert [e["case"] for e in graded.events] == ["order-1002"]
+
+
+# -- a proposal never stands in for a part --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["give back order 1001 partly please", "I only want some of my money back for 1001"],
+)
+async def test_a_part_said_without_an_amount_asks_for_the_amount(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded) and clarifies(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "forget about the refund for 1001",
+        "never mind refunding order 1002",
+        "skip the refund on 1001",
+    ],
+)
+async def test_a_request_taken_back_in_words_shows_no_card(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded)

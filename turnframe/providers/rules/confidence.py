@@ -41,7 +41,12 @@ from turnframe.plan import (
 from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
 from turnframe.providers.rules.split import sentences
-from turnframe.providers.rules.vague import placeholder_in, vague_value, vague_words
+from turnframe.providers.rules.vague import (
+    partial_words,
+    placeholder_in,
+    vague_value,
+    vague_words,
+)
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.numbers import NUMBER_WORDS
 
@@ -530,6 +535,11 @@ def _vague_args_asked(act: OperationAct, vocab: Vocabulary) -> OperationAct | No
         else:
             del args[argument.name]
             confirm = confirm or not argument.required
+    partial = partial_words(" ".join(ev.text for ev in act.evidence))
+    if partial is not None:  # "pay it back partially": a proposal of the whole never stands
+        for argument in op.arguments:
+            if argument.propose is not None and argument.name not in args:
+                args[argument.name] = f"\u2026 {partial}"
     if args == act.args:
         return None
     return attrs.evolve(act, args=args, confirm=True if confirm else act.confirm)

@@ -44,6 +44,7 @@ from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.read import Reader
+from turnframe.providers.rules.records import unnamed_records
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.spelling import correct, remap
 from turnframe.providers.rules.split import split_clauses
@@ -158,6 +159,8 @@ def _read_english(
         mentions=mentioned,
         today=reader.ctx.now.date(),
     )
+    # A record named only inside a value ("set the note to call Ana back") is not named.
+    unnamed_records(plan, targets, focus_label)
     return plan.plan()
 
 

@@ -62,6 +62,20 @@ def vague_value(value: str) -> bool:
     return bool(value.strip()) and _VAGUE_VALUE.fullmatch(value) is not None
 
 
+#: A value said to be a part without saying which: "partially", "part of it", "some of it".
+_PARTIAL = re.compile(
+    r"(?<!\w)(?:partial(?:ly)?|partly|in\s+part|(?:a\s+)?part\s+of|some\s+of|a\s+portion"
+    r"|a\s+bit\s+of|a\s+little)(?!\w)",
+    ICASE,
+)
+
+
+def partial_words(words: str) -> str | None:
+    """Words that say a value is a part of something, without saying how much."""
+    m = _PARTIAL.search(words)
+    return None if m is None else m.group(0)
+
+
 def placeholder_in(value: str) -> str | None:
     """A placeholder word inside a longer free-text value, or None."""
     m = _PLACEHOLDER_INSIDE.search(value)
