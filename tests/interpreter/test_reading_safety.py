@@ -371,3 +371,27 @@ async def test_a_part_said_without_an_amount_asks_for_the_amount(said: str) -> N
 async def test_a_request_taken_back_in_words_shows_no_card(said: str) -> None:
     graded = await play("refund-desk", said)
     assert events(graded) == [] and no_card(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "pay back 1001 in full. Actually, only the parking part",
+        "refund order 1001, but not the whole amount",
+        "refund 1001 everything except the minibar",
+        "refund me something on 1001",
+    ],
+)
+async def test_a_value_narrowed_or_negated_after_it_is_asked_for(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [] and no_card(graded) and clarifies(graded)
+
+
+async def test_a_change_of_mind_about_an_operation_shows_no_card() -> None:
+    graded = await play("refund-desk", "we changed our minds about the refund for order 1002")
+    assert events(graded) == [] and no_card(graded)
+
+
+async def test_how_a_request_works_is_answered_as_knowledge() -> None:
+    graded = await play("refund-desk", "how does a refund request work here?")
+    assert answered(graded) and "notice:needs_clarification" not in shown(graded)

@@ -55,7 +55,7 @@ Span = tuple[int, int]
 #: A share of what a value could be: "half", "the rest", "all of it" stand for a value.
 _PORTION = re.compile(
     r"(?<!\w)(?:half|halves|quarter|third|full|whole|entire|rest|remaining|remainder|all"
-    r"|double|twice|triple|percent|per\s*cent)(?!\w)|%",
+    r"|double|twice|triple|percent|per\s*cent|part|portion|less|more)(?!\w)|%",
     ICASE,
 )
 #: Where the sentence holding unexplained words opens: a correction marker after it amends.
@@ -174,9 +174,10 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     """What words the reading left unexplained could change: a correction or a second value
     (the change's value is in doubt), a negation or a request word (the change is)."""
     correcting = MARKER_AT.match(words) or _CORRECTING.search(words)
-    if vague_words(words) is not None:  # "a fair amount": a value's place, held: ask
+    if vague_words(words) is not None or vague_value(words):  # "a fair amount", "something"
         return Doubt("value", words)
-    value = _VALUE.search(words) or (correcting and _PORTION.search(words))
+    amended = correcting or _HEDGE.search(words)  # "actually only half", "maybe just half"
+    value = _VALUE.search(words) or (amended and _PORTION.search(words))
     if _HEDGE.search(words):  # "or maybe 1600": the value is in doubt; "not sure": the change
         return Doubt("value" if value else "hedge", words)
     named = vocab.operation_regex.search(words) or re.search(
@@ -306,13 +307,17 @@ def vet(
     ]
     for unread, asked in spans:
         words = _said(text, unread.start, unread.end, mentions, vocab.record_nouns)
-        if words:  # "…, actually only half": the marker the reading took off still amends
-            words = _marker_before(plan, unread.start) + words
+        # "…, actually only half": the marker the reading took off still amends.
+        marked = _marker_before(plan, unread.start) if words else ""
+        words = marked + words
         doubt = unexplained_doubt(words, vocab) if words else None
+        if words and _NEGATES_NEXT.search(words) and _starts_a_value(plan, unread.end):
+            doubt = Doubt("value", words)  # "pay 1001 back, but not the full amount": ask
         if doubt is None:
             continue
-        # "submit it? not sure", "20 euros… hmm, 22?": the sentence before counts too.
-        reach_back = doubt.kind == "hedge" or asked
+        # "submit it? not sure", "20 euros… hmm, 22?", "… full amount. Actually only part":
+        # the sentence before counts too.
+        reach_back = doubt.kind == "hedge" or asked or bool(marked)
         changes = [i for i in near.changes(unread.start, reach_back) if i not in cancelled]
         corrects = bool(
             _CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words)
@@ -327,8 +332,9 @@ def vet(
         if not changes:
             continue
         numbered = any(plan.notes[i].numbers for i in changes)
-        if doubt.kind == "card" and _QUALIFIER.search(words) and numbered:
-            doubt = Doubt("value", words)  # "pay everything except 20 euros": ask
+        narrowed = _QUALIFIER.search(words) or (_NEGATION.search(words) and _PORTION.search(words))
+        if doubt.kind == "card" and narrowed and (numbered or _lacks_typed(plan, changes, vocab)):
+            doubt = Doubt("value", words)  # "pay everything except 20 euros", "not all": ask
         if doubt.kind == "value":
             if not _could_be_value_of(plan, changes, words, vocab):
                 for i in changes:  # a date nothing takes: not a value to ask, but a card
@@ -463,6 +469,34 @@ def _named_here(act: object, words: str, vocab: Vocabulary) -> bool:
     if isinstance(act, SetFieldAct):
         return act.field in named_fields
     return True
+
+
+#: A negation at the end of unexplained words: it negates what follows them.
+_NEGATES_NEXT = re.compile(r"(?<!\w)(?:not|never|anything\s+but|except)\s*$", ICASE)
+
+
+def _starts_a_value(plan: PlanBuilder, at: int) -> bool:
+    """Whether an argument value of one of the plan's operations follows ``at`` closely."""
+    after = plan.text[at : at + 40].lstrip(" ,")
+    for act in plan.acts:
+        if isinstance(act, OperationAct):
+            for value in act.args.values():
+                if value.strip() and after.casefold().startswith(value.strip().casefold()):
+                    return True
+    return False
+
+
+def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bool:
+    """Whether one of the operations lacks a typed argument (a proposal may stand in)."""
+    for index in changes:
+        act = plan.acts[index]
+        if isinstance(act, OperationAct):
+            op = vocab.workflow.operation(act.operation)
+            if op is not None and any(
+                (a.type is not str or a.choices) and a.name not in act.args for a in op.arguments
+            ):
+                return True
+    return False
 
 
 def _could_be_value_of(

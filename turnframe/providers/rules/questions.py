@@ -32,7 +32,8 @@ QUESTION_OPENING = re.compile(
 #: knowledge, never one record's figure.
 _HOW_IT_WORKS = re.compile(
     r"(?:how\s+(?:long|soon|quickly|fast|many\s+(?:days|weeks|hours|business\s+days))"
-    r"|what\s+happens\s+(?:when|after|once|next)|when\s+will\s+(?:i|we)\s+(?:get|receive|see))"
+    r"|what\s+happens\s+(?:when|after|once|next)|when\s+will\s+(?:i|we)\s+(?:get|receive|see)"
+    r"|how\s+(?:do|does)\s+(?:\w+\s+){1,4}work)"
     r"(?!\w)",
     ICASE,
 )

@@ -14,7 +14,8 @@ import re
 from turnframe.providers.rules.shapes import ICASE
 
 _LEAD = (
-    r"(?:(?:a|an|the|some|any|few|couple|little|bit|lot|lots|of|more|other|kind|sort|type)\s+)*"
+    r"(?:(?:me|us|him|her|them|a|an|the|some|any|few|couple|little|bit|lot|lots|of|more|other"
+    r"|kind|sort|type)\s+)*"
 )
 #: Words that only hold a value's place.
 _PLACEHOLDER = (
