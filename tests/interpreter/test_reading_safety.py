@@ -395,3 +395,16 @@ async def test_a_change_of_mind_about_an_operation_shows_no_card() -> None:
 async def test_how_a_request_works_is_answered_as_knowledge() -> None:
     graded = await play("refund-desk", "how does a refund request work here?")
     assert answered(graded) and "notice:needs_clarification" not in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said", ["may I ask whether order 1002 has a receipt?", "I was wondering if 1001 has a receipt"]
+)
+async def test_a_question_framed_politely_is_answered_from_the_record(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert "answer:case_question" in shown(graded)
+
+
+async def test_asking_permission_to_ask_is_not_a_question_about_the_rules() -> None:
+    graded = await play("travel-desk", "may I ask when my trip leaves?")
+    assert "answer:case_question" in shown(graded)

@@ -42,7 +42,8 @@ _HOW_IT_WORKS = re.compile(
 _MAY_I_IF = re.compile(
     r"(?:(?:can|could|may|do|would|will|should)\s+(?:i|we|one|customers?|people)(?:\s+still)?"
     r"|is\s+it\s+(?:still\s+)?possible\s+to|am\s+i\s+(?:still\s+)?(?:able|allowed|entitled)\s+to)"
-    r"\s.*?(?<!\w)(?:without|even\s+if|if|in\s+case|unless|with\s+no|when)(?!\w)",
+    r"\s+(?!(?:ask|know|check|see|find\s+out|learn)\b)"  # "may I ask …": a question's frame
+    r".*?(?<!\w)(?:without|even\s+if|if|in\s+case|unless|with\s+no)(?!\w)",
     ICASE,
 )
 #: Past forms people write for the irregular ones a workflow's phrases use.

@@ -122,6 +122,8 @@ _OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.
 #: "if" asks a question; it sets no condition.
 _ASKS_WHETHER = re.compile(
     r"(?:(?:please|kindly|and|also|can\s+you|could\s+you)\s+)*(?:tell\s+me|let\s+me\s+know|check"
+    r"|(?:may|can|could)\s+i\s+ask|i\s+(?:(?:just|only)\s+)?(?:want(?:ed)?|would\s+like|'d\s+like)\s+to\s+know"
+    r"|i(?:'m|\s+am|\s+was)?\s+wonder(?:ing|ed)?"
     r"|i(?:'d|\s+would)\s+(?:really\s+)?appreciate\s+it\s+if\s+you\s+could\s+(?:tell\s+me|let\s+me\s+know|check))"
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
