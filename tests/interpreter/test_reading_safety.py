@@ -408,3 +408,32 @@ async def test_a_question_framed_politely_is_answered_from_the_record(said: str)
 async def test_asking_permission_to_ask_is_not_a_question_about_the_rules() -> None:
     graded = await play("travel-desk", "may I ask when my trip leaves?")
     assert "answer:case_question" in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["add a kayak tour and the same for my sister", "add a city card, same for the children"],
+)
+async def test_the_same_for_someone_never_makes_them_the_item(said: str) -> None:
+    graded = await play("travel-desk", said)
+    items = [d["item"].casefold() for _, d in events(graded)]
+    assert "my sister" not in items and "children" not in items and "the children" not in items
+
+
+@pytest.mark.parametrize(
+    ("desk", "said"),
+    [
+        ("travel-desk", "add the usual for me"),
+        ("travel-desk", "rename the trip to something catchier"),
+    ],
+)
+async def test_a_value_said_as_the_usual_or_something_else_is_asked_for(
+    desk: str, said: str
+) -> None:
+    graded = await play(desk, said)
+    assert events(graded) == [] and clarifies(graded)
+
+
+async def test_an_item_for_a_group_waits_for_a_card() -> None:
+    graded = await play("travel-desk", "add a cooking class for everybody")
+    assert events(graded) == [] and not no_card(graded)

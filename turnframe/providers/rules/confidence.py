@@ -149,7 +149,11 @@ _COUNTED = re.compile(
     ICASE,
 )
 _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
-_FOR_SOMEONE = re.compile(r"(?<!\w)(?:for|by|with)\s+(?-i:[A-Z])\w*")
+_FOR_SOMEONE = re.compile(
+    r"(?<!\w)(?:for|by|with)\s+(?:(?-i:[A-Z])\w*|(?:everyone|everybody|all|each|both|the\s+group"
+    r"|the\s+kids|the\s+children|the\s+family|(?:my|our|his|her|their)\s+\w+)(?!\w))",
+    ICASE,
+)
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
 _DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
@@ -583,6 +587,9 @@ def _vague_args_asked(act: OperationAct, vocab: Vocabulary) -> OperationAct | No
 _PROPER_NAME = re.compile(r"(?-i:[A-Z][\w'\u2019-]*)(?:\s+(?-i:[A-Z][\w'\u2019-]*)){0,3}")
 
 
+_SAME_FOR = re.compile(r"(?<!\w)same\s+(?:again\s+)?(?:for|with|to)\s", ICASE)
+
+
 def _name_for_what(act: OperationAct, vocab: Vocabulary, earlier: OperationAct | None) -> bool:
     """An act that inherits its operation (no word of it in its own words: "same for
     Joana") with a bare name where the act it follows held something else than a name, or
@@ -596,7 +603,18 @@ def _name_for_what(act: OperationAct, vocab: Vocabulary, earlier: OperationAct |
     if len(named) >= 2:
         return True
     before = {} if earlier is None else earlier.args
-    return any(before.get(n) and not _PROPER_NAME.fullmatch(before[n].strip()) for n in named)
+    if any(before.get(n) and not _PROPER_NAME.fullmatch(before[n].strip()) for n in named):
+        return True
+    said = " ".join(ev.text for ev in act.evidence)
+    for_whom = _SAME_FOR.search(said)
+    if for_whom is None:
+        return False
+    # "the same for my brother": who it is for, put where what it is was
+    after = said[for_whom.end() :].casefold()
+    return any(
+        act.args.get(n) and act.args[n] != before.get(n) and act.args[n].casefold() in after
+        for n in free
+    )
 
 
 def _operation_doubt(act: OperationAct, vocab: Vocabulary, today: date | None) -> str | None:

@@ -21,10 +21,14 @@ _LEAD = (
 _PLACEHOLDER = (
     r"(?:stuff|things?|something|somethin|anything|whatever|whatsoever|sth|smth"
     r"|bits(?:\s+and\s+(?:bobs|pieces))?|odds\s+and\s+ends|items?|whatnot|someone|somebody"
-    r"|anyone|anybody|whoever|whomever|whichever|one\s+of\s+(?:us|them))"
+    r"|anyone|anybody|whoever|whomever|whichever|one\s+of\s+(?:us|them)|usual|same"
+    r"|same\s+as\s+(?:usual|before|last\s+time)|like\s+(?:before|last\s+time))"
 )
 #: Words after a placeholder that keep it one: "stuff for the kids", "something nice".
-_TRAILING = r"(?:for|to|of|about|like|nice|else|new|more|small|reasonable|fair|good|decent)"
+_TRAILING = (
+    r"(?:for|to|of|about|like|nice|else|new|more|small|reasonable|fair|good|decent|better"
+    r"|nicer|different|shorter|longer|similar|catchier|cool|fun|special|suitable)"
+)
 #: Amounts said by a judgement instead of a number: "a fair amount", "a reasonable sum".
 _JUDGED_AMOUNT = (
     r"(?:a|an|some|the)?\s*(?:fair|reasonable|decent|good|proper|appropriate|certain|small"
