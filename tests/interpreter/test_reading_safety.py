@@ -437,3 +437,21 @@ async def test_a_value_said_as_the_usual_or_something_else_is_asked_for(
 async def test_an_item_for_a_group_waits_for_a_card() -> None:
     graded = await play("travel-desk", "add a cooking class for everybody")
     assert events(graded) == [] and not no_card(graded)
+
+
+# -- a request taken back -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("pay back 1001 please, well, not really, I was only asking", "/click confirm"),
+        ("refund 15 on order 1001... just kidding", "/click confirm"),
+        ("refund 1001 30 euros - scratch that, refund nothing", "/click confirm"),
+    ],
+)
+async def test_a_request_taken_back_in_the_same_message_never_commits(
+    turns: tuple[str, ...],
+) -> None:
+    graded = await play("refund-desk", *turns)
+    assert events(graded) == []

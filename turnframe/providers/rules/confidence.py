@@ -263,6 +263,11 @@ def vet(
     for index, act in enumerate(list(plan.acts)):
         if index in cancelled or isinstance(act, CancelAct):
             continue
+        if isinstance(act, OperationAct) and (nothing := _asks_nothing(act, vocab)):
+            span = (nothing.start, nothing.end)
+            plan.add(CancelAct(cancels=index, evidence=plan.evidence(span)))
+            cancelled.add(index)  # "scratch that, pay back nothing": asked not to happen
+            continue
         if isinstance(act, OperationAct):
             placeless = _vague_args_asked(act, vocab)
             if placeless is not None:  # "add some stuff", "pay a fair amount": ask, never guess
@@ -314,6 +319,9 @@ def vet(
         # "…, actually only half": the marker the reading took off still amends.
         marked = _marker_before(plan, unread.start) if words else ""
         words = marked + words
+        if words and _RETRACTION.fullmatch(words):
+            _take_back_before(plan, unread, cancelled)  # "…, well not really"
+            continue
         doubt = unexplained_doubt(words, vocab) if words else None
         if words and _NEGATES_NEXT.search(words) and _starts_a_value(plan, unread.end):
             doubt = Doubt("value", words)  # "pay 1001 back, but not the full amount": ask
@@ -473,6 +481,47 @@ def _named_here(act: object, words: str, vocab: Vocabulary) -> bool:
     if isinstance(act, SetFieldAct):
         return act.field in named_fields
     return True
+
+
+#: Words that take back what was just asked, on their own: "not really", "just kidding".
+_RETRACTION = re.compile(
+    r"(?:(?:well|hmm+|uh|oh|ok(?:ay)?|actually|no)[\s,.]+)*(?:not\s+really|(?:just\s+)?kidding"
+    r"|only\s+joking|j/?k|i\s+was\s+joking|no\s+no|actually\s+no|on\s+second\s+thoughts?\s+no"
+    r"|(?:i\s+)?changed\s+my\s+mind)[\s,.!]*"
+    r"(?:(?:i\s+was\s+|i'?m\s+|i\s+am\s+)?(?:just|only)\s+(?:asking|checking|curious|wondering))?"
+    r"[\s,.!]*",
+    ICASE,
+)
+#: An operation asked to do nothing: "pay back nothing", "add none".
+_NOTHING = re.compile(
+    r"\s+(?:me\s+|us\s+)?(?P<none>nothing|none|zero|not\s+anything)(?!\w)", ICASE
+)
+
+
+def _take_back_before(plan: PlanBuilder, words: Evidence, cancelled: set[int]) -> None:
+    """Cancel the latest change said before ``words`` (which take it back)."""
+    for index in range(len(plan.acts) - 1, -1, -1):
+        act = plan.acts[index]
+        root = plan.root(index)
+        if root in cancelled or not isinstance(act, OperationAct | SetFieldAct | CorrectAct):
+            continue
+        if act.evidence and act.evidence[0].start < words.start:
+            plan.add(CancelAct(cancels=root, evidence=(words,)))
+            cancelled.add(root)
+            return
+
+
+def _asks_nothing(act: OperationAct, vocab: Vocabulary) -> Evidence | None:
+    """The words where the operation is asked to do nothing ("pay back nothing"), if any."""
+    for ev in act.evidence:
+        for m in vocab.operation_regex.finditer(ev.text):
+            if vocab.operation_named(m.group(0)) != act.operation:
+                continue
+            nothing = _NOTHING.match(ev.text, m.end())
+            if nothing is not None:
+                start, end = ev.start + nothing.start("none"), ev.start + nothing.end()
+                return Evidence(start=start, end=end, text=nothing.group("none"))
+    return None
 
 
 #: A negation at the end of unexplained words: it negates what follows them.
