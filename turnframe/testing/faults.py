@@ -12,8 +12,9 @@ so the caller sees a failure although the write is durable (as after a crash or 
 ============================================  ====================================================
 point                                         where
 ============================================  ====================================================
-``before_turn_recorded``                      ``record_user_turn``, before the inner call (a
-                                              crash here kills the session actor mid-message)
+``before_turn_recorded``                      ``record_user_turn``, before the inner call; and
+                                              ``seal_turn`` recording a live turn, before the
+                                              inner call (nothing of the turn is stored)
 ``before_interaction_persistence``            ``save_reduction``, before the inner call
 ``after_interaction_persistence``             ``save_reduction``, after the inner call committed
                                               (plan, reduction, cards and phase move are stored)
@@ -29,12 +30,19 @@ point                                         where
                                               release the lease)
 ``after_outbox_dispatch``                     ``settle_outbox``, before the inner call (the effect
                                               was sent; its result is not recorded)
-``before_response_persistence``               ``save_assistant_turn``, before the inner call
+``before_response_persistence``               ``save_assistant_turn``, before the inner call;
+                                              and ``commit_bundle`` with a reply: when it fires,
+                                              the bundle commits without the reply first (what
+                                              a crash between the two transactions left)
 ``before_recall_find``                        ``find_recall``, before the inner call (recall's Find)
 ``before_recall_ground``                      ``read_recall_record``, before the inner call
                                               (recall's Ground opening a candidate's record)
 ``before_recall_index_write``                 ``write_recall_entry``, before the inner call
 ============================================  ====================================================
+
+Since ADR 0022 a live turn is recorded by its seal and a template-narrated reply is written
+inside the commit bundle; the points above are reached where those writes now happen, with the
+same durable state on either side, so every crash-boundary test means what it meant.
 
 Recall's Present is the response persistence: its state is written with the blocks, so
 ``before_response_persistence`` is the crash between Present and the user's answer.
@@ -50,6 +58,7 @@ from typing import Any
 
 import attrs
 
+from turnframe.lifecycle import TurnPhase
 from turnframe.stores.delegating import DelegatingStore
 from turnframe.stores.errors import StoreTimeout
 from turnframe.stores.inputs import (
@@ -231,6 +240,8 @@ class FaultyStore(DelegatingStore):
         # The seal transaction holds what save_reduction and admit each held: their points are
         # reached in the same order, the "before" ones ahead of the one write, the "after" ones
         # once it committed (admission points only when the seal admits something).
+        if seal.user_turn is not None:  # a live turn is recorded by its seal (ADR 0022)
+            self.reach(FaultPoint.BEFORE_TURN_RECORDED)
         self.reach(FaultPoint.BEFORE_INTERACTION_PERSISTENCE)
         if seal.entries:
             self.reach(FaultPoint.BEFORE_JOURNAL_INSERT)
@@ -261,7 +272,20 @@ class FaultyStore(DelegatingStore):
             if inside_transaction is not None:
                 inside_transaction()
 
-        return await self.inner.commit_bundle(bundle, inside_transaction=hook)
+        if bundle.reply is None:
+            return await self.inner.commit_bundle(bundle, inside_transaction=hook)
+        # The reply rides in the bundle (ADR 0022): a fault before its persistence is the
+        # bundle committed without it, then the failure, as between two transactions.
+        point = FaultPoint.BEFORE_RESPONSE_PERSISTENCE
+        if self.plan.fault_for(point, self.hit_count(point) + 1) is not None:
+            without = attrs.evolve(bundle, reply=None)
+            committed = await self.inner.commit_bundle(without, inside_transaction=hook)
+            self.reach(point)  # fails, as planned
+            return committed
+        receipt = await self.inner.commit_bundle(bundle, inside_transaction=hook)
+        if receipt.phase is TurnPhase.DELIVERED:
+            self.reach(point)
+        return receipt
 
     async def claim_outbox(
         self,
