@@ -19,8 +19,8 @@ from turnframe.narration import compose_blocks
 from turnframe.narration.lead import accept_lead, lead_block, lead_request
 from turnframe.providers.base import Purpose
 from turnframe.providers.chain import ProviderChain
-from turnframe.response import Block
 from turnframe.providers.errors import ChainError
+from turnframe.response import Block
 from turnframe.workflow import Workflow
 
 
