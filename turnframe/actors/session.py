@@ -409,16 +409,14 @@ class SessionActor(Actor):
     async def _reread(self, turn: UserTurn) -> TurnRecord | None:
         """What the store holds of ``turn`` (None: it cannot say now). A live turn not
         recorded yet is recorded first: after a failed step it is durable, as it was before
-        the seal took its recording (ADR 0022)."""
+        the seal took its recording (ADR 0022). Recording it failing is what it was when
+        turns were recorded on arrival: the caller's answer (a store error, nothing of the
+        turn stored) or, for anything else, this actor's crash."""
+        if turn.turn_id in self._unrecorded:
+            return await self._record(turn)
         try:
-            if turn.turn_id in self._unrecorded:
-                return await self._record(turn)
             return await self._store.get_turn(self._account, turn.turn_id)
-        except Exception as error:
-            if turn.turn_id in self._unrecorded:
-                logger.warning("turn %r could not be recorded now: %s", turn.turn_id, error)
-            elif not isinstance(error, StoreError):
-                raise
+        except StoreError:
             return None
 
     async def _record(self, turn: UserTurn) -> TurnRecord:
@@ -457,6 +455,10 @@ class SessionActor(Actor):
                 )
                 if reply is not None and report.reply_stored:
                     return self._delivered(turn, reduction, report, reply)
+                if reply is not None and reply.error is not None:
+                    # Composing failed inside the bundle, which committed without the reply:
+                    # the narrator failed on this message, as an asked stage would have.
+                    self._stage_failed("narrator", reply.message, reply.error)
             self._reports[turn.turn_id] = report
             return attrs.evolve(record, phase=TurnPhase.COMMITTED)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
@@ -1034,17 +1036,20 @@ class SessionActor(Actor):
         try:
             return await observe_stage(turn_id, self._workflow, message, work)
         except Exception as error:
-            logger.error(
-                "stage %r failed handling %s",
-                stage,
-                type(message).__name__,
-                exc_info=error,
-                extra={"correlation_id": turn_id, "actor": stage},
-            )
-            direct = self._stages.direct
-            if direct is not None and direct.on_failure is not None:
-                direct.on_failure(stage, error)
+            self._stage_failed(stage, message, error)
             raise
+
+    def _stage_failed(self, stage: str, message: object, error: Exception) -> None:
+        logger.error(
+            "stage %r failed handling %s",
+            stage,
+            type(message).__name__,
+            exc_info=error,
+            extra={"correlation_id": message_turn(message), "actor": stage},
+        )
+        direct = self._stages.direct
+        if direct is not None and direct.on_failure is not None:
+            direct.on_failure(stage, error)
 
     async def _ask(self, ref: ActorRef, message: object) -> Any:
         turn_id = message_turn(message)
@@ -1069,11 +1074,16 @@ class _ReplyDraft:
         self.thread = thread
         self.recalled = recalled
         self.narration: Narration | None = None
+        self.error: Exception | None = None
         self._narrator = narrator
         self._context = context
 
     def __call__(self, report: ExecutionReport) -> BundleReply:
-        narration = self._narrator.compose(attrs.evolve(self.message, execution=report))
+        try:
+            narration = self._narrator.compose(attrs.evolve(self.message, execution=report))
+        except Exception as error:
+            self.error = error  # reported by the session once the bundle answered
+            raise
         reply = BundleReply(
             blocks=[converter.unstructure(b) for b in narration.blocks],
             meta={"narration_attempts": converter.unstructure(narration.attempts)},
