@@ -12,6 +12,7 @@ import pytest
 from pipeline_kit import ACCOUNT, question, running, say, scripted, set_field
 
 from turnframe._converter import converter
+from turnframe.actors.session import TurnIncomplete
 from turnframe.lifecycle import TurnPhase
 from turnframe.providers.base import Purpose
 from turnframe.stores import SqliteStore, StoreTimeout
@@ -168,7 +169,7 @@ async def test_a_reply_left_out_of_its_bundle_is_written_by_recovery_without_run
     async with SqliteStore.open(":memory:") as inner:
         await seed_store(inner)
         async with running(provider, store=ReplyNeverWritten(inner)) as (rt, _):
-            with pytest.raises(Exception, match="incomplete|locked"):
+            with pytest.raises(TurnIncomplete):
                 await say(rt, TEXT)
         [unfinished] = await inner.list_unfinished_turns(account_id=None)
         assert unfinished.phase is TurnPhase.COMMITTED
