@@ -454,7 +454,7 @@ class SessionActor(Actor):
                     turn, record, reduction, phase, guarded=False, admitted=admitted, reply=reply
                 )
                 if reply is not None and report.reply_stored:
-                    return self._delivered(turn, reduction, report, reply)
+                    return await self._delivered(turn, reduction, report, reply)
                 if reply is not None and reply.error is not None:
                     # Composing failed inside the bundle, which committed without the reply:
                     # the narrator failed on this message, as an asked stage would have.
@@ -721,7 +721,7 @@ class SessionActor(Actor):
         )
         return _ReplyDraft(narrator, message, thread, recalled, context)
 
-    def _delivered(
+    async def _delivered(
         self,
         turn: UserTurn,
         reduction: ReductionPlan,
@@ -729,7 +729,12 @@ class SessionActor(Actor):
         reply: _ReplyDraft,
     ) -> TurnResponse:
         """The turn ended ``delivered`` in its commit bundle: keep what the reply made."""
-        assert reply.narration is not None  # the store stored what the draft composed
+        narration = reply.narration
+        assert narration is not None  # the store stored what the draft composed
+        # The narrator's span, recorded as the gate answers: the composing itself ran inside
+        # the execute span (in the bundle's transaction), so this one says what it made.
+        narrated = attrs.evolve(reply.message, execution=report)
+        await self._observed("narrator", narrated, _called(lambda _: narration, narrated))
         self._recall = self._recall.after(reply.recalled)
         self._thread = reply.thread
         plan = reply.message.plan
@@ -740,7 +745,7 @@ class SessionActor(Actor):
             session_id=self._session,
             turn_id=turn.turn_id,
             phase=TurnPhase.DELIVERED,
-            blocks=tuple(reply.narration.blocks),
+            blocks=tuple(narration.blocks),
             results=_results(reduction),
             events=report.events,
         )
