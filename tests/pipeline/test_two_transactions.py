@@ -63,6 +63,18 @@ class DeadBeforeTheSeal(DelegatingStore):
         raise StoreTimeout("the database stays locked (turn)")
 
 
+class FirstLiveSealDies(DelegatingStore):
+    """The first seal that records a live turn fails before writing anything."""
+
+    died = 0
+
+    async def seal_turn(self, account_id: str, turn_id: str, seal: Any) -> Any:
+        if seal.user_turn is not None and not self.died:
+            self.died += 1
+            raise RuntimeError("the seal dies before it writes")
+        return await super().seal_turn(account_id, turn_id, seal)
+
+
 class ReplyNeverWritten(DelegatingStore):
     """The bundle commits without its reply, and no reply can be written after it."""
 
@@ -149,7 +161,7 @@ async def test_a_live_turn_stopped_before_its_seal_leaves_nothing_and_sent_again
         assert len(provider.requests_for(Purpose.INTERPRET)) == 2
 
 
-async def test_a_crash_before_the_seal_records_a_live_turn_records_it_and_commits_once() -> None:
+async def test_a_crash_as_a_turn_arrives_restarts_its_session_and_the_turn_commits_once() -> None:
     provider = scripted(_acts())
     async with SqliteStore.open(":memory:") as inner:
         await seed_store(inner)
@@ -158,6 +170,21 @@ async def test_a_crash_before_the_seal_records_a_live_turn_records_it_and_commit
             response = await say(rt, TEXT)
         assert [h.point for h in store.fired] == [FaultPoint.BEFORE_TURN_RECORDED]
         assert response.phase is TurnPhase.DELIVERED
+        assert [e.type for e in await inner.list_events(ACCOUNT)] == ["field_set"]
+        assert len(provider.requests_for(Purpose.INTERPRET)) == 1
+
+
+async def test_a_seal_that_fails_to_record_a_live_turn_records_it_with_its_plan_and_commits_once() -> (  # noqa: E501
+    None
+):
+    provider = scripted(_acts())
+    async with SqliteStore.open(":memory:") as inner:
+        await seed_store(inner)
+        store = FirstLiveSealDies(inner)
+        async with running(provider, store=store) as (rt, _):
+            response = await say(rt, TEXT)
+        assert response.phase is TurnPhase.DELIVERED
+        assert store.died == 1
         assert [e.type for e in await inner.list_events(ACCOUNT)] == ["field_set"]
         assert len(provider.requests_for(Purpose.INTERPRET)) == 1
 

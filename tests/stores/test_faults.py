@@ -343,10 +343,16 @@ async def test_a_bundle_that_stores_its_reply_reaches_response_persistence_once(
     ]
 
 
-async def test_a_crash_before_a_seal_records_a_live_turn_stores_nothing_of_it(
-    store: Store,
-) -> None:
+async def test_a_crash_as_a_turn_arrives_stores_nothing_of_it(store: Store) -> None:
     faulty = FaultyStore(store, FaultPlan.crash(FP.BEFORE_TURN_RECORDED))
+    with pytest.raises(InjectedCrash):
+        await faulty.get_turn_start(ACCOUNT, "turn-live")
+    assert [h.point for h in faulty.hits] == [FP.BEFORE_TURN_RECORDED]
+    assert await store.get_turn(ACCOUNT, "turn-live") is None
+
+
+async def test_a_seal_that_records_a_live_turn_reaches_the_seal_points_only(store: Store) -> None:
+    faulty = FaultyStore(store)
     session = await store.create_session(account_id=ACCOUNT, workflow="tickets")
     seal = TurnSeal(
         user_turn=NewUserTurn(session_id=session.session_id, payload={"text": "hi"}),
@@ -355,8 +361,10 @@ async def test_a_crash_before_a_seal_records_a_live_turn_stores_nothing_of_it(
         entries=(entry("k1"),),
         phase=move(P.RECEIVED, P.EXECUTING),
     )
-    with pytest.raises(InjectedCrash):
-        await faulty.seal_turn(ACCOUNT, "turn-live", seal)
-    assert [h.point for h in faulty.hits] == [FP.BEFORE_TURN_RECORDED]
-    assert await store.get_turn(ACCOUNT, "turn-live") is None
-    assert await store.get_journal_entry(ACCOUNT, "k1") is None
+    await faulty.seal_turn(ACCOUNT, "turn-live", seal)
+    assert [h.point for h in faulty.hits] == [
+        FP.BEFORE_INTERACTION_PERSISTENCE,
+        FP.BEFORE_JOURNAL_INSERT,
+        FP.AFTER_INTERACTION_PERSISTENCE,
+        FP.AFTER_JOURNAL_INSERT_BEFORE_COMMIT,
+    ]

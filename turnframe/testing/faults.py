@@ -12,9 +12,11 @@ so the caller sees a failure although the write is durable (as after a crash or 
 ============================================  ====================================================
 point                                         where
 ============================================  ====================================================
-``before_turn_recorded``                      ``record_user_turn``, before the inner call; and
-                                              ``seal_turn`` recording a live turn, before the
-                                              inner call (nothing of the turn is stored)
+``before_turn_recorded``                      ``get_turn_start`` (a turn's arrival: a live
+                                              turn is recorded by its seal) and
+                                              ``record_user_turn``, before the inner call (a
+                                              crash here kills the session actor mid-message;
+                                              nothing of the turn is stored)
 ``before_interaction_persistence``            ``save_reduction``, before the inner call
 ``after_interaction_persistence``             ``save_reduction``, after the inner call committed
                                               (plan, reduction, cards and phase move are stored)
@@ -40,9 +42,10 @@ point                                         where
 ``before_recall_index_write``                 ``write_recall_entry``, before the inner call
 ============================================  ====================================================
 
-Since ADR 0022 a live turn is recorded by its seal and a template-narrated reply is written
-inside the commit bundle; the points above are reached where those writes now happen, with the
-same durable state on either side, so every crash-boundary test means what it meant.
+Since ADR 0022 a turn's arrival is a read (the seal records a live turn) and a
+template-narrated reply is written inside the commit bundle; the points above are reached where
+those steps now happen, with the same durable state on either side, so every crash-boundary
+test means what it meant.
 
 Recall's Present is the response persistence: its state is written with the blocks, so
 ``before_response_persistence`` is the crash between Present and the user's answer.
@@ -81,6 +84,7 @@ from turnframe.stores.records import (
     OutboxResult,
     SealReceipt,
     TurnRecord,
+    TurnStart,
 )
 
 
@@ -220,6 +224,11 @@ class FaultyStore(DelegatingStore):
             idempotency_key=idempotency_key,
         )
 
+    async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
+        # A turn's arrival (ADR 0022: the seal records a live turn, so arriving is this read).
+        self.reach(FaultPoint.BEFORE_TURN_RECORDED)
+        return await self.inner.get_turn_start(account_id, turn_id)
+
     async def save_reduction(
         self,
         account_id: str,
@@ -240,8 +249,6 @@ class FaultyStore(DelegatingStore):
         # The seal transaction holds what save_reduction and admit each held: their points are
         # reached in the same order, the "before" ones ahead of the one write, the "after" ones
         # once it committed (admission points only when the seal admits something).
-        if seal.user_turn is not None:  # a live turn is recorded by its seal (ADR 0022)
-            self.reach(FaultPoint.BEFORE_TURN_RECORDED)
         self.reach(FaultPoint.BEFORE_INTERACTION_PERSISTENCE)
         if seal.entries:
             self.reach(FaultPoint.BEFORE_JOURNAL_INSERT)
