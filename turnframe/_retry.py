@@ -13,6 +13,7 @@ tenacity as the outcome of its own first attempt, from where tenacity decides as
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from types import TracebackType
 
@@ -24,10 +25,12 @@ from tenacity import (
     Retrying,
     retry_if_exception,
     stop_after_attempt,
+    stop_after_delay,
     stop_never,
     wait_exponential,
     wait_none,
 )
+from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
 #: A stand-in retry object for computing a delay outside a retry loop.
@@ -66,9 +69,11 @@ class Attempts:
         "_failure",
         "_retry_on",
         "_sleep",
+        "_started",
         "_state",
         "_tenacity",
         "_wait",
+        "_within",
     )
 
     def __init__(
@@ -78,9 +83,12 @@ class Attempts:
         wait: wait_base | None,
         before_sleep: Callable[[RetryCallState], None] | None,
         sleep: Callable[[float], Awaitable[None]],
+        within: float | None = None,
     ) -> None:
         self._retry_on = retry_on
         self._attempts = attempts
+        self._within = within
+        self._started = 0.0
         self._wait = wait
         self._before_sleep = before_sleep
         self._sleep = sleep
@@ -91,6 +99,8 @@ class Attempts:
 
     def __aiter__(self) -> Attempts:
         self._state, self._failure, self._tenacity = 0, None, None
+        if self._within is not None:
+            self._started = time.monotonic()  # tenacity's clock: the delay counts from here
         return self
 
     async def __anext__(self) -> AttemptManager:
@@ -111,8 +121,13 @@ class Attempts:
     ) -> AsyncRetrying:
         """A tenacity loop whose first attempt is the one that just failed."""
         retry_on = self._retry_on
+        attempts = self._attempts
+        stop: stop_base = stop_never if attempts is None else stop_after_attempt(attempts)
+        if self._within is not None:
+            within = stop_after_delay(self._within)
+            stop = within if attempts is None else stop | within
         loop = AsyncRetrying(
-            stop=stop_never if self._attempts is None else stop_after_attempt(self._attempts),
+            stop=stop,
             wait=self._wait or wait_none(),
             retry=retry_if_exception(
                 lambda error: isinstance(error, Exception) and retry_on(error)
@@ -122,6 +137,8 @@ class Attempts:
             reraise=True,
         )
         aiter = loop.__aiter__()
+        if self._within is not None:
+            aiter._retry_state.start_time = self._started
         aiter._retry_state.set_exception(failure)
         return aiter
 
@@ -133,12 +150,14 @@ def retrying(
     wait: wait_base | None = None,
     before_sleep: Callable[[RetryCallState], None] | None = None,
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+    within: float | None = None,
 ) -> Attempts:
     """An ``async for attempt in retrying(...)`` loop: retries while ``retry_on(error)`` holds,
-    at most ``attempts`` times in all (None: until it succeeds), waiting ``wait`` (default: not
-    at all) between tries; the last error is re-raised as it is. Cancellation is never retried
+    at most ``attempts`` times in all (None: until it succeeds) and, with ``within``, no try
+    begun later than that many seconds after the first, waiting ``wait`` (default: not at all)
+    between tries; the last error is re-raised as it is. Cancellation is never retried
     (it is not an ``Exception``). ``attempt.retry_state.attempt_number`` counts from 1."""
-    return Attempts(retry_on, attempts, wait, before_sleep, sleep)
+    return Attempts(retry_on, attempts, wait, before_sleep, sleep, within)
 
 
 def exponential_wait(*, initial: float, factor: float, maximum: float) -> wait_exponential:

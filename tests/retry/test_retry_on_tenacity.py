@@ -104,3 +104,18 @@ async def test_a_cancellation_in_the_first_try_is_never_retried() -> None:
                 scope.cancel()
                 await anyio.sleep(1)
     assert calls == 1
+
+
+@pytest.mark.anyio
+@both_backends
+async def test_a_loop_with_a_time_limit_counts_it_from_its_first_try() -> None:
+    calls = 0
+    loop = retrying(retry_on=lambda e: isinstance(e, KeyError), within=0.0)
+    with pytest.raises(KeyError):
+        async for attempt in loop:
+            with attempt:
+                calls += 1
+                raise KeyError(calls)
+    assert calls == 1  # no time left after the first try: tenacity stops at once
+    assert loop._tenacity is not None
+    assert loop._tenacity._retry_state.start_time == loop._started
