@@ -44,6 +44,7 @@ from turnframe.providers.rules.actions import (
     read_operation,
     read_start,
 )
+from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.conditions import (
     OTHERWISE,
@@ -71,7 +72,7 @@ from turnframe.providers.rules.shapes import (
     TRAILING_FILLER,
     TRIM,
 )
-from turnframe.providers.rules.split import Clause
+from turnframe.providers.rules.split import Clause, marker_at
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.months import with_month
@@ -138,6 +139,11 @@ _VERDICT = re.compile(
 #: "30 not 20", "25 instead of 20": the new value, then the one it replaces.
 _NOT_THAT = re.compile(
     r"[\s,]+(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?:\w+\s+)?[#\w€$£.,]+[\s.!]*$", ICASE
+)
+#: "not 30, 35", "not 30 but 35": the denied value, then the one meant.
+_NOT_X_BUT = re.compile(
+    r"(?:no[\s,]+)?not\s+(?P<old>[^\s,;]+(?:\s+[^\s,;]+)?)(?:\s*[,;:\u2013\u2014-]\s*|\s+but\s+)(?=\S)",
+    ICASE,
 )
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
@@ -626,11 +632,25 @@ class Reader:
     def _inner_correction(self, s: int, e: int) -> bool:
         """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with
         no comma before it, corrects the act just read, as it would after a comma."""
-        m = MARKER_AT.match(self.text, s, e)
-        if m is None or m.end() >= e:
+        m = marker_at(self.text, s, e)
+        if m is None or m.end >= e:
+            return self._not_that_but(s, e)
+        clause = Clause(start=m.end, end=e, lead=s, marker=m.words)
+        return self._correction(clause, m.end, e)
+
+    def _not_that_but(self, s: int, e: int) -> bool:
+        """ "pay 30 on 4711 - not 30, 35": the value just said is named and denied, then the
+        one meant follows. Only when the denied words are a value of the act just read."""
+        m = _NOT_X_BUT.match(self.text, s, e)
+        index = self.plan.last_change()
+        if m is None or index is None:
             return False
-        marker = " ".join(m.group(0).strip(" ,:;.!-").casefold().split())
-        clause = Clause(start=m.end(), end=e, lead=s, marker=marker)
+        act = self.plan.acts[index]
+        said = {str(v).casefold() for v in getattr(act, "args", {}).values()}
+        said.add(str(getattr(act, "value", "")).casefold())
+        if m.group("old").strip(TRIM).casefold() not in said:
+            return False
+        clause = Clause(start=m.end(), end=e, lead=s, marker="not")
         return self._correction(clause, m.end(), e)
 
     def _start_case(self, reading: StartReading, span: Span) -> None:
@@ -719,6 +739,8 @@ class Reader:
         if isinstance(act, OperationAct):
             if self._corrected_operation(index, act, value, clause, (s, e)):
                 return True
+            if self._corrected_arguments(index, act, clause, (make_it.end() if make_it else s, e)):
+                return True
             # "no, 4 - at 12 euros each": the value first, then the rest of the operation.
             head = _LEADING_VALUE.match(self.text, make_it.end() if make_it else s, e)
             if head is None or head.end() >= e:
@@ -728,6 +750,8 @@ class Reader:
                 return False
             rest = self._without_fillers(head.end(), e)
             unread = rest[0] < rest[1] and not self._names_same_case(rest, act.target)
+            if unread and self._inner_correction(*rest):
+                return True  # "no 50 no sorry 45": corrections in a row, the last one wins
             if unread and not self._follow_up(*rest):
                 self.plan.not_understood(*rest)
             return True
@@ -761,6 +785,32 @@ class Reader:
             self._emit(act, Note(field=last.field))
             return True
         return False
+
+    def _corrected_arguments(
+        self, index: int, act: OperationAct, clause: Clause, span: Span
+    ) -> bool:
+        """ "book a guide paid by Marta, I mean paid by Joana", "…, actually only half":
+        the correction's words, read whole by the operation's own parsers, replace the
+        arguments they name; the others stay. Any word left unread and nothing is replaced."""
+        s, e = self._without_fillers(*span)
+        if s >= e:
+            return False
+        op = self.vocab.operation(act.operation)
+        reading = read_arguments(op, self.text, s, e, ctx=self.ctx, aliases=self.aliases,
+                                 object_start=e)
+        if reading.unread or not reading.args:
+            return False
+        self._add_cancel(index, (clause.lead, span[1]))
+        args = {**act.args, **reading.args}
+        corrected = OperationAct(
+            target=act.target,
+            operation=act.operation,
+            args=args,
+            evidence=(*act.evidence, *self.plan.evidence((s, e))),
+        )
+        note = self.plan.notes[index]
+        self._emit(corrected, attrs.evolve(note, args=args))
+        return True
 
     def _corrected_operation(
         self, index: int, act: OperationAct, value: str, clause: Clause, span: Span

@@ -9,7 +9,10 @@
    A sentence that opens with "if" or "suppose" is one clause: its parts belong together.
 3. A leading marker is taken off the clause and remembered: it makes the clause a correction
    or a cancellation of what came before. A clause that is only a marker hands it to the next
-   clause of its sentence.
+   clause of its sentence. A stammered marker ("no no, 10", "no, no, no - 12") is one marker,
+   and so is an admitted slip ("sorry typo, 300", "typo: 300").
+4. A clause that only announces a list ("two things:", "a few requests") carries no request
+   and is dropped; the items after it are read as clauses of their own.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import re
 
 import attrs
 
-from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER, MARKER_AT, STRONG_MARKER, TRIM
+from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER_AT, STRONG_MARKER, TRIM
 from turnframe.providers.rules.vocabulary import Vocabulary
 
 _SENTENCE_END = frozenset(".!?;\n\u2026")
@@ -35,6 +38,60 @@ _QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
 #: A single quote that opens a value ("note 'VIP'"), and one that closes it (not "it's").
 _OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
 _CLOSE_SINGLE = re.compile(r"['\u2019](?!\w)")
+
+
+#: "no no, 10": the first "no"s of a stammered marker; the last one is the marker itself.
+_REPEATED_NO = re.compile(r"(?:no[\s,!.\u2013\u2014-]+){1,4}(?=no\b)", re.IGNORECASE)
+#: Ways of owning up to a slip that the shared markers do not list: a typo, "I should have
+#: said", "let me correct that". Only before more words: the correction follows them.
+_SLIP = re.compile(
+    r"(?:(?:no|oh|oops|sorry)[\s,]+)*(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
+    r"|i\s+(?:should\s+have\s+said|meant\s+to\s+(?:say|write|type))"
+    r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that)"
+    r"(?:[\s,:;.!\u2013\u2014-]+)(?=\S)",
+    re.IGNORECASE,
+)
+#: A clause that only announces the items after it: "hey, 2 things", "I have two requests".
+_LIST_HEADER = re.compile(
+    r"(?:(?:hi|hey|hello|ok(?:ay)?|so|right)[\s,!]+)*(?:i\s+have\s+|i'?ve\s+got\s+|there\s+are\s+)?"
+    r"(?:\d|two|three|four|five|a\s+(?:few|couple(?:\s+of)?)|several|some)\s+"
+    r"(?:more\s+|quick\s+|small\s+|little\s+)?(?:things|requests|changes|items|points|questions)"
+    r"(?:\s+(?:please|for\s+you|to\s+do))?",
+    re.IGNORECASE,
+)
+
+
+_MARKER_RUN = 3  # markers said one after another ("no, sorry, typo"): a bounded run
+
+
+@attrs.frozen(kw_only=True)
+class Marker:
+    """Where a correction marker ends and how it reads ("no wait", "typo")."""
+
+    end: int
+    words: str
+
+
+def marker_at(text: str, pos: int, end: int) -> Marker | None:
+    """The correction marker that opens ``text[pos:end]``, if one does: the shared markers,
+    after any stammered "no"s, or an admitted slip."""
+    at = pos
+    for _ in range(_MARKER_RUN):  # "sorry, typo: 300", "no no, sorry, 45"
+        stammer = _REPEATED_NO.match(text, at, end)
+        found = MARKER_AT.match(text, stammer.end() if stammer else at, end) or _SLIP.match(
+            text, stammer.end() if stammer else at, end
+        )
+        if found is None:
+            break
+        at = found.end()
+    if at == pos:
+        return None
+    return Marker(end=at, words=" ".join(text[pos:at].strip(" ,:;.!-").casefold().split()))
+
+
+def list_header(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` only announces a list ("two things", "a few requests")."""
+    return _LIST_HEADER.fullmatch(text, start, end) is not None
 
 
 @attrs.frozen(kw_only=True)
@@ -128,7 +185,7 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
             _WORD_CHAR.search(text, gap_start, w)
         )
         opens = (
-            MARKER_AT.match(text, w, end)
+            marker_at(text, w, end)
             or vocab.starters.match(text, w, end)
             or FOLLOW_UP_AT.match(text, w, end)
         )
@@ -187,11 +244,13 @@ def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
             lead, end = _trimmed(text, p_start, p_end)
             if lead >= end:
                 continue
+            if list_header(text, lead, end):
+                continue  # "2 things:": the items after it are the requests
             start, marker = lead, None
-            found = MARKER.match(text[lead:end])
+            found = marker_at(text, lead, end)
             if found is not None:
-                marker = " ".join(found.group(0).strip(" ,:;.!-").casefold().split())
-                start, end = _trimmed(text, lead + found.end(), end)
+                marker = found.words
+                start, end = _trimmed(text, found.end, end)
             if pending is not None:
                 lead, marker = pending[0], marker or pending[1]
                 pending = None
