@@ -68,7 +68,6 @@ from turnframe.providers.rules.shapes import (
     FOLLOW_UP,
     ICASE,
     LEADING_FILLER,
-    MARKER_AT,
     TRAILING_FILLER,
     TRIM,
 )
