@@ -29,7 +29,7 @@ from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 _FRAME = re.compile(
-    r"(?:(?:and|also|plus|then)\s+)*(?:(?:the\s+)?same\s+(?:thing\s+)?(?:for|on|with|goes\s+for)"
+    r"(?:(?:and|also|plus|then)\s+)*(?:(?:the\s+)?same\s+(?:thing\s+|[\w-]+\s+)?(?:for|on|with|goes\s+for)"
     r"\s+(?P<a>.+)|(?:for\s+|on\s+|with\s+)?(?P<b>.+?)(?:\s+(?:too|as\s+well|also))"
     r"|(?:and|also|plus)\s+(?:for\s+|on\s+)?(?P<c>.+))",
     ICASE,
@@ -129,6 +129,14 @@ def follow_up(
     if named_case:
         target = LabelTarget(label=said[0].label)
         return _same_on(previous, root, plan, plan.root(index), target, evidence)
+    if m is not None and m.group("a") is not None and not said and _proper_name(text[start:end]):
+        # "same for Joana": the name takes the place of the name the act had ("paid by
+        # Marta"); an act without one has no place for it, and nothing is guessed.
+        return _same_for_person(text[start:end], previous, vocab, evidence)
+    if isinstance(root, SetFieldAct) and said:
+        other = _value_on_case(text, (start, end), root.field, vocab, targets, ctx, evidence)
+        if other is not None:
+            return other
     if isinstance(root, SetFieldAct) and framed:
         field = _field_named(text, start, end, vocab)
         if field is not None and field != root.field:
@@ -194,6 +202,8 @@ def _from_context(
     if start >= end:
         return None
     said = targets.mentions(start, end)
+    if m is not None and m.group("a") is not None and not said and _proper_name(text[start:end]):
+        return _same_for_person(text[start:end], previous, vocab, evidence)
     if said and said[0].start == _skip_lead(text, start, end):
         target = LabelTarget(label=said[0].label)
         rest = (said[0].end, end)
@@ -202,6 +212,8 @@ def _from_context(
             return FollowUp(act=asked, note=Note())
         if _rest_empty(text, *rest):
             return _same_on(previous, previous, plan, 0, target, evidence)
+    if isinstance(previous, SetFieldAct) and said:  # "and on 1002 'all good'"
+        return _value_on_case(text, (start, end), previous.field, vocab, targets, ctx, evidence)
     if isinstance(previous, OperationAct) and m is not None:
         op = vocab.operation(previous.operation)
         owner = unnamed_owner(text, start, end, vocab)
@@ -219,6 +231,112 @@ def _from_context(
         )
         return FollowUp(act=act, note=Note(operation=previous.operation, args=args))
     return None
+
+
+_QUOTED = re.compile(r"[\"\u201c'\u2018](?P<v>[^\"\u201d'\u2019]+)[\"\u201d'\u2019]")
+#: "1002's to 'pending'", "on Rui's to rui@x.pt", "for 1002 rui@x.pt": after the case, its
+#: possessive or noun, an optional field name, then "to", ":" or "is" before the value.
+_AFTER_CASE = r"(?:['\u2019]s)?(?:\s+(?!to\b)[\w-]+(?=\s))?(?:\s+(?:F))?\s*(?:to|:|=|is|as|should\s+be)?\s*"
+#: "rui@x.pt on 1002": the value, then where it goes.
+_BEFORE_CASE = re.compile(r"(?P<v>.+?)\s+(?:on|for|in|to)\s+(?:the\s+|order\s+)?$", ICASE)
+
+
+def _value_on_case(
+    text: str,
+    span: Span,
+    field: str,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+    evidence: Any,
+) -> FollowUp | None:
+    """ "…, and 1002's to 'pending'", "and on Rui's to rui@x.pt", "and rui@x.pt on 1002": the
+    same field on another case, with the value said for it. A value of a free-text field must
+    be quoted (its words could be anything); a typed value must parse as the field's type."""
+    start, end = span
+    while end < len(text) and text[end] in "\"'\u201d\u2019":
+        end += 1  # the closing quote of the value, which a trim took off
+    said = [m for m in targets.mentions(start, end) if not _inside_address(text, m.start, m.end)]
+    if len(said) != 1:
+        return None
+    mention = said[0]
+    if mention.start == _skip_lead(text, start, end):
+        pattern = re.compile(_AFTER_CASE.replace("F", vocab.field_pattern), ICASE)
+        after = pattern.match(text, mention.end, end)
+        value = text[after.end() if after else mention.end : end].strip(TRIM + " ")
+        raw = text[after.end() if after else mention.end : end].strip()
+    else:
+        before = _BEFORE_CASE.fullmatch(text[start : mention.start])
+        if before is None or not _rest_empty(text, mention.end, end):
+            return None
+        raw = before.group("v").strip()
+        value = raw.strip(TRIM + " ")
+    if not value:
+        return None
+    declared = vocab.workflow.field(field)
+    if declared is None:
+        return None
+    quoted = _QUOTED.fullmatch(raw)
+    if quoted is not None:
+        value = quoted.group("v").strip()
+    elif _free_text(declared, ctx):
+        return None
+    if not _accepts(declared, value, ctx):
+        return None
+    act: Act = SetFieldAct(
+        target=LabelTarget(label=mention.label), field=field, value=value, evidence=evidence
+    )
+    return FollowUp(act=act, note=Note(field=field, span=span))
+
+
+def _inside_address(text: str, start: int, end: int) -> bool:
+    """Whether a name stands inside a longer token such as an address ("rui@x.pt")."""
+    left = re.search(r"\S*$", text[max(0, start - 64) : start])
+    right = re.match(r"\S*", text[end : end + 64])
+    token = (left.group(0) if left else "") + (right.group(0) if right else "")
+    return "@" in token or "/" in token
+
+
+def _accepts(field: Any, words: str, ctx: ParseContext) -> bool:
+    """Whether the field parses and validates ``words`` as its value."""
+    try:
+        value = field.parse(words, ctx)
+    except (ValueError, TypeError):
+        return False
+    return field.validate is None or field.validate(value) is None
+
+
+def _free_text(field: Any, ctx: ParseContext) -> bool:
+    """Whether any words at all are a value of the field (a note, a name)."""
+    return _accepts(field, "any words at all", ctx)
+
+
+def _proper_name(words: str) -> bool:
+    """ "Joana", "Rui Costa": one or two capitalised words, nothing else."""
+    parts = words.split()
+    return 0 < len(parts) <= 2 and all(
+        p[0].isupper() and p[1:].replace("-", "").replace("'", "").isalpha() and p[1:].islower()
+        for p in parts
+        if len(p) > 1
+    ) and all(len(p) > 1 for p in parts)
+
+
+def _same_for_person(name: str, previous: Act, vocab: Vocabulary, evidence: Any) -> FollowUp | None:
+    if not isinstance(previous, OperationAct):
+        return None
+    op = vocab.operation(previous.operation)
+    named = [
+        a.name
+        for a in op.arguments
+        if a.type is str and not a.required and _proper_name(str(previous.args.get(a.name, "")))
+    ]
+    if len(named) != 1:
+        return None
+    args = {**previous.args, named[0]: name}
+    act = OperationAct(
+        target=previous.target, operation=previous.operation, args=args, evidence=evidence
+    )
+    return FollowUp(act=act, note=Note(operation=previous.operation, args=args))
 
 
 def _trim(text: str, start: int, end: int) -> Span:

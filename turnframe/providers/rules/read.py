@@ -144,6 +144,8 @@ _NOT_X_BUT = re.compile(
     r"(?:no[\s,]+)?not\s+(?P<old>[^\s,;]+(?:\s+[^\s,;]+)?)(?:\s*[,;:\u2013\u2014-]\s*|\s+but\s+)(?=\S)",
     ICASE,
 )
+#: "…, and for 4712 …" after a value: where a follow-up clause starts.
+_JOINED_TAIL = re.compile(r"[\s,;'\"\u201d\u2019]*(?:and|also|plus)\s+(?=\S)", ICASE)
 _MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
 
 
@@ -596,8 +598,13 @@ class Reader:
                 evidence=self.plan.evidence(span),
             )
         self._emit(act, note)
+        tail = _JOINED_TAIL.match(self.text, reading.value_span[1], span[1])
+        if reading.rest is None and tail is not None and self._follow_up(tail.end(), span[1]):
+            return  # "email for 4711 is a@b.pt, and for 4712 c@d.pt": the same on another case
         if reading.rest is not None:  # words after the value are weighed, never dropped
-            self.plan.not_understood(*self._without_fillers(*reading.rest))
+            rest = self._without_fillers(*reading.rest)
+            if not (rest[0] < rest[1] and self._follow_up(*rest)):  # "… and 1002's to 'x'"
+                self.plan.not_understood(*rest)
 
     def _target_of(self, index: int) -> Any:
         return getattr(self.plan.acts[self.plan.root(index)], "target", None)
