@@ -134,9 +134,9 @@ def follow_up(
         # Marta"); an act without one has no place for it, and nothing is guessed.
         return _same_for_person(text[start:end], previous, vocab, evidence)
     if isinstance(root, SetFieldAct) and said:
-        other = _value_on_case(text, (start, end), root.field, vocab, targets, ctx, evidence)
-        if other is not None:
-            return other
+        on_case = _value_on_case(text, (start, end), root.field, vocab, targets, ctx, evidence)
+        if on_case is not None:
+            return on_case
     if isinstance(root, SetFieldAct) and framed:
         field = _field_named(text, start, end, vocab)
         if field is not None and field != root.field:
@@ -234,11 +234,13 @@ def _from_context(
 
 
 _QUOTED = re.compile(r"[\"\u201c'\u2018](?P<v>[^\"\u201d'\u2019]+)[\"\u201d'\u2019]")
-#: "1002's to 'pending'", "on Rui's to rui@x.pt", "for 1002 rui@x.pt": after the case, its
+#: "4712's to 'pending'", "on Rui's to b@y.pt", "for 4712 b@y.pt": after the case, its
 #: possessive or noun, an optional field name, then "to", ":" or "is" before the value.
-_AFTER_CASE = r"(?:['\u2019]s)?(?:\s+(?!to\b)[\w-]+(?=\s))?(?:\s+(?:F))?\s*(?:to|:|=|is|as|should\s+be)?\s*"
-#: "rui@x.pt on 1002": the value, then where it goes.
-_BEFORE_CASE = re.compile(r"(?P<v>.+?)\s+(?:on|for|in|to)\s+(?:the\s+|order\s+)?$", ICASE)
+_AFTER_CASE = (
+    r"(?:['\u2019]s)?(?:\s+(?!to\b)[\w-]+(?=\s))?(?:\s+(?:F))?\s*(?:to|:|=|is|as|should\s+be)?\s*"
+)
+#: "b@y.pt on 4712": the value, then where it goes.
+_BEFORE_CASE = r"(?P<v>.+?)\s+(?:on|for|in|to)\s+(?:the\s+|my\s+|(?:N)\s+)?$"
 
 
 def _value_on_case(
@@ -250,7 +252,7 @@ def _value_on_case(
     ctx: ParseContext,
     evidence: Any,
 ) -> FollowUp | None:
-    """ "…, and 1002's to 'pending'", "and on Rui's to rui@x.pt", "and rui@x.pt on 1002": the
+    """ "…, and 4712's to 'pending'", "and on Rui's to b@y.pt", "and b@y.pt on 4712": the
     same field on another case, with the value said for it. A value of a free-text field must
     be quoted (its words could be anything); a typed value must parse as the field's type."""
     start, end = span
@@ -266,7 +268,8 @@ def _value_on_case(
         value = text[after.end() if after else mention.end : end].strip(TRIM + " ")
         raw = text[after.end() if after else mention.end : end].strip()
     else:
-        before = _BEFORE_CASE.fullmatch(text[start : mention.start])
+        before_case = _BEFORE_CASE.replace("N", vocab.record_nouns)
+        before = re.fullmatch(before_case, text[start : mention.start], ICASE)
         if before is None or not _rest_empty(text, mention.end, end):
             return None
         raw = before.group("v").strip()
