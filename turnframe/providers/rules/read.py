@@ -89,8 +89,14 @@ _LEADING_VALUE = re.compile(
 )
 #: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
 _SECOND_OBJECT = re.compile(
-    r",?\s+and\s+(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
-    r"\s+[a-z])",
+    r"(?:,?\s+(?P<and>and)\s+(?:also\s+)?|,\s*)"
+    r"(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+[a-z])",
+    ICASE,
+)
+#: A count before the object's words ("3 maps", "two guides"), not an amount ("35 euros").
+_COUNTED = re.compile(
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?!(?:of|euros?|eur|usd|dollars?"
+    r"|pounds?|days?|nights?|hours?|people|persons?|adults?|kids?|children)\b)[a-z]",
     ICASE,
 )
 _SHORT_FOLLOW_UP = re.compile(
@@ -529,17 +535,19 @@ class Reader:
         if field is not None and (op is None or deep or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
-            second = self._second_object(op, s, e)
-            if second is not None:
-                # "add a city pass and a museum ticket": two objects, one operation each.
+            objects = self._more_objects(op, s, e)
+            if objects:
+                # "add a city pass, 2 maps and a museum ticket": one operation per object.
                 first = read_operation(
-                    self.text, (s, second[0]), self.vocab, self.targets,
+                    self.text, (s, objects[0][0]), self.vocab, self.targets,
                     ctx=self.ctx, aliases=self.aliases,
                 )
                 if first is not None:
-                    self._operation(clause, first, (s, second[0]))
-                    if not self._follow_up(second[1], e):
-                        self.plan.not_understood(second[1], e)
+                    self._operation(clause, first, (s, objects[0][0]))
+                    ends = [o[0] for o in objects[1:]] + [e]
+                    for (_, start), end in zip(objects, ends, strict=True):
+                        if not self._follow_up(start, end):
+                            self.plan.not_understood(start, end)
                     return True
             self._operation(clause, op, (s, e))
         else:
@@ -567,13 +575,21 @@ class Reader:
                     return False
         return True
 
-    def _second_object(self, op: OperationReading, s: int, e: int) -> Span | None:
-        """Where "and a/an/2 …" starts a second object of an operation that takes one."""
+    def _more_objects(self, op: OperationReading, s: int, e: int) -> list[Span]:
+        """(separator start, item start) of each further object of an operation that takes
+        one: "…, 3 maps and a museum ticket", "… and also a guide". The item keeps its "and"
+        (a follow-up reads it). A comma alone separates objects only before a count."""
         declared = self.vocab.operation(op.operation).arguments
         if not any(a.required and a.type is str and a.name in op.args for a in declared):
-            return None
-        m = _SECOND_OBJECT.search(self.text, op.phrase_span[1], e)
-        return None if m is None else (m.start(), m.start() + m.group(0).casefold().index("and"))
+            return []
+        out: list[Span] = []
+        for m in _SECOND_OBJECT.finditer(self.text, op.phrase_span[1], e):
+            joined = m.group("and")
+            if joined is not None:
+                out.append((m.start(), m.start("and")))
+            elif _COUNTED.match(self.text, m.end(), e):
+                out.append((m.start(), m.end()))
+        return out
 
     def _set_field(self, clause: Clause, reading: FieldReading, span: Span) -> None:
         earlier = None

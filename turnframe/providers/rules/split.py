@@ -28,7 +28,9 @@ _SENTENCE_END = frozenset(".!?;\n\u2026")
 _CLOSERS = frozenset(".!?;\u2026\"')\u201d\u2019")
 _WORD_START = re.compile(r"(?<![\w'])[\w€$£]")
 _CONDITIONAL = re.compile(r"(?:if|suppose|supposing|imagine|hypothetically)\b", re.IGNORECASE)
-_CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus|first)\s*$", re.IGNORECASE)
+_CONNECTIVE = re.compile(
+    r"(?<!\w)(?:and|but|then|also|plus|first|so|anyway|anyhow)\s*$", re.IGNORECASE
+)
 _CONNECTIVE_REACH = 16  # "plus" and the spaces after it, with room to spare
 _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
@@ -40,6 +42,20 @@ _OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
 _CLOSE_SINGLE = re.compile(r"['\u2019](?!\w)")
 
 
+#: Where a reason or a purpose starts after the request: a story, not the request.
+_REASON = re.compile(
+    r"(?<=\s)(?:because|cause|cuz|since(?=\s+(?:the|my|our|his|her|their|i|we|he|she|they|it)\b)"
+    r"|so\s+that|as\s+(?=(?:i|we|he|she|they)\s))(?!\w)",
+    re.IGNORECASE,
+)
+#: A request reported from someone else, up to where the request's own words start:
+#: "he asked me to …", "my boss wants us to …", "I was told to …".
+_REPORTED = re.compile(
+    r"(?<!\w)(?:(?:he|she|they|(?:my|our|the)\s+[\w-]+)\s+(?:asked|told|wants?|needs?"
+    r"|would\s+like)\s+(?:me|us)\s+to|(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been)"
+    r"\s+(?:asked|told)\s+to)\s+",
+    re.IGNORECASE,
+)
 #: "no no, 10": the first "no"s of a stammered marker; the last one is the marker itself.
 _REPEATED_NO = re.compile(r"(?:no[\s,!.\u2013\u2014-]+){1,4}(?=no\b)", re.IGNORECASE)
 #: Ways of owning up to a slip that the shared markers do not list: a typo, "I should have
@@ -197,6 +213,32 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         quoted = joined and closes and _open_quote(text, start, gap_start)
         if ((joined and opens) or strong or quoted) and not _inside_quote(text, start, w):
             out.append((gap_start, w))
+    return _with_asides(text, start, end, out)
+
+
+def _with_asides(
+    text: str, start: int, end: int, cuts: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The cuts, with those that set off a reason ("… because the old one bounced") and a
+    reported request ("he asked me to …") added: a story around a request is a clause of its
+    own, so the request reads alone and the story stays unread, never taken as a value."""
+    extra: list[tuple[int, int]] = []
+    for m in _REASON.finditer(text, start, end):
+        if m.start() > start and not _inside_quote(text, start, m.start()):
+            gap = m.start()
+            while gap > start and text[gap - 1] in " \t,":
+                gap -= 1
+            extra.append((gap, m.start()))
+    for m in _REPORTED.finditer(text, start, end):
+        if m.end() < end and not _inside_quote(text, start, m.start()):
+            extra.append((m.end(), m.end()))
+    if not extra:
+        return cuts
+    merged = sorted({*cuts, *extra})
+    out: list[tuple[int, int]] = []
+    for cut in merged:  # cuts never overlap: a later one starts after the one before it
+        if not out or cut[0] >= out[-1][1]:
+            out.append(cut)
     return out
 
 
