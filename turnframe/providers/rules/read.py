@@ -96,7 +96,7 @@ _SECOND_OBJECT = re.compile(
 #: A count before the object's words ("3 maps", "two guides"), not an amount ("35 euros").
 _COUNTED = re.compile(
     r"(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?!(?:of|euros?|eur|usd|dollars?"
-    r"|pounds?|days?|nights?|hours?|people|persons?|adults?|kids?|children)\b)[a-z]",
+    r"|pounds?|days?|hours?|weeks?|people|persons?|adults?|kids?|children)\b)[a-z]",
     ICASE,
 )
 _SHORT_FOLLOW_UP = re.compile(
@@ -545,9 +545,9 @@ class Reader:
                 if first is not None:
                     self._operation(clause, first, (s, objects[0][0]))
                     ends = [o[0] for o in objects[1:]] + [e]
-                    for (_, start), end in zip(objects, ends, strict=True):
-                        if not self._follow_up(start, end):
-                            self.plan.not_understood(start, end)
+                    for (_, item), item_end in zip(objects, ends, strict=True):
+                        if not self._follow_up(item, item_end):
+                            self.plan.not_understood(item, item_end)
                     return True
             self._operation(clause, op, (s, e))
         else:

@@ -213,28 +213,40 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         quoted = joined and closes and _open_quote(text, start, gap_start)
         if ((joined and opens) or strong or quoted) and not _inside_quote(text, start, w):
             out.append((gap_start, w))
-    return _with_asides(text, start, end, out)
+    return _with_asides(text, start, end, out, vocab)
+
+
+def _takes_reason(text: str, start: int, at: int, vocab: Vocabulary) -> bool:
+    """Whether an operation named before ``at`` takes a reason ("close it because …")."""
+    for m in vocab.operation_regex.finditer(text, start, at):
+        name = vocab.operation_named(m.group(0))
+        if any(a.name == "reason" for a in vocab.operation(name).arguments):
+            return True
+    return False
 
 
 def _with_asides(
-    text: str, start: int, end: int, cuts: list[tuple[int, int]]
+    text: str, start: int, end: int, cuts: list[tuple[int, int]], vocab: Vocabulary
 ) -> list[tuple[int, int]]:
     """The cuts, with those that set off a reason ("… because the old one bounced") and a
     reported request ("he asked me to …") added: a story around a request is a clause of its
-    own, so the request reads alone and the story stays unread, never taken as a value."""
-    extra: list[tuple[int, int]] = []
+    own, so the request reads alone and the story stays unread, never taken as a value. An
+    operation that takes a reason keeps its "because …" as that argument."""
+    added: list[tuple[int, int]] = []
     for m in _REASON.finditer(text, start, end):
         if m.start() > start and not _inside_quote(text, start, m.start()):
+            if _takes_reason(text, max(start, m.start() - _QUOTE_REACH), m.start(), vocab):
+                continue
             gap = m.start()
             while gap > start and text[gap - 1] in " \t,":
                 gap -= 1
-            extra.append((gap, m.start()))
+            added.append((gap, m.start()))
     for m in _REPORTED.finditer(text, start, end):
         if m.end() < end and not _inside_quote(text, start, m.start()):
-            extra.append((m.end(), m.end()))
-    if not extra:
+            added.append((m.end(), m.end()))
+    if not added:
         return cuts
-    merged = sorted({*cuts, *extra})
+    merged = sorted({*cuts, *added})
     out: list[tuple[int, int]] = []
     for cut in merged:  # cuts never overlap: a later one starts after the one before it
         if not out or cut[0] >= out[-1][1]:
