@@ -262,7 +262,7 @@ def _value_on_case(
     if len(said) != 1:
         return None
     mention = said[0]
-    if mention.start == _skip_lead(text, start, end):
+    if mention.start <= _skip_lead(text, start, end) <= mention.end:  # "on order 4712 to …"
         pattern = re.compile(_AFTER_CASE.replace("F", vocab.field_pattern), ICASE)
         after = pattern.match(text, mention.end, end)
         value = text[after.end() if after else mention.end : end].strip(TRIM + " ")
