@@ -258,7 +258,7 @@ def _value_on_case(
     start, end = span
     while end < len(text) and text[end] in "\"'\u201d\u2019":
         end += 1  # the closing quote of the value, which a trim took off
-    said = [m for m in targets.mentions(start, end) if not _inside_address(text, m.start, m.end)]
+    said = [m for m in targets.mentions(start, end) if not inside_address(text, m.start, m.end)]
     if len(said) != 1:
         return None
     mention = said[0]
@@ -292,7 +292,7 @@ def _value_on_case(
     return FollowUp(act=act, note=Note(field=field, span=span))
 
 
-def _inside_address(text: str, start: int, end: int) -> bool:
+def inside_address(text: str, start: int, end: int) -> bool:
     """Whether a name stands inside a longer token such as an address ("rui@x.pt")."""
     left = re.search(r"\S*$", text[max(0, start - 64) : start])
     right = re.match(r"\S*", text[end : end + 64])

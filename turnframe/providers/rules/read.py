@@ -52,7 +52,7 @@ from turnframe.providers.rules.conditions import (
     does_nothing,
     read_condition,
 )
-from turnframe.providers.rules.follow import follow_up
+from turnframe.providers.rules.follow import follow_up, inside_address
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
@@ -128,6 +128,7 @@ _ASKS_WHETHER = re.compile(
     ICASE,
 )
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
+_FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
@@ -150,9 +151,47 @@ _NOT_X_BUT = re.compile(
     r"(?:no[\s,]+)?not\s+(?P<old>[^\s,;]+(?:\s+[^\s,;]+)?)(?:\s*[,;:\u2013\u2014-]\s*|\s+but\s+)(?=\S)",
     ICASE,
 )
+#: What people say around a corrected value ("that's the old one, the new one is …", "wrong
+#: one, set it to …"): taken off so the value is what is left.
+_RESTATED = (
+    re.compile(
+        r"(?:(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:the\s+|an?\s+)?(?:old|wrong|previous"
+        r"|outdated)(?:\s+[\w-]+)?[\s,;.:\u2013\u2014-]+)?(?:the\s+)?(?:new|right|correct|real"
+        r"|actual|current)\s+(?:one|[\w-]+)\s+(?:is|should\s+be|=|:)\s*(?P<v>\S.*)",
+        ICASE,
+    ),
+    re.compile(
+        r"(?:the\s+)?wrong(?:\s+[\w-]+)?\s*[,;:\u2013\u2014-][\s,;:\u2013\u2014-]*(?:(?:set|change|make|update|put)"
+        r"\s+(?:it|that)\s+(?:to|as)\s+|(?:it'?s|it\s+is|it\s+should\s+be)\s+)?(?P<v>\S.*)",
+        ICASE,
+    ),
+    re.compile(r"(?:set|change|make|update|put)\s+(?:it|that)\s+(?:to|as)\s+(?P<v>\S.*)", ICASE),
+)
+
+@functools.cache
+def _none(field_pattern: str) -> re.Pattern[str]:
+    """ "no note", "none", "nothing at all": a correction that takes the change back."""
+    return re.compile(
+        rf"(?:no|none|nothing)(?:\s+(?:the\s+)?(?P<f>{field_pattern}))?(?:\s+at\s+all)?"
+        r"(?:\s+(?:after\s+all|then|please))?",
+        ICASE,
+    )
+
+
+def _restated(value: str) -> str:
+    for pattern in _RESTATED:
+        m = pattern.fullmatch(value)
+        if m is not None:
+            return m.group("v")
+    return value
+
+
 #: "…, and for 4712 …" after a value: where a follow-up clause starts.
 _JOINED_TAIL = re.compile(r"[\s,;'\"\u201d\u2019]*(?:and|also|plus)\s+(?=\S)", ICASE)
-_MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
+_MAKE_IT = re.compile(
+    r"(?:make\s+(?:it|that)|i\s+mean|rather|(?:change|set|update|put)\s+(?:it|that)\s+to)\s+",
+    ICASE,
+)
 
 
 def _record_word(nouns: str) -> re.Pattern[str]:
@@ -721,15 +760,17 @@ class Reader:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
         value = _NOT_THAT.sub("", _VERDICT.sub("", value))
-        value = _FRAME_WORD.sub("", value)  # "no, to email her": the value, not its "to"
+        value = _FRAME_WORD.sub("", _restated(value))  # "no, to email her": not its "to"
         if _WRONG_ONE.fullmatch(value):
             return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
         index = self.plan.last_change()
+        if index is not None and self._none_after_all(value, index, (clause.lead, e)):
+            return True
         if index is None and value:
             return self._corrected_earlier(clause, value, (s, e))
         if index is None or not value:
             return False
-        said = self.targets.mentions(s, e)
+        said = self._named_cases(s, e)
         if len(said) > 1 and _NOT_THAT.fullmatch(self.text, said[0].end, e):
             said = said[:1]  # "1002 not 1001": the first case named is the one meant
         after = self.text[said[-1].end : e] if said else ""
@@ -783,6 +824,29 @@ class Reader:
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
 
+    def _named_cases(self, s: int, e: int) -> list[Any]:
+        """The cases named in ``text[s:e]``, leaving out names inside an address."""
+        said = self.targets.mentions(s, e)
+        return [m for m in said if not inside_address(self.text, m.start, m.end)]
+
+    def _none_after_all(self, value: str, index: int, span: Span) -> bool:
+        """ "note 'x', on second thought, no note": the correction takes the change back."""
+        m = _none(self.vocab.field_pattern).fullmatch(value.strip(TRIM))
+        if m is None:
+            return False
+        root = self.plan.root(index)
+        if m.group("f") is not None:
+            field = self.vocab.field_named(m.group("f"))
+            named = self.plan.latest(
+                lambda _, act, note: isinstance(act, SetFieldAct | CorrectAct)
+                and note.field == field
+            )
+            if named is None:
+                return False
+            root = self.plan.root(named)
+        self._add_cancel(root, span)
+        return True
+
     def _corrected_earlier(self, clause: Clause, value: str, span: Span) -> bool:
         """ "sorry, 1500" in the turn after "set the limit to 1400": the previous turn's
         last change again, with the new value (a field) or on the named case."""
@@ -791,7 +855,7 @@ class Reader:
             return False
         last = earlier[-1]
         evidence = self.plan.evidence((clause.lead, span[1]))
-        said = self.targets.mentions(*span)
+        said = self._named_cases(*span)
         if said and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
             target = LabelTarget(label=said[-1].label)
             self._emit(attrs.evolve(last, target=target, evidence=evidence))
@@ -799,10 +863,11 @@ class Reader:
         if isinstance(last, SetFieldAct):
             field = self.vocab.workflow.field(last.field)
             try:
-                if field is not None:
-                    field.parse(value, self.ctx)
+                parsed = None if field is None else field.parse(value, self.ctx)
             except ValueError:
                 return False
+            if field is not None and field.validate is not None and field.validate(parsed):
+                return False  # a value the field refuses is no correction of it
             act = SetFieldAct(target=last.target, field=last.field, value=value, evidence=evidence)
             self._emit(act, Note(field=last.field))
             return True
@@ -815,6 +880,9 @@ class Reader:
         the correction's words, read whole by the operation's own parsers, replace the
         arguments they name; the others stay. Any word left unread and nothing is replaced."""
         s, e = self._without_fillers(*span)
+        frame = _FRAME_AT.match(self.text, s, e)  # "wait, to Sunday the 22nd"
+        if frame is not None:
+            s = frame.end()
         if s >= e:
             return False
         op = self.vocab.operation(act.operation)

@@ -63,7 +63,8 @@ _REPEATED_NO = re.compile(r"(?:no[\s,!.\u2013\u2014-]+){1,4}(?=no\b)", re.IGNORE
 _SLIP = re.compile(
     r"(?:(?:no|oh|oops|sorry)[\s,]+)*(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
     r"|i\s+(?:should\s+have\s+said|meant\s+to\s+(?:say|write|type))"
-    r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that)"
+    r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that|hold\s+on|wait(?=\s*[,:\u2013\u2014-])"
+    r"|no(?=\s*,\s*(?!(?:thanks|thank|problem|worries|need|rush|idea)\b)\w))"
     r"(?:[\s,:;.!\u2013\u2014-]+)(?=\S)",
     re.IGNORECASE,
 )
