@@ -163,3 +163,25 @@ def test_a_request_reported_from_someone_else_reads_from_its_own_words() -> None
     reading = read("my sister asked me to add a city map", TRAVEL.name)
     (args,) = _live_operations(reading)
     assert args["item"] == "city map"
+
+
+def test_a_correction_that_says_none_after_all_takes_the_change_back() -> None:
+    reading = read("set the note to 'gate B', on second thought, no note", TRAVEL.name)
+    assert reading.kinds == ["set_field", "cancel"]
+    assert _fields_set(reading) == []
+
+
+def test_a_value_restated_as_the_new_one_after_the_old_one_is_the_correction() -> None:
+    reading = read(
+        "set the email on order 1001 to old@mail.example, no wait that's the old one, "
+        "the new one is new@mail.example",
+        REFUND.name,
+    )
+    assert reading.kinds == ["set_field", "correct"]
+    assert reading.acts[1].value == "new@mail.example"  # type: ignore[union-attr]
+
+
+def test_no_and_a_comma_before_a_date_marks_the_date_as_a_correction() -> None:
+    reading = read("change the return date to 17 March - no, 18 March", TRAVEL.name)
+    assert reading.kinds == ["set_field", "correct"]
+    assert _fields_set(reading) == [("return_date", "2026-03-18")]

@@ -101,3 +101,21 @@ async def test_same_for_a_person_in_the_next_turn_repeats_the_act_for_that_perso
         },
     )
     assert graded.right, graded.why
+
+
+async def test_a_name_inside_an_address_in_a_next_turn_correction_never_moves_the_change() -> None:
+    graded = await _talk(
+        "refund-desk",
+        (
+            "change the email on order 1002 to lee@mail.example",
+            "sorry, wrong one - set it to ana.b@mail.example",
+        ),
+        {
+            "events": [
+                _field("order-1002", "contact_email", "lee@mail.example"),
+                _field("order-1002", "contact_email", "ana.b@mail.example"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
