@@ -185,3 +185,16 @@ def test_no_and_a_comma_before_a_date_marks_the_date_as_a_correction() -> None:
     reading = read("change the return date to 17 March - no, 18 March", TRAVEL.name)
     assert reading.kinds == ["set_field", "correct"]
     assert _fields_set(reading) == [("return_date", "2026-03-18")]
+
+
+def test_an_operation_on_a_list_of_records_is_one_act_per_record() -> None:
+    reading = read("refund 12 euros on order 1001 and order 1002", REFUND.name)
+    targets = [a.target for a in reading.acts if isinstance(a, OperationAct)]
+    assert targets == [LabelTarget(label=ORDER_1001), LabelTarget(label=ORDER_1002)]
+    assert all(reading.acts[i].args == {"amount": "12 euros"} for i in (0, 1))  # type: ignore[union-attr]
+
+
+def test_a_record_id_in_a_list_of_records_is_never_read_as_an_amount() -> None:
+    reading = read("refund order 1001 and order 1002 right now for sure", REFUND.name)
+    for act in reading.acts:
+        assert "1002" not in str(getattr(act, "args", {}).get("amount", ""))

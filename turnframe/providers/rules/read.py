@@ -12,6 +12,7 @@ operation followed by the operation with the corrected arguments.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import Any
 
@@ -151,6 +152,8 @@ _NOT_X_BUT = re.compile(
     r"(?:no[\s,]+)?not\s+(?P<old>[^\s,;]+(?:\s+[^\s,;]+)?)(?:\s*[,;:\u2013\u2014-]\s*|\s+but\s+)(?=\S)",
     ICASE,
 )
+#: Between two cases of a list: "4711 and 4712", "4711, 4712 & 4713".
+_CASE_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|plus\s+|as\s+well\s+as\s+)\s*", ICASE)
 #: What people say around a corrected value ("that's the old one, the new one is …", "wrong
 #: one, set it to …"): taken off so the value is what is left.
 _RESTATED = (
@@ -574,6 +577,8 @@ class Reader:
         if field is not None and (op is None or deep or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
+            if self._on_several_cases(clause, s, e):
+                return True  # "close 4711 and 4712": the same operation on each case named
             objects = self._more_objects(op, s, e)
             if objects:
                 # "add a city pass, 2 maps and a museum ticket": one operation per object.
@@ -612,6 +617,44 @@ class Reader:
                     argument.parse(op.args[argument.name], self.ctx)
                 except (ValueError, TypeError):
                     return False
+        return True
+
+    def _on_several_cases(self, clause: Clause, s: int, e: int) -> bool:
+        """ "close 4711 and 4712 today": a list of cases right after the operation's words is
+        the same operation on each; words after the list are read as its arguments, whole."""
+        said = self._named_cases(s, e)
+        if len(said) < 2 or len({m.label for m in said}) != len(said):
+            return False
+        for before, after in itertools.pairwise(said):
+            if not _CASE_LIST_GAP.fullmatch(self.text, before.end, after.start):
+                return False
+        head = read_operation(
+            self.text, (s, said[0].end), self.vocab, self.targets, ctx=self.ctx,
+            aliases=self.aliases,
+        )
+        if head is None or head.unread or head.target != LabelTarget(label=said[0].label):
+            return False
+        args = dict(head.args)
+        unread: tuple[Span, ...] = ()
+        tail = self._without_fillers(said[-1].end, e)
+        if tail[0] < tail[1]:
+            op = self.vocab.operation(head.operation)
+            more = read_arguments(
+                op, self.text, *tail, ctx=self.ctx, aliases=self.aliases, object_start=tail[1]
+            )
+            if more.unread or not more.args or set(more.args) & set(args):
+                unread = (tail,)  # weighed as unread words; each act waits for a card
+            else:
+                args.update(more.args)
+        for index, mention in enumerate(said):
+            reading = attrs.evolve(
+                head,
+                target=LabelTarget(label=mention.label),
+                args=args,
+                unread=unread if index == len(said) - 1 else (),
+                unsure=bool(unread),
+            )
+            self._operation(clause, reading, (s, e))
         return True
 
     def _more_objects(self, op: OperationReading, s: int, e: int) -> list[Span]:
