@@ -153,7 +153,9 @@ _NOT_X_BUT = re.compile(
     ICASE,
 )
 #: Between two cases of a list: "4711 and 4712", "4711, 4712 & 4713".
-_CASE_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|plus\s+|as\s+well\s+as\s+)\s*", ICASE)
+_CASE_LIST_GAP = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|plus\s+|as\s+well\s+as\s+)\s*", ICASE
+)
 #: What people say around a corrected value ("that's the old one, the new one is …", "wrong
 #: one, set it to …"): taken off so the value is what is left.
 _RESTATED = (
