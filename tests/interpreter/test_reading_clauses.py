@@ -198,3 +198,14 @@ def test_a_record_id_in_a_list_of_records_is_never_read_as_an_amount() -> None:
     reading = read("refund order 1001 and order 1002 right now for sure", REFUND.name)
     for act in reading.acts:
         assert "1002" not in str(getattr(act, "args", {}).get("amount", ""))
+
+
+def test_a_clause_that_tells_what_happened_is_a_story_and_never_an_act() -> None:
+    reading = read("we added a kayak last week, please set the budget to 1400", TRAVEL.name)
+    assert reading.kinds == ["set_field"]
+    assert reading.unread == ["we added a kayak last week"]
+
+
+def test_a_story_that_names_an_operation_and_an_amount_takes_no_value_from_them() -> None:
+    reading = read("I read your refund rules and paid 35 euros at the counter", REFUND.name)
+    assert [a for a in reading.acts if isinstance(a, OperationAct)] == []

@@ -72,7 +72,7 @@ from turnframe.providers.rules.shapes import (
     TRAILING_FILLER,
     TRIM,
 )
-from turnframe.providers.rules.split import Clause, marker_at
+from turnframe.providers.rules.split import Clause, marker_at, story
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.months import with_month
@@ -236,6 +236,9 @@ class Reader:
             return
         s, e = self._without_fillers(s, e)
         if s >= e:
+            return
+        if clause.marker is None and story(self.text, s, e):
+            self.plan.not_understood(s, e)  # "I booked it in May": a story, never an act
             return
         headed = self._case_heading(s, e)
         if headed is not None:

@@ -13,6 +13,9 @@
    and so is an admitted slip ("sorry typo, 300", "typo: 300").
 4. A clause that only announces a list ("two things:", "a few requests") carries no request
    and is dropped; the items after it are read as clauses of their own.
+5. A clause that tells what happened ("I booked it in December", "she paid 120 at the counter")
+   and asks for nothing is a story: :func:`story` says so, and the reader never takes an act
+   or a value from it.
 """
 
 from __future__ import annotations
@@ -79,6 +82,31 @@ _LIST_HEADER = re.compile(
 
 
 _MARKER_RUN = 3  # markers said one after another ("no, sorry, typo"): a bounded run
+
+
+#: A past event told by a person: "I booked …", "she's already paid …", "we were told …".
+_TOLD = re.compile(
+    r"(?:(?:so|and|but|then|well|yeah|also|honestly|basically)[\s,]+)*"
+    r"(?:i|we|he|she|they)(?:['\u2019](?:ve|d))?\s+(?:(?:have|has|had|just|already|also|even"
+    r"|never|only|then|both|all|actually|originally|first)\s+)*"
+    r"(?:[a-z]+ed|paid|bought|booked|made|took|got|went|came|stayed|spent|read|heard|saw|told"
+    r"|said|thought|knew|left|lost|found|gave|sent|had|was|were|been|did|tried|wrote|spoke"
+    r"|met|ate|slept|flew|drove|rode|chose|forgot|understood|felt|ran|sat|began|brought)(?!\w)",
+    re.IGNORECASE,
+)
+#: Words that make a clause a request whatever its tense.
+_ASKS = re.compile(
+    r"(?<!\w)(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you"
+    r"|i['\u2019]?d\s+like|i\s+would\s+like|we['\u2019]?d\s+like|want|wants|need|needs"
+    r"|should|must|have\s+to|has\s+to|let['\u2019]?s|let\s+me|asap|now|instead|make\s+it"
+    r"|change\s+it|set\s+it|update\s+it)(?!\w)|\?",
+    re.IGNORECASE,
+)
+
+
+def story(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` tells a past event and asks for nothing."""
+    return _TOLD.match(text, start, end) is not None and _ASKS.search(text, start, end) is None
 
 
 @attrs.frozen(kw_only=True)
