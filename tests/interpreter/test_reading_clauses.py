@@ -209,3 +209,13 @@ def test_a_clause_that_tells_what_happened_is_a_story_and_never_an_act() -> None
 def test_a_story_that_names_an_operation_and_an_amount_takes_no_value_from_them() -> None:
     reading = read("I read your refund rules and paid 35 euros at the counter", REFUND.name)
     assert [a for a in reading.acts if isinstance(a, OperationAct)] == []
+
+
+def test_another_field_too_with_its_own_value_sets_that_field_on_the_same_record() -> None:
+    reading = read(
+        "set the return date to 19 March, and the travel date too: 13 March", TRAVEL.name
+    )
+    assert _fields_set(reading) == [
+        ("return_date", "2026-03-19"),
+        ("travel_date", "2026-03-13"),
+    ]

@@ -13,6 +13,7 @@ not understood (never guessed at).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -133,6 +134,10 @@ def follow_up(
         # "same for Joana": the name takes the place of the name the act had ("paid by
         # Marta"); an act without one has no place for it, and nothing is guessed.
         return _same_for_person(text[start:end], previous, vocab, evidence)
+    if isinstance(root, SetFieldAct):
+        also = _other_field_too(text, span, root.target, vocab, ctx, evidence)
+        if also is not None:
+            return also
     if isinstance(root, SetFieldAct) and said:
         on_case = _value_on_case(text, (start, end), root.field, vocab, targets, ctx, evidence)
         if on_case is not None:
@@ -187,6 +192,10 @@ def _from_context(
     """A follow-up of the previous turn's act: the same on another case, the same again, or
     (for an operation) with other arguments."""
     evidence = plan.evidence(span)
+    if isinstance(previous, SetFieldAct):  # "the due date too, 17 March"
+        also = _other_field_too(text, span, previous.target, vocab, ctx, evidence)
+        if also is not None:
+            return also
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
         repeated = attrs.evolve(previous, evidence=evidence)
         return FollowUp(act=repeated, note=Note(operation=previous.operation, args=previous.args))
@@ -289,6 +298,36 @@ def _value_on_case(
     act: Act = SetFieldAct(
         target=LabelTarget(label=mention.label), field=field, value=value, evidence=evidence
     )
+    return FollowUp(act=act, note=Note(field=field, span=span))
+
+
+@functools.cache
+def _too_with_value(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:(?:and|also|plus)\s+)?(?:the\s+|my\s+|our\s+)?(?P<f>{field_pattern})\s+"
+        r"(?:too|as\s+well|also)\s*[,:\u2013\u2014-]?\s*(?:to\s+|at\s+|on\s+|as\s+)?(?P<v>\S.*)",
+        ICASE,
+    )
+
+
+def _other_field_too(
+    text: str, span: Span, target: Any, vocab: Vocabulary, ctx: ParseContext, evidence: Any
+) -> FollowUp | None:
+    """ "(and) the due date too, 11 March": another field of the same case, with the value
+    said for it; a free-text value must be quoted, a typed one must parse and validate."""
+    m = _too_with_value(vocab.field_pattern).fullmatch(text, *span)
+    if m is None:
+        return None
+    field = vocab.field_named(m.group("f"))
+    declared = vocab.workflow.field(field)
+    raw = m.group("v").strip()
+    quoted = _QUOTED.fullmatch(raw)
+    value = quoted.group("v").strip() if quoted else raw.strip(TRIM + " ")
+    if declared is None or not value or (quoted is None and _free_text(declared, ctx)):
+        return None
+    if not _accepts(declared, value, ctx):
+        return None
+    act: Act = SetFieldAct(target=target, field=field, value=value, evidence=evidence)
     return FollowUp(act=act, note=Note(field=field, span=span))
 
 
