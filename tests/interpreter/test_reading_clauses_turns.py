@@ -119,3 +119,17 @@ async def test_a_name_inside_an_address_in_a_next_turn_correction_never_moves_th
         },
     )
     assert graded.right, graded.why
+
+
+async def test_a_typo_owned_up_to_in_the_next_turn_shows_the_carded_operation_again() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("refund 20 on order 1001", "sorry typo, 25", "/click confirm"),
+        {
+            "events": [
+                {"case": "order-1001", "type": "refund_requested", "data": {"amount": 2500}}
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why

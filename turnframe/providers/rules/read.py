@@ -919,7 +919,35 @@ class Reader:
             act = SetFieldAct(target=last.target, field=last.field, value=value, evidence=evidence)
             self._emit(act, Note(field=last.field))
             return True
-        return False
+        return self._carded_again(last, value, evidence)
+
+    def _carded_again(self, last: OperationAct, value: str, evidence: Any) -> bool:
+        """ "change it to 15 May" in the turn after an operation that waits for a card: the
+        operation again with the one typed argument the value parses as. Only an operation
+        that always shows a card: the user sees what would run (an earlier one may have run)."""
+        declared = self.vocab.operation(last.operation)
+        if not needs_confirmation(declared.policy, is_destructive=declared.is_destructive):
+            return False
+        fits = []
+        for argument in declared.arguments:
+            if argument.type is str and not argument.choices:
+                continue  # free text is never a corrected value
+            said = with_month(value, last.args.get(argument.name))
+            try:
+                argument.parse(said, self.ctx)
+            except (ValueError, TypeError):
+                continue
+            fits.append((argument.name, said))
+        if len(fits) != 1:
+            return False  # no argument, or several, could take it: nothing is guessed
+        name, said = fits[0]
+        args = {**last.args, name: said}
+        act = OperationAct(
+            target=last.target, operation=last.operation, args=args, evidence=evidence,
+            confirm=True,
+        )
+        self._emit(act, Note(operation=last.operation, args=args, numbers=(name,)))
+        return True
 
     def _corrected_arguments(
         self, index: int, act: OperationAct, clause: Clause, span: Span
