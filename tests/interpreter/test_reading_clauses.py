@@ -219,3 +219,30 @@ def test_another_field_too_with_its_own_value_sets_that_field_on_the_same_record
         ("return_date", "2026-03-19"),
         ("travel_date", "2026-03-13"),
     ]
+
+
+# -- negations and conditions ------------------------------------------------------------------
+
+
+def test_dont_change_anything_else_after_a_request_forbids_nothing_the_turn_asked_for() -> None:
+    reading = read("set the budget to 950 and please don't touch anything else", TRAVEL.name)
+    assert _fields_set(reading) == [("budget", 95000)]
+    assert reading.unread == []
+
+
+def test_a_condition_without_a_comma_ends_where_the_request_starts() -> None:
+    reading = read("if there is a receipt on order 1001 set the note to 'seen'", REFUND.name)
+    (act,) = reading.acts
+    assert isinstance(act, SetFieldAct) and act.condition is not None
+    assert act.condition.name == "has_receipt"
+    assert _fields_set(reading) == [("note", "seen")]
+
+
+def test_if_there_is_without_a_question_before_it_is_read_as_a_condition() -> None:
+    reading = read("if there is a receipt on order 1001, set the note to 'seen'", REFUND.name)
+    assert _fields_set(reading) == [("note", "seen")]
+
+
+def test_if_so_with_no_question_before_it_never_runs_its_request_unconditionally() -> None:
+    reading = read("if so, set the note to 'seen' on order 1001", REFUND.name)
+    assert _fields_set(reading) == []

@@ -58,6 +58,7 @@ from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
     NEGATION,
+    NOTHING_ELSE,
     forbidden,
     kept_field,
     negated_operations,
@@ -288,10 +289,8 @@ class Reader:
                 self._conditioned(clause, (a_start, a_end), flipped)
             return True
         so = _IF_SO.match(self.text, s, e)
-        if so is not None:
-            asked = self._asked_condition()
-            if asked is None:
-                return False
+        asked = None if so is None else self._asked_condition()
+        if so is not None and asked is not None:
             holds = so.group("neg") is None
             flipped = asked if holds else attrs.evolve(asked, holds=not asked.holds)
             self._last_condition = flipped
@@ -483,6 +482,8 @@ class Reader:
         self._emit(CancelAct(cancels=self.plan.root(index), evidence=self.plan.evidence(span)))
 
     def _keep(self, clause: Clause, s: int, e: int) -> bool:
+        if NOTHING_ELSE.fullmatch(self.text, s, e) and self.plan.last_change() is not None:
+            return True  # "pay 20 but don't change anything else": nothing more to do
         field = kept_field(self.text, s, e, self.vocab)
         if field is not None:
             target = self.targets.find(s, e)
