@@ -246,3 +246,14 @@ def test_if_there_is_without_a_question_before_it_is_read_as_a_condition() -> No
 def test_if_so_with_no_question_before_it_never_runs_its_request_unconditionally() -> None:
     reading = read("if so, set the note to 'seen' on order 1001", REFUND.name)
     assert _fields_set(reading) == []
+
+
+def test_a_field_named_with_a_quoted_value_after_an_operation_is_a_change_of_that_field() -> None:
+    reading = read("add 2 maps at 4 euros each and a note 'bring cash'", TRAVEL.name)
+    assert reading.kinds == ["operation", "set_field"]
+    assert _fields_set(reading) == [("note", "bring cash")]
+
+
+def test_a_polite_word_before_a_colon_leaves_the_request_after_it_whole() -> None:
+    reading = read("please: note = 'late arrival', budget = 1100 €", TRAVEL.name)
+    assert _fields_set(reading) == [("note", "late arrival"), ("budget", 110000)]

@@ -104,6 +104,9 @@ def follow_up(
                              ctx=ctx)
     previous = plan.acts[index]
     root = plan.acts[plan.root(index)]
+    quoted_field = _quoted_field(text, span, vocab, plan.evidence(span), root)
+    if quoted_field is not None:
+        return quoted_field
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
         repeat = attrs.evolve(previous, evidence=plan.evidence(span))
         return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
@@ -298,6 +301,36 @@ def _value_on_case(
     act: Act = SetFieldAct(
         target=LabelTarget(label=mention.label), field=field, value=value, evidence=evidence
     )
+    return FollowUp(act=act, note=Note(field=field, span=span))
+
+
+@functools.cache
+def _field_with_quote(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?:(?:and|also|plus)\s+)*(?:(?:a|an|the|my|our)\s+)?"
+        rf"(?P<f>{field_pattern})\s*(?:[:=]\s*|saying\s+|that\s+says\s+|reading\s+)?"
+        r"(?P<v>[\"\u201c'\u2018][^\"\u201d'\u2019]+[\"\u201d'\u2019]?)",
+        ICASE,
+    )
+
+
+def _quoted_field(
+    text: str, span: Span, vocab: Vocabulary, evidence: Any, root: Act
+) -> FollowUp | None:
+    """ "…, and a note 'runners'": a field named with a quoted value, after any change, is
+    that field's change on the same record (never an object of the operation before it)."""
+    start, end = span
+    while end < len(text) and text[end] in "\"'\u201d\u2019":
+        end += 1  # the closing quote of the value, which a trim took off
+    m = _field_with_quote(vocab.field_pattern).fullmatch(text, start, end)
+    target = getattr(root, "target", None)
+    if m is None or target is None:
+        return None
+    value = m.group("v").strip("\"'\u201c\u201d\u2018\u2019 ")
+    field = vocab.field_named(m.group("f"))
+    if not value:
+        return None
+    act: Act = SetFieldAct(target=target, field=field, value=value, evidence=evidence)
     return FollowUp(act=act, note=Note(field=field, span=span))
 
 

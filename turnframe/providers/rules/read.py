@@ -596,8 +596,7 @@ class Reader:
                     self._operation(clause, first, (s, objects[0][0]))
                     ends = [o[0] for o in objects[1:]] + [e]
                     for (_, item), item_end in zip(objects, ends, strict=True):
-                        if not self._follow_up(item, item_end):
-                            self.plan.not_understood(item, item_end)
+                        self._next_object(clause, item, item_end)
                     return True
             self._operation(clause, op, (s, e))
         else:
@@ -624,6 +623,20 @@ class Reader:
                 except (ValueError, TypeError):
                     return False
         return True
+
+    def _next_object(self, clause: Clause, s: int, e: int) -> None:
+        """One more item of a list after an operation: "…, and a note 'x'" names a field of
+        its own (a change of that field); anything else is another object of the operation."""
+        words = self._without_fillers(s, e)
+        if words[0] < words[1]:
+            field = read_field(
+                self.text, words, self.vocab, self.targets, self.aliases, self.ctx
+            )
+            if field is not None:
+                self._set_field(clause, field, words)
+                return
+        if not self._follow_up(s, e):
+            self.plan.not_understood(s, e)
 
     def _on_several_cases(self, clause: Clause, s: int, e: int) -> bool:
         """ "close 4711 and 4712 today": a list of cases right after the operation's words is

@@ -81,6 +81,11 @@ _LIST_HEADER = re.compile(
 )
 
 
+#: A word of politeness or a heading that ends at a colon before the request.
+_LEAD_COLON = re.compile(
+    r"(?:please|pls|plz|ok(?:ay)?|so|also|and|todo|to\s+do|requests?|changes?)\s*:\s*(?=\S)",
+    re.IGNORECASE,
+)
 _MARKER_RUN = 3  # markers said one after another ("no, sorry, typo"): a bounded run
 
 
@@ -329,6 +334,9 @@ def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
                 continue
             if list_header(text, lead, end):
                 continue  # "2 things:": the items after it are the requests
+            opener = _LEAD_COLON.match(text, lead, end)
+            if opener is not None:  # "Please: note = 'x'": what follows the colon is asked
+                lead = opener.end()
             start, marker = lead, None
             found = marker_at(text, lead, end)
             if found is not None:
