@@ -257,3 +257,17 @@ def test_a_field_named_with_a_quoted_value_after_an_operation_is_a_change_of_tha
 def test_a_polite_word_before_a_colon_leaves_the_request_after_it_whole() -> None:
     reading = read("please: note = 'late arrival', budget = 1100 €", TRAVEL.name)
     assert _fields_set(reading) == [("note", "late arrival"), ("budget", 110000)]
+
+
+def test_a_pause_alone_is_never_read_as_a_request() -> None:
+    reading = read("set the budget to 700. wait. is the discount still valid?", TRAVEL.name)
+    assert reading.kinds == ["set_field", "question"]
+
+
+def test_whatever_do_after_a_question_corrects_the_change_before_the_question() -> None:
+    reading = read(
+        "set the budget to 700... hmm, is the discount still valid? whatever, do 750",
+        TRAVEL.name,
+    )
+    assert reading.kinds == ["set_field", "question", "correct"]
+    assert _fields_set(reading) == [("budget", 75000)]

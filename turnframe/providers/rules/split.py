@@ -67,6 +67,8 @@ _SLIP = re.compile(
     r"(?:(?:no|oh|oops|sorry)[\s,]+)*(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
     r"|i\s+(?:should\s+have\s+said|meant\s+to\s+(?:say|write|type))"
     r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that|hold\s+on|wait(?=\s*[,:\u2013\u2014-])"
+    r"|(?:whatever|never\s*mind|forget\s+it|anyway)\s*[,:\u2013\u2014-]\s*"
+    r"(?:do|go\s+with|let'?s\s+(?:do|go\s+with)|make\s+it)(?=\s+\S)"
     r"|no(?=\s*,\s*(?!(?:thanks|thank|problem|worries|need|rush|idea)\b)\w))"
     r"(?:[\s,:;.!\u2013\u2014-]+)(?=\S)",
     re.IGNORECASE,
@@ -86,6 +88,8 @@ _LEAD_COLON = re.compile(
     r"(?:please|pls|plz|ok(?:ay)?|so|also|and|todo|to\s+do|requests?|changes?)\s*:\s*(?=\S)",
     re.IGNORECASE,
 )
+#: A clause that is only a pause before the speaker changes their mind.
+_PAUSE = re.compile(r"(?:wait|hold\s+on|hang\s+on|hmm+|um+|uh+|err+)[\s.!]*", re.IGNORECASE)
 _MARKER_RUN = 3  # markers said one after another ("no, sorry, typo"): a bounded run
 
 
@@ -331,6 +335,9 @@ def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
         for p_start, p_end in pieces:
             lead, end = _trimmed(text, p_start, p_end)
             if lead >= end:
+                continue
+            if _PAUSE.fullmatch(text, lead, end):
+                pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
                 continue
             if list_header(text, lead, end):
                 continue  # "2 things:": the items after it are the requests
