@@ -64,7 +64,7 @@ _REPEATED_NO = re.compile(r"(?:no[\s,!.\u2013\u2014-]+){1,4}(?=no\b)", re.IGNORE
 #: Ways of owning up to a slip that the shared markers do not list: a typo, "I should have
 #: said", "let me correct that". Only before more words: the correction follows them.
 _SLIP = re.compile(
-    r"(?:(?:no|oh|oops|sorry)[\s,]+)*(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
+    r"(?:(?:no|oh|oops|sorry)[\s,]+){0,3}(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
     r"|i\s+(?:should\s+have\s+said|meant\s+to\s+(?:say|write|type))"
     r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that|hold\s+on|wait(?=\s*[,:\u2013\u2014-])"
     r"|(?:whatever|never\s*mind|forget\s+it|anyway)\s*[,:\u2013\u2014-]\s*"
@@ -75,7 +75,7 @@ _SLIP = re.compile(
 )
 #: A clause that only announces the items after it: "hey, 2 things", "I have two requests".
 _LIST_HEADER = re.compile(
-    r"(?:(?:hi|hey|hello|ok(?:ay)?|so|right)[\s,!]+)*(?:i\s+have\s+|i'?ve\s+got\s+|there\s+are\s+)?"
+    r"(?:(?:hi|hey|hello|ok(?:ay)?|so|right)[\s,!]+){0,3}(?:i\s+have\s+|i'?ve\s+got\s+|there\s+are\s+)?"
     r"(?:\d|two|three|four|five|a\s+(?:few|couple(?:\s+of)?)|several|some)\s+"
     r"(?:more\s+|quick\s+|small\s+|little\s+)?(?:things|requests|changes|items|points|questions)"
     r"(?:\s+(?:please|for\s+you|to\s+do))?",
@@ -95,9 +95,9 @@ _MARKER_RUN = 3  # markers said one after another ("no, sorry, typo"): a bounded
 
 #: A past event told by a person: "I booked …", "she's already paid …", "we were told …".
 _TOLD = re.compile(
-    r"(?:(?:so|and|but|then|well|yeah|also|honestly|basically)[\s,]+)*"
+    r"(?:(?:so|and|but|then|well|yeah|also|honestly|basically)[\s,]+){0,4}"
     r"(?:i|we|he|she|they)(?:['\u2019](?:ve|d))?\s+(?:(?:have|has|had|just|already|also|even"
-    r"|never|only|then|both|all|actually|originally|first)\s+)*"
+    r"|never|only|then|both|all|actually|originally|first)\s+){0,4}"
     r"(?:[a-z]+ed|paid|bought|booked|made|took|got|went|came|stayed|spent|read|heard|saw|told"
     r"|said|thought|knew|left|lost|found|gave|sent|had|was|were|been|did|tried|wrote|spoke"
     r"|met|ate|slept|flew|drove|rode|chose|forgot|understood|felt|ran|sat|began|brought)(?!\w)",
