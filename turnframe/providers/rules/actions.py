@@ -188,12 +188,17 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
     return "".join(out), (start, end)
 
 
+@functools.cache
+def _lone_quote(closing: str) -> re.Pattern[str]:
+    return re.compile(rf"{closing}(?!\w)")
+
+
 def _closing_quote(text: str, closing: str, start: int, end: int) -> int:
     """Where a quote opened before ``start`` closes; a single quote closes only where no
     letter follows it, so "it's" inside 'it's fine' does not end the value."""
     if closing not in "'\u2019":
         return text.find(closing, start, end)
-    m = re.compile(rf"{closing}(?!\w)").search(text, start, end)
+    m = _lone_quote(closing).search(text, start, end)
     return -1 if m is None else m.start()
 
 

@@ -16,6 +16,7 @@ Words nothing accounts for are returned as unread, for the plan's ``not_understo
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -56,6 +57,15 @@ _FILLER = re.compile(
     r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's)[\s,']*)+",
     ICASE,
 )
+
+
+@functools.cache
+def _cue(name: str) -> re.Pattern[str]:
+    """What leads a text argument's value: its own name ("paid by: …"), or "because" for a
+    reason; compiled once per argument name."""
+    words = [spoken(name)] + (["because"] if name == "reason" else [])
+    cue = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
+    return re.compile(rf"(?<!\w)(?:{cue})(?:\s*[:=]\s*|\s+(?:is|of)\s+|\s+)", ICASE)
 
 
 @attrs.frozen(kw_only=True)
@@ -160,10 +170,7 @@ class _Carver:
         for argument in self.op.arguments:
             if not _is_text(argument) or argument.name in (object_name, *self.args):
                 continue
-            words = [spoken(argument.name)] + (["because"] if argument.name == "reason" else [])
-            cue = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
-            pattern = re.compile(rf"(?<!\w)(?:{cue})(?:\s*[:=]\s*|\s+(?:is|of)\s+|\s+)", ICASE)
-            for m in pattern.finditer(self.text, start, end):
+            for m in _cue(argument.name).finditer(self.text, start, end):
                 value_end = self._value_end(m.end(), end)
                 value = self.text[m.end() : value_end].strip(TRIM)
                 if value and self.free((m.start(), value_end)) and self._takes(value, argument):
