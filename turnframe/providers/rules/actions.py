@@ -55,7 +55,8 @@ _FIELD_FORMS = (
     # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
     rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
     # "[case] F: V", the case named first: "4711 note: call back", "Anna's limit: 1500".
-    r"(?:#?\d{3,}|(?-i:[A-Z])[\w-]*)(?:['\u2019]s)?\s+(?P<f>F)\s*(?:[:=]|->|=>|\u2192)\s*",
+    r"(?:(?:(?:N)\s+|[a-z]{2,5}\.?\s?(?=#))?#?\d{3,}|(?-i:[A-Z])[\w-]*)(?:['\u2019]s)?\s+(?P<f>F)"
+    r"\s*(?:[:=]|->|=>|\u2192)\s*",
 )
 #: "put "customer angry" as the note on 1001": the value first, then the field.
 _VALUE_FIRST = re.compile(
@@ -69,7 +70,9 @@ _QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 _VALUE_STOP = re.compile(
     r",\s+(?=[a-z])|\s+(?:so|because|since|as|which|that|and|but|not)\s+", ICASE
 )
-_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+_QUOTED = re.compile(
+    r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<!\w)'(?=\w)[^']*(?<=\S)'(?!\w)"
+)
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
     r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
@@ -97,7 +100,7 @@ def _owner_lead(nouns: str) -> re.Pattern[str]:
     return re.compile(
         r"(?:(?:on|for|of|in|to|from|with|about|regarding|re:?)\s+)?"
         r"(?:(?:the|my|our|this|that|your)\s+)?"
-        rf"(?:(?:{nouns})s?\s+(?:(?:called|named)\s+)?)?"
+        rf"(?:(?:{nouns})s?\s+(?:(?:called|named)\s+)?|[a-z]{{2,5}}\.?\s?(?=#))?"
         r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference|n°|nº)\s*:?\s*)?#?\s*$",
         ICASE,
     )
@@ -123,6 +126,14 @@ _REQUEST_TAIL = r"[\s,]*(?:(?:a|an|the|my|our|me|us|full|partial|complete|some)\
 _REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}?{_REQUEST_TAIL}", ICASE)
 #: A request that is shaped like a question ("could I get a copy …?"): the frame is needed.
 _ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", ICASE)
+#: A request shaped like a question, before a verb that sets a field ("may I add a note: …",
+#: "could you please change the email to …").
+_ASKED_FIELD_FRAME = re.compile(
+    r"(?:(?:please|kindly|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
+    r"(?:(?:can|could|may|would|will)\s+(?:i|we|you)|would\s+you\s+mind)"
+    r"(?:\s+(?:please|possibly|kindly|perhaps|just))*\s+(?=[a-z])",
+    ICASE,
+)
 _NEGATED = re.compile(r"(?<!\w)(?:not|no|never|don'?t|didn'?t|won'?t|without)(?!\w)", ICASE)
 _WORDS = re.compile(r"[\w']+")
 
@@ -373,6 +384,13 @@ def read_field(
     return None
 
 
+def asked_field_request(text: str, start: int, end: int) -> int | None:
+    """Where the verb starts after a question-shaped request frame ("may I add a note: …"),
+    or ``None``: the rest is then read as a field change like any other."""
+    m = _ASKED_FIELD_FRAME.match(text, start, end)
+    return None if m is None else m.end()
+
+
 def _owner_span(
     text: str, start: int, end: int, targets: Targets, vocab: Vocabulary | None = None
 ) -> Span | None:
@@ -407,13 +425,13 @@ def _phrase(
     waits for a confirmation card may be found deeper in the clause ("… so I expect a full
     repair of the boiler"): its card shows the exact arguments before anything runs. In a
     clause shaped like a question (``asked``) only an explicit request frame counts."""
+    quoted = [q.span() for q in _QUOTED.finditer(text, start, end)]
     if not asked:
         at_start = vocab.operation_regex.match(text, start, end)
-        if at_start is not None:
+        if at_start is not None and not _holds_quote(at_start, quoted):
             return at_start
-    quoted = [q.span() for q in _QUOTED.finditer(text, start, end)]
     for m in vocab.operation_regex.finditer(text, start, end):
-        if any(s <= m.start() < e for s, e in quoted):
+        if _holds_quote(m, quoted):
             continue  # words inside a quoted value are the value, never an operation
         before = text[start : m.start()]
         if asked:
@@ -425,6 +443,12 @@ def _phrase(
         ):
             return m
     return None
+
+
+def _holds_quote(m: re.Match[str], quoted: Sequence[Span]) -> bool:
+    """The phrase starts inside a quoted value, or a quoted value stands inside the phrase
+    ("put the note 'x' on …" is not "put … on"): quoted words are a value, never a phrase."""
+    return any(s <= m.start() < e or (m.start() <= s and e <= m.end()) for s, e in quoted)
 
 
 def _confirmed(vocab: Vocabulary, name: str) -> bool:

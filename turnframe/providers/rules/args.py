@@ -28,11 +28,13 @@ from turnframe.providers.rules.shapes import (
     COUNT,
     DATE,
     DEICTIC,
+    DURATION,
     ICASE,
     LEADING_ARTICLE,
     LEADING_PREPOSITION,
     MONEY,
     NUMBER,
+    PRICED,
     PRONOUN,
     SHARE,
     TIMES,
@@ -131,14 +133,19 @@ class _Carver:
                 continue
             at = max(m.end(), m.start() + 1)
             before = max(0, m.start() - 5)
-            priced = group == "number" and _PRICED.search(self.text, before, m.start())
+            priced = pattern is PRICED or (
+                group == "number" and _PRICED.search(self.text, before, m.start())
+            )
             argument = self.accepting(m.group(group), priced=bool(priced))
             if argument is None and group == "money":
                 # "20 dollars" to a workflow in euros: the argument a bare number would fill
                 # gets the words as said, so its parser refuses them and the user is asked;
                 # the number is never read again as a bare amount in the workflow's currency.
                 number = NUMBER.search(m.group(group)) or COUNT_WORDS.search(m.group(group))
-                argument = None if number is None else self.accepting(number.group(0))
+                # It is a price, so a price's argument gets it before a count's.
+                argument = (
+                    None if number is None else self.accepting(number.group(0), priced=True)
+                )
             if argument is not None:
                 self.args[argument.name] = m.group(group)
                 self.consumed.append(m.span())
@@ -251,10 +258,21 @@ def read_arguments(
     carver.shapes(MONEY, "money", start, end)
     carver.shares(start, end)
     carver.cues(start, end, object_name)
+    carver.shapes(PRICED, "number", start, end)  # "at 30 each": a price, "each" and all
     counted_before = len(carver.numbers)
     for times in TIMES:  # "x2", "2x": a count, never part of the object
         carver.shapes(times, "count", start, end)
+    # "for 4 days" is how many of a per-day thing, unless a count is said as well ("2 bikes
+    # for 3 days"): then it is left unread, never taken for a price or a second count.
+    durations = [m.span() for m in DURATION.finditer(text, start, end) if carver.free(m.span())]
+    carver.consumed += durations
     carver.shapes(COUNT, "count", start, end)
+    for span in durations:
+        carver.consumed.remove(span)
+    if len(carver.numbers) == counted_before:
+        carver.shapes(DURATION, "count", start, end)
+    else:
+        carver.dates += [d for d in durations if carver.free(d)]
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
     pieces = carver.leftover(start, end)

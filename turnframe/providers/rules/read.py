@@ -39,6 +39,7 @@ from turnframe.providers.rules.actions import (
     FieldReading,
     OperationReading,
     StartReading,
+    asked_field_request,
     clean_value,
     read_field,
     read_operation,
@@ -498,10 +499,14 @@ class Reader:
         """An action read from the clause; a question-shaped clause is one only when it asks
         for an operation with a request ("could I get a copy …?")."""
         field = None
-        if not asked:
+        verb = asked_field_request(self.text, s, e) if asked else s
+        if verb is not None:
             field = read_field(
-                self.text, (s, e), self.vocab, self.targets, self.aliases, self.ctx
+                self.text, (verb, e), self.vocab, self.targets, self.aliases, self.ctx
             )
+            if field is not None and verb > s:
+                # "may I add a note: …?": the frame's words stand before the field's opening.
+                field = attrs.evolve(field, opening=field.opening + verb - s)
         op = read_operation(
             self.text,
             (s, e),
@@ -513,7 +518,7 @@ class Reader:
         )
         if op is not None and question_mark and not asked and op.phrase_span[0] > s:
             op = None  # "left to … on 1001?": a question naming an operation, not a request
-        if asked and op is None:
+        if asked and op is None and field is None:
             return False
         deep = op is not None and op.phrase_span[0] > s
         if field is not None and op is not None and not deep and self._carded_whole(op):

@@ -20,6 +20,12 @@ MONTH = (
 )
 SMALL_NUMBER = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+#: An ordinal in words, "thirteenth", "twenty-first" (the workflow's date parser reads them).
+ORDINAL_WORD = (
+    r"(?:(?:twenty|thirty)[\s-]+)?(?:first|second|third|fourth|fifth|sixth"
+    r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
+    r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
+)
 
 #: A date phrase, optionally led by a preposition (group ``date`` is the phrase itself).
 DATE = re.compile(
@@ -32,10 +38,8 @@ DATE = re.compile(
     r"|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}[.-]\d{1,2}[.-]\d{2,4}"
     rf"|(?:{WEEKDAY}\s+)?(?:the\s+)?{ORDINAL}\s+{MONTH}(?:,?\s+\d{{4}})?"
     r"|\d{1,2}(?:st|nd|rd|th)"
-    r"|(?:the\s+)?(?:(?:twenty|thirty)[\s-]+)?(?:first|second|third|fourth|fifth|sixth"
-    r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
-    r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
-    rf"(?:\s+of\s+{MONTH}|(?!\s+\w))"
+    rf"|(?:the\s+)?{ORDINAL_WORD}(?:\s+of\s+{MONTH}|(?!\s+\w))"
+    rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL_WORD}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
     rf"|the\s+{ORDINAL}"
@@ -53,7 +57,21 @@ MONEY = re.compile(
     rf"(?P<money>\d{{1,2}}\s?(?:cents?|c)(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
     rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
-    r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+))?",
+    r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
+    ICASE,
+)
+#: A bare number said as a price ("at 30 each", "for 12 per day", "at 8/day"): group
+#: ``number``. A number followed by other words ("for 3 days") is not a price.
+PRICED = re.compile(
+    rf"(?<!\w)(?:at|for)\s+(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
+    r"(?:\s+(?:each|apiece|a\s+piece|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
+    r"|(?![\w.,]|\s*[a-z]))",
+    ICASE,
+)
+#: How long something is wanted for ("for 3 days", "for two weeks"): group ``count``.
+DURATION = re.compile(
+    rf"(?<!\w)for\s+(?P<count>\d+|{NUMBER_WORDS.pattern})\s+"
+    r"(?:days?|hours?|weeks?|months?)(?!\w)",
     ICASE,
 )
 #: A share of what the workflow would propose ("half", "the whole thing"), or a vague amount

@@ -101,10 +101,18 @@ _VERBS = frozenset(_COMMANDS.split(" ")[:16])
 
 
 _LOOK_BACK = 12
+#: Politeness that may stand before a clause's verb ("pls ad …", "ok so ad …").
+_LEAD_WORDS = re.compile(
+    r"(?:(?:pls|plz|please|kindly|ok(?:ay)?|so|and|also|then|now|just|hi|hey|hello)[\s,]+){1,3}$",
+    re.IGNORECASE,
+)
 
 
 def _opens_clause(text: str, at: int) -> bool:
-    return at == 0 or _OPENING.search(text, max(0, at - _LOOK_BACK), at) is not None
+    if at == 0 or _OPENING.search(text, max(0, at - _LOOK_BACK), at) is not None:
+        return True
+    lead = _LEAD_WORDS.search(text, max(0, at - 3 * _LOOK_BACK), at)
+    return lead is not None and _opens_clause(text, lead.start())
 
 
 def _one_short(word: str, known: frozenset[str]) -> str | None:

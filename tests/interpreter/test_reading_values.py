@@ -1,0 +1,87 @@
+"""Values as people write them: prices and counts in any order, quoted field values, request
+frames shaped like questions, abbreviated record ids, typos of a clause's first verb."""
+
+from __future__ import annotations
+
+from interpreter_kit import REFUND, read
+
+from turnframe.plan import OperationAct, QuestionAct, SetFieldAct
+
+
+def _only_operation(text: str, desk: str = "travel-desk") -> OperationAct:
+    reading = read(text, desk)
+    ops = [a for a in reading.acts if isinstance(a, OperationAct)]
+    assert len(ops) == 1, reading.acts
+    return ops[0]
+
+
+def _only_field(text: str, desk: str = "travel-desk") -> SetFieldAct:
+    reading = read(text, desk)
+    fields = [a for a in reading.acts if isinstance(a, SetFieldAct)]
+    assert len(fields) == 1, reading.acts
+    return fields[0]
+
+
+def test_a_price_each_after_at_is_the_unit_price_and_never_part_of_the_item() -> None:
+    reading = read("add 3 snorkel sets at 12 each")
+    assert reading.acts[0].args == {"item": "snorkel sets", "quantity": "3", "unit_price": "12"}
+    assert reading.args(0)["unit_price"] == 1200
+
+
+def test_a_price_per_day_written_with_a_slash_leaves_the_item_clean() -> None:
+    act = _only_operation("add a scooter at 20 eur/day for 5 days")
+    assert act.args == {"item": "scooter", "quantity": "5", "unit_price": "20 eur"}
+
+
+def test_how_many_days_a_per_day_thing_is_wanted_for_is_its_quantity() -> None:
+    reading = read("add a stroller for 6 days at 9 euros a day")
+    assert reading.acts[0].args == {"item": "stroller", "quantity": "6", "unit_price": "9 euros"}
+    assert reading.args(0)["quantity"] == 6
+
+
+def test_a_duration_next_to_a_count_is_left_unread_and_the_operation_waits_for_a_card() -> None:
+    reading = read("add 2 kayaks for 3 days")
+    act = reading.acts[0]
+    assert isinstance(act, OperationAct) and act.args.get("quantity", "").startswith("2")
+    assert "unit_price" not in act.args
+    assert reading.statuses[0] != "ready_to_execute"
+
+
+def test_a_price_in_another_currency_is_asked_about_as_the_price_not_taken_as_a_count() -> None:
+    reading = read("add a ferry ticket for £25")
+    act = reading.acts[0]
+    assert isinstance(act, OperationAct)
+    assert act.args.get("unit_price") == "£25" and "quantity" not in act.args
+    assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_month_then_an_ordinal_in_words_is_a_date() -> None:
+    reading = read("rebook the return to April fourth")
+    assert reading.acts[0].args == {"leg": "return", "date": "April fourth"}
+    assert str(reading.args(0)["date"]) == "2026-04-04"
+
+
+def test_a_quoted_value_inside_an_operation_gap_phrase_is_a_field_value() -> None:
+    act = _only_field("put the note 'window seat please' on the trip")
+    assert (act.field, act.value) == ("note", "window seat please")
+
+
+def test_a_field_change_asked_as_a_question_is_a_request() -> None:
+    act = _only_field("Could we please set the budget to 1200 euros?")
+    assert (act.field, act.value) == ("budget", "1200 euros")
+
+
+def test_a_question_frame_before_a_field_without_a_verb_stays_a_question() -> None:
+    reading = read("could you tell me the budget?")
+    assert [type(a) for a in reading.acts] == [QuestionAct]
+
+
+def test_a_record_noun_abbreviated_before_a_hash_names_the_record() -> None:
+    act = _only_field("ord#1002 note: 'sent by post'", REFUND.name)
+    assert (act.field, act.value) == ("note", "sent by post")
+    assert act.target is not None and "1002" in str(act.target)
+
+
+def test_a_two_letter_typo_of_a_verb_after_politeness_is_still_the_verb() -> None:
+    act = _only_operation("plz ad a beach umbrella")
+    assert act.operation == "add_extra" and act.args == {"item": "beach umbrella"}
