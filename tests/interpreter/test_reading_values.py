@@ -85,3 +85,41 @@ def test_a_record_noun_abbreviated_before_a_hash_names_the_record() -> None:
 def test_a_two_letter_typo_of_a_verb_after_politeness_is_still_the_verb() -> None:
     act = _only_operation("plz ad a beach umbrella")
     assert act.operation == "add_extra" and act.args == {"item": "beach umbrella"}
+
+
+def test_a_field_named_then_its_value_after_it_should_say_is_that_value() -> None:
+    reading = read('Please fix the remark, it should say "vegetarian meals", thanks.')
+    fields = [a for a in reading.acts if isinstance(a, SetFieldAct)]
+    assert [(a.field, a.value) for a in fields] == [("note", "vegetarian meals")]
+
+
+def test_a_typed_value_in_the_next_clause_completes_a_field_named_without_one() -> None:
+    act = _only_field("update the budget please. the new one is 2200 euros")
+    assert (act.field, act.value) == ("budget", "2200 euros")
+
+
+def test_a_remark_about_a_free_text_field_is_never_taken_for_its_value() -> None:
+    reading = read("change the note, it is far too long")
+    assert not [a for a in reading.acts if isinstance(a, SetFieldAct) and a.value]
+
+
+def test_a_field_said_to_be_wrong_takes_the_value_said_after_it() -> None:
+    said = "the contact email on #1002 is outdated, it should be rc@example.org"
+    act = _only_field(said, REFUND.name)
+    assert (act.field, act.value) == ("contact_email", "rc@example.org")
+
+
+def test_a_wish_for_a_field_with_a_quoted_value_sets_the_field() -> None:
+    act = _only_field("We'd love a comment on the trip saying 'anniversary dinner'")
+    assert (act.field, act.value) == ("note", "anniversary dinner")
+
+
+def test_a_field_that_changed_to_a_value_is_set_to_it() -> None:
+    act = _only_field("my email has changed to rc@example.net", REFUND.name)
+    assert (act.field, act.value) == ("contact_email", "rc@example.net")
+
+
+def test_a_list_announcement_before_the_first_request_is_not_read_as_words_left_over() -> None:
+    reading = read("A couple of things: the budget is 900 euros, and add a picnic basket")
+    assert reading.unread == []
+    assert [a.kind for a in reading.acts] == ["set_field", "operation"]

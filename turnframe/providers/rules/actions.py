@@ -43,12 +43,15 @@ _SET = (
 _FIELD_FORMS = (
     rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
-    r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
+    r"(?:add|write|put|leave|include|attach|enter|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
+    r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
+    r"(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
     r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+"
     r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
+    r"|(?:has\s+|have\s+)?changed\s+to|is\s+now"
     r"|reads|says|needs\s+to\s+be)\s+"
     r"|\s*(?:[:=]|->|=>|\u2192)\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
@@ -64,6 +67,14 @@ _VALUE_FIRST = re.compile(
     r"(?P<v>[\"\u201c][^\"\u201d]+[\"\u201d]|'[^']+'|\u2018[^\u2019]+\u2019)\s+(?:as|in|for|to)\s+"
     r"(?:(?:the|my|a|its)\s+)?(?P<f>F)\b.*",
     ICASE | re.DOTALL,
+)
+#: "wrong, it should be …": the old value disowned, then the new one.
+_WRONG_THEN = re.compile(
+    r"(?:(?:still|now|all)\s+)?(?:wrong|incorrect|outdated|out\s+of\s+date|old"
+    r"|not\s+(?:right|correct|valid))[\s,;:.\u2013\u2014-]+(?:(?:and|but|so)\s+)?"
+    r"(?:it|that|the\s+(?:new|right|correct)\s+[\w-]+)\s+(?:should|must|needs\s+to|has\s+to)"
+    r"\s+(?:be|say|read)\s+(?=\S)",
+    ICASE,
 )
 _QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 #: Where a typed value may end before more words: "1,800 euros so we keep track".
@@ -246,7 +257,7 @@ def _bare_plain(field_pattern: str) -> re.Pattern[str]:
     )
 
 
-def _bare_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
+def typed_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
     """ "limit 1500", "email 4711 ana@example.com": a field and a value with no verb between
     are read only when the value is quoted, typed (a date, an amount) or accepted by a
     validator that refuses ordinary words, so plain words are never taken for a value."""
@@ -327,7 +338,7 @@ def read_field(
                 rest = (value_end, end) if text[value_end:end].strip() else None
         value, value_span = clean_value(text, (bare.start("v"), value_end), aliases)
         raw = text[bare.start("v") : value_end].strip()  # quotes and all: "note 1001 'called'"
-        if value and _bare_value_ok(vocab, name, raw if raw[:1] in _QUOTES else value, ctx):
+        if value and typed_value_ok(vocab, name, raw if raw[:1] in _QUOTES else value, ctx):
             target = targets.find(start, end, [value_span])
             if rest is not None:
                 tail = unnamed_owner(text, rest[0], rest[1], vocab)
@@ -349,6 +360,9 @@ def read_field(
         if m is None:
             continue
         value_start, value_end = m.start("v"), end
+        restated = _WRONG_THEN.match(text, value_start, end)
+        if restated is not None:  # "the email is wrong, it should be …": the value said next
+            value_start = restated.end()
         closing = _QUOTES.get(text[value_start]) if value_start < end else None
         if closing is not None:  # a quoted value ends at its closing quote
             close = _closing_quote(text, closing, value_start + 1, end)
