@@ -123,3 +123,38 @@ def test_a_list_announcement_before_the_first_request_is_not_read_as_words_left_
     reading = read("A couple of things: the budget is 900 euros, and add a picnic basket")
     assert reading.unread == []
     assert [a.kind for a in reading.acts] == ["set_field", "operation"]
+
+
+def _rebooked(text: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The rebooking's words as read, and its arguments as the card would show them."""
+    reading = read(text)
+    ops = [(i, a) for i, a in enumerate(reading.acts) if isinstance(a, OperationAct)]
+    assert len(ops) == 1 and ops[0][1].operation == "rebook", reading.acts
+    index, act = ops[0]
+    shown = {k: str(v) for k, v in reading.args(index).items()}
+    return act.args, shown
+
+
+def test_postponing_a_leg_to_a_weekday_and_date_is_a_rebooking() -> None:
+    _, shown = _rebooked("could you postpone my return flight to Sunday 22 March?")
+    assert shown == {"leg": "return", "date": "2026-03-22"}
+
+
+def test_a_passive_request_names_the_leg_before_the_verb() -> None:
+    _, shown = _rebooked("the outbound has to be rebooked for March 11")
+    assert shown == {"leg": "outbound", "date": "2026-03-11"}
+
+
+def test_the_leg_between_a_verb_and_its_noun_is_the_object() -> None:
+    _, shown = _rebooked("change outbound flight to 11th March")
+    assert shown == {"leg": "outbound", "date": "2026-03-11"}
+
+
+def test_a_day_number_with_day_before_it_is_a_date_and_the_leg_is_found_among_other_words() -> None:
+    _, shown = _rebooked("i want change my flight of outbound for day 11 of march")
+    assert shown == {"leg": "outbound", "date": "2026-03-11"}
+
+
+def test_two_legs_named_are_never_narrowed_to_one() -> None:
+    reading = read("move the outbound or the return to 20 March")
+    assert reading.statuses == ["needs_clarification"]

@@ -403,7 +403,16 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
     ),
     synonyms={
         "withdraw": ("cancel", "cancelled", "scrap the trip", "drop the trip"),
-        "rebook": ("move", "reschedule", "move my flight", "change my flight", "put ... on"),
+        "rebook": (
+            "move",
+            "reschedule",
+            "push",
+            "postpone",
+            "move my flight",
+            "change my flight",
+            "put ... on",
+            "change ... flight",
+        ),
         "submit": ("finalize", "finalise", "confirm the trip", "send in"),
         "travel_date": ("departure day", "leaving date", "start date"),
         "return_date": ("coming back", "return flight date", "end date"),

@@ -145,6 +145,12 @@ _ASKED_FIELD_FRAME = re.compile(
     r"(?:\s+(?:please|possibly|kindly|perhaps|just))*\s+(?=[a-z])",
     ICASE,
 )
+#: "… should be moved", "… needs to be redone": a passive before the operation's phrase.
+_PASSIVE = re.compile(
+    r"\s+(?:should|must|needs?\s+to|has\s+to|have\s+to|can|could|will|would|to)\s+be"
+    r"(?:\s+\w+ly)?\s+$",
+    ICASE,
+)
 _NEGATED = re.compile(r"(?<!\w)(?:not|no|never|don'?t|didn'?t|won'?t|without)(?!\w)", ICASE)
 _WORDS = re.compile(r"[\w']+")
 
@@ -530,6 +536,13 @@ def read_operation(
             owner, named = unnamed
     generic = phrase_key(m.group(0)) in _FIELD_VERBS
     skip = [*_phrase_words(text, m, vocab), *([owner] if owner else [])]
+    own_words = _phrase_words(text, m, vocab)
+    # A gap phrase ("file ... claim") holds its object in the gap: "file the roof claim".
+    object_start = own_words[0][1] if len(own_words) > 1 else m.end()
+    passive = _PASSIVE.search(text, start, m.start())
+    if passive is not None:  # "the blue box should be moved to …": the object came first
+        skip.append(passive.span())
+        object_start = start
     reading = read_arguments(
         vocab.operation(name),
         text,
@@ -539,7 +552,7 @@ def read_operation(
         aliases=aliases,
         field_keys=frozenset(vocab.field_names) if generic else frozenset(),
         skip=skip,
-        object_start=m.end(),
+        object_start=object_start,
     )
     if reading.names_field:
         return None  # "add a note" with no value: a field without its value, not an object

@@ -50,7 +50,9 @@ Span = tuple[int, int]
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
-_FUNCTION_ONLY = re.compile(r"(?:(?:for|of|a|an|the|with|to|at|on|in|and)\b[\s,]*)+", ICASE)
+_FUNCTION_ONLY = re.compile(
+    r"(?:(?:for|of|a|an|the|with|to|at|on|in|and|my|our|your|his|her|their)\b[\s,]*)+", ICASE
+)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
 _FILLER = re.compile(
@@ -205,6 +207,25 @@ class _Carver:
         return [p for p in (_trim(self.text, s, e) for s, e in pieces) if p[0] < p[1]]
 
 
+def _choice_in(value: str, argument: Argument, carver: _Carver) -> str | None:
+    """For an argument with a finite set of values: the words of ``value`` that name exactly
+    one of them ("my of return" -> "return"), when the whole does not; else ``None`` (no
+    value named, or two: "the outbound or the return" is never narrowed to one)."""
+    if not argument.choices or carver._takes(value, argument):
+        return None
+    words = value.split()
+    found: dict[Any, str] = {}
+    for size in range(len(words), 0, -1):
+        for at in range(len(words) - size + 1):
+            window = " ".join(words[at : at + size])
+            try:
+                parsed = argument.parse(window, carver.ctx)
+            except (ValueError, TypeError):
+                continue
+            found.setdefault(parsed, window)  # the longest words naming each value
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def _trim(text: str, start: int, end: int) -> Span:
     while start < end and text[start] in TRIM:
         start += 1
@@ -295,8 +316,11 @@ def read_arguments(
         beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None
         if beneficiary:  # "one for Pedro": who it is for, not what it is
             unread += pieces
+        elif object_name is not None and _FUNCTION_ONLY.fullmatch(value):
+            pass  # "move the thing to …": no object said, the reducer asks for it
         elif object_name is not None and value and not names_field and ":" not in value:
-            carver.args[object_name] = value
+            assert object_arg is not None
+            carver.args[object_name] = _choice_in(value, object_arg, carver) or value
         elif value:
             unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))

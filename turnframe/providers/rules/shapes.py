@@ -29,7 +29,7 @@ ORDINAL_WORD = (
 
 #: A date phrase, optionally led by a preposition (group ``date`` is the phrase itself).
 DATE = re.compile(
-    r"(?<!\w)(?:(?:on|to|for|by|until|till|from)\s+)?(?P<date>"
+    r"(?<!\w)(?:(?:on|to|for|by|until|till|from)\s+)?(?:(?:the\s+)?day\s+(?=\d))?(?P<date>"
     r"(?:the\s+)?day\s+after\s+tomorrow|today|tonight|tomorrow"
     rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}(?![\s,]+(?:the\s+)?(?:\d|{MONTH}\s+\d))"
     r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+month|next\s+(?:week|month)"
