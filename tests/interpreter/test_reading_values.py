@@ -3,9 +3,10 @@ frames shaped like questions, abbreviated record ids, typos of a clause's first 
 
 from __future__ import annotations
 
-from interpreter_kit import REFUND, read
+from interpreter_kit import PROVIDER, REFUND, read
 
-from turnframe.plan import OperationAct, QuestionAct, SetFieldAct
+from turnframe.plan import LabelTarget, OperationAct, QuestionAct, SetFieldAct, parse_plan
+from turnframe.testing import TURN_CLOCK, make_turn
 
 
 def _only_operation(text: str, desk: str = "travel-desk") -> OperationAct:
@@ -158,3 +159,27 @@ def test_a_day_number_with_day_before_it_is_a_date_and_the_leg_is_found_among_ot
 def test_two_legs_named_are_never_narrowed_to_one() -> None:
     reading = read("move the outbound or the return to 20 March")
     assert reading.statuses == ["needs_clarification"]
+
+
+def test_one_more_of_a_thing_is_that_thing_without_the_counting_words() -> None:
+    act = _only_operation("please add a second picnic basket")
+    assert act.args == {"item": "picnic basket"}
+
+
+def test_an_object_that_names_nothing_is_asked_about_never_added() -> None:
+    reading = read("add a few things for the grandparents")
+    assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_word_made_from_a_workflow_verb_with_a_prefix_is_not_corrected_to_the_verb() -> None:
+    reading = read("desubmit the trip")
+    assert not [a for a in reading.acts if isinstance(a, OperationAct)]
+
+
+def test_a_customer_name_inside_an_email_address_names_no_record() -> None:
+    turn = make_turn("set the contact email to rui.c@example.com", clock=TURN_CLOCK)
+    labels = ("Order 1001", "Order 1002")
+    names = {"Rui Costa": ("Order 1002",), "Ana Reis": ("Order 1001",)}
+    raw = PROVIDER.interpret(turn, REFUND.name, case_labels=labels, case_names=names)
+    (act,) = [a for a in parse_plan(raw, turn).acts if isinstance(a, SetFieldAct)]
+    assert act.target == LabelTarget(label="")  # no record named: the reducer asks which

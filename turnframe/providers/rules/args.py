@@ -40,6 +40,7 @@ from turnframe.providers.rules.shapes import (
     TIMES,
     TRAILING_PREPOSITION,
     TRIM,
+    VAGUE_OBJECT,
 )
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
 from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
@@ -316,8 +317,12 @@ def read_arguments(
         beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None
         if beneficiary:  # "one for Pedro": who it is for, not what it is
             unread += pieces
-        elif object_name is not None and _FUNCTION_ONLY.fullmatch(value):
-            pass  # "move the thing to …": no object said, the reducer asks for it
+        elif object_name is not None and (
+            _FUNCTION_ONLY.fullmatch(value) or VAGUE_OBJECT.match(words.strip(TRIM))
+        ):
+            # "move it to …" with nothing named, "add some stuff": no object said, so the
+            # reducer asks for it rather than running on words that name nothing.
+            unread += [] if _FUNCTION_ONLY.fullmatch(value) else pieces
         elif object_name is not None and value and not names_field and ":" not in value:
             assert object_arg is not None
             carver.args[object_name] = _choice_in(value, object_arg, carver) or value

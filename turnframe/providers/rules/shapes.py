@@ -194,7 +194,15 @@ DEICTIC = re.compile(
 )
 LEADING_PREPOSITION = re.compile(r"^(?:(?:at|for|to|on|of|with|by|in|from|about)\s+)+", ICASE)
 TRAILING_PREPOSITION = re.compile(r"(?:\s+(?:at|for|to|on|of|with|by|in|from|and))+$", ICASE)
-LEADING_ARTICLE = re.compile(r"^(?:(?:a|an|the|some|another)\s+)+", ICASE)
+LEADING_ARTICLE = re.compile(
+    r"^(?:(?:one\s+more|a\s+second|an\s+additional|a|an|the|some|another|more)\s+)+", ICASE
+)
+#: An object that names nothing ("some stuff for the kids", "something nice"): asked about.
+VAGUE_OBJECT = re.compile(
+    r"(?:(?:some|a\s+few|few|more|other|various|a\s+couple\s+of|any)\s+)?"
+    r"(?:stuff|things?|something|anything|bits|odds\s+and\s+ends)(?!\w)",
+    ICASE,
+)
 
 #: Characters trimmed from both ends of a clause or value.
 TRIM = " \t\r\n,.;:!?\u2026-\u2013\u2014\"'\u201c\u201d\u2018\u2019()"

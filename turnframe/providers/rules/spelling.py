@@ -120,6 +120,13 @@ def _one_short(word: str, known: frozenset[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def _derived(word: str, known: str) -> bool:
+    """ "unsubmit", "submits": a word made from a known one with a prefix or suffix of two
+    letters or more is another word, never a typo of it (unlike "waitt")."""
+    longer = len(word) - len(known) >= 2
+    return longer and (word.endswith(known) or word.startswith(known))
+
+
 def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Corrected | None:
     """The text with typos of vocabulary words corrected, or ``None`` when nothing changed."""
     english = _english()
@@ -147,7 +154,7 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
             if english.word_usage_frequency(lowered) > _COMMON:
                 continue
             fixed = _closest(lowered, known)
-            if fixed is None:
+            if fixed is None or _derived(lowered, fixed):
                 continue
         pieces.append(text[at : m.start()])
         length += m.start() - at

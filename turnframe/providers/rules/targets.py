@@ -95,7 +95,10 @@ def _name_table(
     if not ordered:
         return table, partial, None
     body = "|".join(r"\s+".join(map(re.escape, lb.split())) for lb in ordered)
-    return table, partial, re.compile(rf"(?<!\w)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4])", ICASE)
+    # Never inside an address or a file name ("ana.r@example.com" does not name Ana).
+    return table, partial, re.compile(
+        rf"(?<![\w@.])(?:{body})(?:'s|\u2019s)?(?![\w\u00b4]|[.@]\w)", ICASE
+    )
 
 
 @attrs.define
