@@ -183,3 +183,25 @@ def test_a_customer_name_inside_an_email_address_names_no_record() -> None:
     raw = PROVIDER.interpret(turn, REFUND.name, case_labels=labels, case_names=names)
     (act,) = [a for a in parse_plan(raw, turn).acts if isinstance(a, SetFieldAct)]
     assert act.target == LabelTarget(label="")  # no record named: the reducer asks which
+
+
+def test_who_an_item_is_for_said_as_a_pronoun_is_not_part_of_the_item() -> None:
+    act = _only_operation("add a cooking class for him, 55 euros")
+    assert act.args == {"item": "cooking class", "unit_price": "55 euros"}
+
+
+def test_a_heading_before_the_operation_names_its_object() -> None:
+    _, shown = _rebooked("TP1351: rebook 21 March")
+    assert shown == {"leg": "outbound", "date": "2026-03-21"}
+
+
+def test_a_field_set_to_a_date_in_some_weeks_reads_the_date_without_to() -> None:
+    reading = read("set the return date in two weeks")
+    (act,) = reading.acts
+    assert isinstance(act, SetFieldAct) and act.value == "in two weeks"
+
+
+def test_politeness_with_a_colon_before_a_list_of_fields_is_not_a_value() -> None:
+    reading = read("Kindly: note = 'late check-in', budget = 700 €")
+    values = [(a.field, a.value) for a in reading.acts if isinstance(a, SetFieldAct)]
+    assert values == [("note", "late check-in"), ("budget", "700 €")]

@@ -42,7 +42,8 @@ _SET = (
 )
 _FIELD_FORMS = (
     rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
-    r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
+    r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+"
+    r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
     r"(?:add|write|put|leave|include|attach|enter|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
     r"(?:(?:a|an|the|this|one|another)\s+)?"
@@ -151,6 +152,8 @@ _PASSIVE = re.compile(
     r"(?:\s+\w+ly)?\s+$",
     ICASE,
 )
+#: Words standing as a heading before the operation's phrase ("X-100: repair …").
+_HEADING_BEFORE = re.compile(r"[^\s,;:.!?][^,;:.!?]{0,30}?\s*(?::|->|=>|\u2192)\s*", ICASE)
 _NEGATED = re.compile(r"(?<!\w)(?:not|no|never|don'?t|didn'?t|won'?t|without)(?!\w)", ICASE)
 _WORDS = re.compile(r"[\w']+")
 
@@ -540,9 +543,12 @@ def read_operation(
     # A gap phrase ("file ... claim") holds its object in the gap: "file the roof claim".
     object_start = own_words[0][1] if len(own_words) > 1 else m.end()
     passive = _PASSIVE.search(text, start, m.start())
+    heading = _HEADING_BEFORE.fullmatch(text, start, m.start())
     if passive is not None:  # "the blue box should be moved to …": the object came first
         skip.append(passive.span())
         object_start = start
+    elif heading is not None and not targets.mentions(start, m.start()):
+        object_start = start  # "X-100: repair by Friday": the heading names the object
     reading = read_arguments(
         vocab.operation(name),
         text,

@@ -51,6 +51,10 @@ Span = tuple[int, int]
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
+#: "… for her", "… for us": who the object is for, not part of it.
+_FOR_PRONOUN = re.compile(
+    r"\s+for\s+(?:me|him|her|them|us|you|myself|himself|herself|themselves|ourselves)$", ICASE
+)
 _FUNCTION_ONLY = re.compile(
     r"(?:(?:for|of|a|an|the|with|to|at|on|in|and|my|our|your|his|her|their)\b[\s,]*)+", ICASE
 )
@@ -253,6 +257,7 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = "".join(c for c in words if unicodedata.category(c) not in ("So", "Sk", "Cs"))
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
+    words = _FOR_PRONOUN.sub("", words)
     tail = _AS_NOUN.search(words)
     if tail is not None and tail.group("noun").casefold().rstrip("s") in phrase_words:
         words = words[: tail.start()].strip(TRIM)

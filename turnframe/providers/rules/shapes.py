@@ -99,7 +99,7 @@ NUMBER = re.compile(
 #: Words that lead a clause without meaning anything for the plan.
 LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
-    r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
+    r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,:]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
     r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
     r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
