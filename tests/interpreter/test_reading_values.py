@@ -176,12 +176,25 @@ def test_a_word_made_from_a_workflow_verb_with_a_prefix_is_not_corrected_to_the_
     assert not [a for a in reading.acts if isinstance(a, OperationAct)]
 
 
+#: The refund desk's records with the other names the runtime passes (order numbers, customers).
+_ORDERS = ("Order 1001", "Order 1002")
+_ORDER_NAMES = {
+    "1001": ("Order 1001",),
+    "1002": ("Order 1002",),
+    "Ana Reis": ("Order 1001",),
+    "Rui Costa": ("Order 1002",),
+}
+
+
+def _fields_named(text: str) -> list[SetFieldAct]:
+    """The field changes read on the refund desk, its records named as the runtime names them."""
+    turn = make_turn(text, clock=TURN_CLOCK)
+    raw = PROVIDER.interpret(turn, REFUND.name, case_labels=_ORDERS, case_names=_ORDER_NAMES)
+    return [a for a in parse_plan(raw, turn).acts if isinstance(a, SetFieldAct)]
+
+
 def test_a_customer_name_inside_an_email_address_names_no_record() -> None:
-    turn = make_turn("set the contact email to rui.c@example.com", clock=TURN_CLOCK)
-    labels = ("Order 1001", "Order 1002")
-    names = {"Rui Costa": ("Order 1002",), "Ana Reis": ("Order 1001",)}
-    raw = PROVIDER.interpret(turn, REFUND.name, case_labels=labels, case_names=names)
-    (act,) = [a for a in parse_plan(raw, turn).acts if isinstance(a, SetFieldAct)]
+    (act,) = _fields_named("set the contact email to rui.c@example.com")
     assert act.target == LabelTarget(label="")  # no record named: the reducer asks which
 
 
@@ -205,3 +218,41 @@ def test_politeness_with_a_colon_before_a_list_of_fields_is_not_a_value() -> Non
     reading = read("Kindly: note = 'late check-in', budget = 700 €")
     values = [(a.field, a.value) for a in reading.acts if isinstance(a, SetFieldAct)]
     assert values == [("note", "late check-in"), ("budget", "700 €")]
+
+
+def test_a_free_text_field_then_its_record_then_plain_words_sets_the_field() -> None:
+    (act,) = _fields_named("note 1002 prefers sms")
+    assert (act.field, act.value, act.target) == (
+        "note",
+        "prefers sms",
+        LabelTarget(label="Order 1002"),
+    )
+
+
+def test_plain_words_after_a_validated_field_and_its_record_are_never_its_value() -> None:
+    assert _fields_named("email 1002 hello there") == []
+
+
+def test_a_sentence_about_a_free_text_field_is_not_its_value() -> None:
+    assert _fields_named("note 1002 is missing") == []
+
+
+def test_a_reason_clause_after_a_typed_value_is_neither_value_nor_left_unread() -> None:
+    reading = read(
+        "set the contact email on #1002 to rc@example.org so we stop missing mails", REFUND.name
+    )
+    (act,) = reading.acts
+    assert isinstance(act, SetFieldAct) and act.value == "rc@example.org"
+    assert reading.unread == []
+
+
+def test_a_reason_clause_that_names_an_operation_is_still_weighed() -> None:
+    reading = read(
+        "set the contact email on #1002 to rc@example.org so I can get a refund", REFUND.name
+    )
+    assert reading.unread == ["so I can get a refund"]
+
+
+def test_a_new_value_said_after_new_and_the_field_name_is_read() -> None:
+    (act,) = _fields_named("new email rc@example.org")
+    assert (act.field, act.value) == ("contact_email", "rc@example.org")

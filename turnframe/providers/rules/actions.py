@@ -260,10 +260,39 @@ def _bare(field_pattern: str) -> re.Pattern[str]:
 
 @functools.cache
 def _bare_plain(field_pattern: str) -> re.Pattern[str]:
-    """ "limit 1200 euros": the value right after the field, before any case is looked for."""
+    """ "limit 1200 euros", "new email a@b.pt": the value right after the field, before any
+    case is looked for."""
     return re.compile(
-        rf"{DETERMINER}?(?P<f>{field_pattern})\s+(?P<v>\S.*)", ICASE | re.DOTALL
+        rf"{DETERMINER}?(?:(?:new|updated|correct|right)\s+)?(?P<f>{field_pattern})\s+(?P<v>\S.*)",
+        ICASE | re.DOTALL,
     )
+
+
+#: What cannot open a field's value: a verb or a preposition ("note 1001 is wrong").
+_NOT_A_VALUE_START = re.compile(
+    r"(?:is|are|was|were|has|have|had|should|must|will|would|can|could|does|did|do|please"
+    r"|to|on|for|of|in|at|with|and|but|or|not|no|if|when|what|why|how)(?!\w)",
+    ICASE,
+)
+
+
+def _words_after_record(
+    text: str, bare: re.Match[str], targets: Targets, vocab: Vocabulary, value: str
+) -> bool:
+    """ "note 1001 vip guest": a free-text field, then the record it is on, then plain words
+    that name none of the workflow's fields or operations and that the field's validator
+    takes: the words are the value."""
+    if bare.re.groupindex.get("o") is None or bare.group("o") is None:
+        return False
+    field = vocab.workflow.field(vocab.field_named(bare.group("f")))
+    if field is None or field.type is not str or not targets.mentions(*bare.span("o")):
+        return False
+    if _NOT_A_VALUE_START.match(value) or len(value.split()) > 8 or not value[0].isalnum():
+        return False
+    if field.validate is not None and field.validate(value) is not None:
+        return False  # a field that refuses plain words (an address) takes only its own shape
+    named = re.search(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", value, ICASE)
+    return named is None and vocab.operation_regex.search(value) is None
 
 
 def typed_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
@@ -347,7 +376,11 @@ def read_field(
                 rest = (value_end, end) if text[value_end:end].strip() else None
         value, value_span = clean_value(text, (bare.start("v"), value_end), aliases)
         raw = text[bare.start("v") : value_end].strip()  # quotes and all: "note 1001 'called'"
-        if value and typed_value_ok(vocab, name, raw if raw[:1] in _QUOTES else value, ctx):
+        said = raw if raw[:1] in _QUOTES else value
+        if value and (
+            typed_value_ok(vocab, name, said, ctx)
+            or _words_after_record(text, bare, targets, vocab, value)
+        ):
             target = targets.find(start, end, [value_span])
             if rest is not None:
                 tail = unnamed_owner(text, rest[0], rest[1], vocab)
@@ -391,6 +424,8 @@ def read_field(
             rest = (value_span[0] + len(cut), value_span[1])
             value = cut
             value_span = (value_span[0], value_span[0] + len(cut))
+            if _only_purpose(text, rest, vocab):
+                rest = None  # "… so I actually get your replies": why, not what
         outside = [(value_span[0], end)] if value_end == end else [value_span]
         unnamed = unnamed_owner(text, start, value_start, vocab)
         target = targets.find(start, end, outside)
@@ -412,6 +447,24 @@ def asked_field_request(text: str, start: int, end: int) -> int | None:
     or ``None``: the rest is then read as a field change like any other."""
     m = _ASKED_FIELD_FRAME.match(text, start, end)
     return None if m is None else m.end()
+
+
+#: A clause that says why ("so I get …", "because we moved", "so that she can …").
+_PURPOSE = re.compile(
+    r"[\s,;-]*(?:so(?:\s+that)?|because|since|as|cause|'cause)\s+"
+    r"(?:i|we|you|he|she|they|it|my|our|his|her|their)\b",
+    ICASE,
+)
+
+
+def _only_purpose(text: str, span: Span, vocab: Vocabulary) -> bool:
+    """The words after a typed value only say why it is wanted: a purpose or reason clause
+    that names none of the workflow's operations or fields."""
+    if _PURPOSE.match(text, *span) is None:
+        return False
+    words = text[span[0] : span[1]]
+    named = re.search(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE)
+    return named is None and vocab.operation_regex.search(words) is None
 
 
 def _owner_span(

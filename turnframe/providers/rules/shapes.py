@@ -109,6 +109,7 @@ LEADING_FILLER = re.compile(
     r"|(?:i\s+have\s+|there\s+are\s+|i\s+need\s+|just\s+)?(?:two|three|2|3|a\s+couple\s+of"
     r"|a\s+few|some)\s+(?:small\s+|quick\s+)?things?(?:\s+to\s+(?:change|do|ask|fix))?"
     r"(?:\s+(?:please|today|for\s+you))?\s*(?:[:,-]\s*(?:1[.)]\s*)?|$)"
+    r"|(?:do|handle|fix|change)\s+(?:two|three|four|\d)\s+things\s+(?=(?:for|on)\s)"
     r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
     r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
