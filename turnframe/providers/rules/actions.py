@@ -376,9 +376,9 @@ def read_field(
                 rest = (value_end, end) if text[value_end:end].strip() else None
         value, value_span = clean_value(text, (bare.start("v"), value_end), aliases)
         raw = text[bare.start("v") : value_end].strip()  # quotes and all: "note 1001 'called'"
-        said = raw if raw[:1] in _QUOTES else value
+        as_said = raw if raw[:1] in _QUOTES else value
         if value and (
-            typed_value_ok(vocab, name, said, ctx)
+            typed_value_ok(vocab, name, as_said, ctx)
             or _words_after_record(text, bare, targets, vocab, value)
         ):
             target = targets.find(start, end, [value_span])
