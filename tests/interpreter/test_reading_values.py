@@ -256,3 +256,17 @@ def test_a_reason_clause_that_names_an_operation_is_still_weighed() -> None:
 def test_a_new_value_said_after_new_and_the_field_name_is_read() -> None:
     (act,) = _fields_named("new email rc@example.org")
     assert (act.field, act.value) == ("contact_email", "rc@example.org")
+
+
+def test_a_typo_with_two_letters_swapped_is_the_word_with_the_same_letters() -> None:
+    act = _only_operation("add a city card for 20 uero")
+    assert act.args == {"item": "city card", "unit_price": "20 euro"}
+
+
+def test_a_record_number_then_its_field_is_now_a_value_sets_that_field() -> None:
+    (act,) = _fields_named("1002 email is now rc@example.org")
+    assert (act.field, act.value, act.target) == (
+        "contact_email",
+        "rc@example.org",
+        LabelTarget(label="Order 1002"),
+    )

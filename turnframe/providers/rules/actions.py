@@ -58,6 +58,9 @@ _FIELD_FORMS = (
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
     # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
     rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
+    # "[case] F is now V", the case named first by its number: "4711 email is now …".
+    r"(?:(?:N)\s+)?#?\d{3,}(?:['\u2019]s)?\s+(?P<f>F)\s+(?:is\s+now|should\s+be|has\s+changed\s+to"
+    r"|changed\s+to|must\s+be)\s+",
     # "[case] F: V", the case named first: "4711 note: call back", "Anna's limit: 1500".
     r"(?:(?:(?:N)\s+|[a-z]{2,5}\.?\s?(?=#))?#?\d{3,}|(?-i:[A-Z])[\w-]*)(?:['\u2019]s)?\s+(?P<f>F)"
     r"\s*(?:[:=]|->|=>|\u2192)\s*",

@@ -90,9 +90,12 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
     if not best:
         return None
     best.sort(key=lambda item: (item[0], len(item[1]) != len(lowered), item[1]))
-    tied = [c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])]
-    if len(set(tied)) > 1:
-        return None  # two words are as close: never guess between them
+    tied = sorted({c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])})
+    if len(tied) > 1:
+        # Letters swapped are the likeliest slip ("wiat" is "wait", not "what"): the one
+        # candidate with the same letters wins; otherwise never guess between them.
+        same_letters = [c for c in tied if sorted(c) == sorted(lowered)]
+        return same_letters[0] if len(same_letters) == 1 else None
     return best[0][1]
 
 
