@@ -270,3 +270,10 @@ def test_a_record_number_then_its_field_is_now_a_value_sets_that_field() -> None
         "rc@example.org",
         LabelTarget(label="Order 1002"),
     )
+
+
+def test_an_exasperated_opening_is_not_part_of_the_request() -> None:
+    reading = read("For the third time: the budget is 800 euros, not whatever it says now")
+    (act,) = reading.acts
+    assert isinstance(act, SetFieldAct) and (act.field, act.value) == ("budget", "800 euros")
+    assert reading.unread == []

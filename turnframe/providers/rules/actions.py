@@ -452,10 +452,11 @@ def asked_field_request(text: str, start: int, end: int) -> int | None:
     return None if m is None else m.end()
 
 
-#: A clause that says why ("so I get …", "because we moved", "so that she can …").
+#: A clause that says why ("so I get …", "because we moved", "so that she can …"), or that
+#: only disowns another value ("…, not whatever you put in there").
 _PURPOSE = re.compile(
-    r"[\s,;-]*(?:so(?:\s+that)?|because|since|as|cause|'cause)\s+"
-    r"(?:i|we|you|he|she|they|it|my|our|his|her|their)\b",
+    r"[\s,;-]*(?:(?:so(?:\s+that)?|because|since|as|cause|'cause)\s+"
+    r"(?:i|we|you|he|she|they|it|my|our|his|her|their)\b|not\s+(?:whatever|what|the\s+old))",
     ICASE,
 )
 
