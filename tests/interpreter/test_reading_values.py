@@ -277,3 +277,10 @@ def test_an_exasperated_opening_is_not_part_of_the_request() -> None:
     (act,) = reading.acts
     assert isinstance(act, SetFieldAct) and (act.field, act.value) == ("budget", "800 euros")
     assert reading.unread == []
+
+
+def test_a_record_named_by_a_place_no_record_is_in_is_asked_about() -> None:
+    reading = read("please withdraw our booking in Madrid")
+    (act,) = reading.acts
+    assert isinstance(act, OperationAct) and act.target == LabelTarget(label="Madrid")
+    assert reading.reasons == ["turnframe.act.unknown_target"]

@@ -549,7 +549,10 @@ def _phrase_words(text: str, m: re.Match[str], vocab: Vocabulary) -> list[Span]:
 @functools.cache
 def _unnamed(nouns: str) -> re.Pattern[str]:
     return re.compile(
+        # "my trip to Barcelona", "the booking in Porto": a record named by a place it is in.
         rf"(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
+        rf"(?:{nouns})\s+(?:to|in|at|for)\s+(?P<place>(?-i:[A-Z])[\w-]+)(?!\w)"
+        rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
         rf"(?:(?:same|whole|entire|very)\s+)?"
         rf"(?:(?P<name>[A-Z][\w-]*|\d{{3,}})\s+)?(?:{nouns})s?(?!\w)"
         rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|my|our)\s+)?(?:{nouns})\s*"
@@ -566,7 +569,7 @@ def unnamed_owner(
     "order 1003" (an unknown target: the reducer asks, never guesses), or the case itself
     ("to the case", "for this record": the current case). The span is kept out of arguments."""
     for m in _unnamed(vocab.record_nouns).finditer(text, start, end):
-        said = m.group("name") or m.group("number") or m.group("hash")
+        said = m.group("name") or m.group("number") or m.group("hash") or m.group("place")
         if said is not None and said[0].isalpha() and said.casefold() in vocab.words:
             continue
         return m.span(), None if said is None else LabelTarget(label=said)
