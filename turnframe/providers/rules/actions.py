@@ -549,7 +549,7 @@ def _phrase_words(text: str, m: re.Match[str], vocab: Vocabulary) -> list[Span]:
 @functools.cache
 def _unnamed(nouns: str) -> re.Pattern[str]:
     return re.compile(
-        # "my trip to Barcelona", "the booking in Porto": a record named by a place it is in.
+        # "my case in Berlin", "the booking in Porto": a record named by a place it is in.
         rf"(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
         rf"(?:{nouns})\s+(?:to|in|at|for)\s+(?P<place>(?-i:[A-Z])[\w-]+)(?!\w)"
         rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
