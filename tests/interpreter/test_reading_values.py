@@ -284,3 +284,19 @@ def test_a_record_named_by_a_place_no_record_is_in_is_asked_about() -> None:
     (act,) = reading.acts
     assert isinstance(act, OperationAct) and act.target == LabelTarget(label="Madrid")
     assert reading.reasons == ["turnframe.act.unknown_target"]
+
+
+def test_a_list_of_counted_objects_ending_in_and_gives_one_operation_each() -> None:
+    reading = read("add 2 beach towels, 4 sun hats and 1 cooler bag")
+    items = [(a.args.get("item"), a.args.get("quantity")) for a in reading.acts]
+    assert items == [("beach towels", "2"), ("sun hats", "4"), ("cooler bag", "1")]
+
+
+def test_and_also_before_another_object_starts_the_next_object() -> None:
+    reading = read("add a wine tasting and also a cooking class")
+    assert [a.args.get("item") for a in reading.acts] == ["wine tasting", "cooking class"]
+
+
+def test_a_duration_or_an_amount_after_and_is_never_another_object() -> None:
+    reading = read("add a boat trip, 3 hours and 90 euros")
+    assert len(reading.acts) == 1 and reading.statuses != ["ready_to_execute"]

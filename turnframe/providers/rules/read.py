@@ -91,8 +91,14 @@ _LEADING_VALUE = re.compile(
 )
 #: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
 _SECOND_OBJECT = re.compile(
-    r",?\s+and\s+(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
-    r"\s+[a-z])",
+    r",?\s+(?P<and>and)\s+(?:also\s+)?(?=(?:a|an|another|the|one|two|three|four|five|six|seven"
+    r"|eight|nine|ten|\d+)\s+(?!(?:hours?|days?|weeks?|minutes?|months?|euros?|eur|dollars?"
+    r"|pounds?|cents?|each|per)\b)[a-z])"
+    # "add 3 maps, 3 guides and 2 pens": in a list that ends with "and", a comma before a
+    # counted object starts the next one ("a guide, 2 hours, 30 euros" is one object).
+    r"|,\s*(?=(?P<n>a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+"
+    r"(?!(?:hours?|days?|weeks?|minutes?|months?|euros?|eur|dollars?|pounds?)\b)[a-z][^,;]*?"
+    r"\sand\s+(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+[a-z])",
     ICASE,
 )
 _SHORT_FOLLOW_UP = re.compile(
@@ -622,8 +628,13 @@ class Reader:
                 )
                 if first is not None:
                     self._operation(clause, first, (s, second[0]))
-                    if not self._follow_up(second[1], e):
-                        self.plan.not_understood(second[1], e)
+                    at = second[1]
+                    while at < e:  # each further object inherits the operation
+                        later = _SECOND_OBJECT.search(self.text, at + 1, e)
+                        cut = later.start() if later is not None else e
+                        if not self._follow_up(at, cut):
+                            self.plan.not_understood(at, cut)
+                        at = self._object_start(later) if later is not None else e
                     return True
             self._operation(clause, op, (s, e))
         else:
@@ -657,7 +668,13 @@ class Reader:
         if not any(a.required and a.type is str and a.name in op.args for a in declared):
             return None
         m = _SECOND_OBJECT.search(self.text, op.phrase_span[1], e)
-        return None if m is None else (m.start(), m.start() + m.group(0).casefold().index("and"))
+        return None if m is None else (m.start(), self._object_start(m))
+
+    @staticmethod
+    def _object_start(m: re.Match[str]) -> int:
+        """Where the next object's words start: at its "and" (a follow-up), else after the
+        comma."""
+        return m.start("and") if m.group("and") is not None else m.end()
 
     def _set_field(self, clause: Clause, reading: FieldReading, span: Span) -> None:
         earlier = None
