@@ -300,3 +300,13 @@ def test_and_also_before_another_object_starts_the_next_object() -> None:
 def test_a_duration_or_an_amount_after_and_is_never_another_object() -> None:
     reading = read("add a boat trip, 3 hours and 90 euros")
     assert len(reading.acts) == 1 and reading.statuses != ["ready_to_execute"]
+
+
+def test_a_flight_number_without_its_letters_names_its_leg() -> None:
+    _, shown = _rebooked("move the 1350 flight to 18 March")
+    assert shown == {"leg": "return", "date": "2026-03-18"}
+
+
+def test_a_number_that_is_no_flight_of_the_trip_is_asked_about() -> None:
+    reading = read("rebook 1999 to 18 March")
+    assert reading.reasons == ["turnframe.act.unreadable_argument"]
