@@ -310,3 +310,23 @@ def test_a_flight_number_without_its_letters_names_its_leg() -> None:
 def test_a_number_that_is_no_flight_of_the_trip_is_asked_about() -> None:
     reading = read("rebook 1999 to 18 March")
     assert reading.reasons == ["turnframe.act.unreadable_argument"]
+
+
+def test_a_field_with_its_value_at_the_end_of_a_list_of_objects_is_that_fields_change() -> None:
+    reading = read("add 3 sun hats and a comment 'for the kids'")
+    assert [a.kind for a in reading.acts] == ["operation", "set_field"]
+    field = reading.acts[1]
+    assert isinstance(field, SetFieldAct) and (field.field, field.value) == ("note", "for the kids")
+
+
+def test_a_field_without_value_in_a_list_of_objects_is_asked_for() -> None:
+    reading = read("add a wine tasting and a remark")
+    assert reading.statuses == ["ready_to_execute", "needs_clarification"]
+    assert not [a for a in reading.acts if isinstance(a, OperationAct) and "remark" in str(a.args)]
+
+
+def test_words_beside_a_choice_go_to_an_argument_that_reads_them() -> None:
+    reading = read("put me on TP1410 for the way back on 19 March")
+    (act,) = reading.acts
+    assert isinstance(act, OperationAct) and act.args["flight"] == "TP1410"
+    assert reading.args(0)["leg"] == "return"

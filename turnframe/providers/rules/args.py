@@ -55,6 +55,7 @@ _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$",
 _FOR_PRONOUN = re.compile(
     r"\s+for\s+(?:me|him|her|them|us|you|myself|himself|herself|themselves|ourselves)$", ICASE
 )
+_OBJECT_PRONOUN = re.compile(r"(?<!\w)(?:me|us|him|them|it)(?!\w)", ICASE)
 _FUNCTION_ONLY = re.compile(
     r"(?:(?:for|of|a|an|the|with|to|at|on|in|and|my|our|your|his|her|their)\b[\s,]*)+", ICASE
 )
@@ -212,14 +213,28 @@ class _Carver:
         return [p for p in (_trim(self.text, s, e) for s, e in pieces) if p[0] < p[1]]
 
 
-def _choice_in(value: str, argument: Argument, carver: _Carver) -> str | None:
+def _typed_other(words: str, carver: _Carver) -> bool:
+    """Words left beside a choice go to an empty optional argument whose parser reads them
+    and refuses ordinary words ("X-100" to a part number); ``False`` if none does."""
+    words = _FUNCTION_ONLY.sub(" ", _OBJECT_PRONOUN.sub(" ", f" {words} ")).strip(TRIM)
+    for argument in carver.op.arguments:
+        if argument.required or argument.name in carver.args or not words:
+            continue
+        if carver._takes(words, argument) and not carver._takes("some words", argument):
+            carver.args[argument.name] = words
+            return True
+    return False
+
+
+def _choice_in(value: str, argument: Argument, carver: _Carver) -> tuple[str, str] | None:
     """For an argument with a finite set of values: the words of ``value`` that name exactly
-    one of them ("my of return" -> "return"), when the whole does not; else ``None`` (no
-    value named, or two: "the outbound or the return" is never narrowed to one)."""
+    one of them ("my of return" -> "return"), with the words around them, when the whole does
+    not; else ``None`` (no value named, or two: "the outbound or the return" is never
+    narrowed to one)."""
     if not argument.choices or carver._takes(value, argument):
         return None
     words = value.split()
-    found: dict[Any, str] = {}
+    found: dict[Any, tuple[str, str]] = {}
     for size in range(len(words), 0, -1):
         for at in range(len(words) - size + 1):
             window = " ".join(words[at : at + size])
@@ -227,7 +242,8 @@ def _choice_in(value: str, argument: Argument, carver: _Carver) -> str | None:
                 parsed = argument.parse(window, carver.ctx)
             except (ValueError, TypeError):
                 continue
-            found.setdefault(parsed, window)  # the longest words naming each value
+            rest = " ".join(words[:at] + words[at + size :])
+            found.setdefault(parsed, (window, rest))  # the longest words naming each value
     return next(iter(found.values())) if len(found) == 1 else None
 
 
@@ -310,6 +326,7 @@ def read_arguments(
         pieces = [p for p in pieces if p[1] > object_start]
     words = " ".join(_with_aliases(text, p, aliases) for p in pieces)
     names_field = False
+    narrowed = False
     said = " ".join(words.split()).strip(TRIM)
     refers = PRONOUN.match(said) if object_name is not None else DEICTIC.match(said)
     if said and not refers:
@@ -330,12 +347,15 @@ def read_arguments(
             unread += [] if _FUNCTION_ONLY.fullmatch(value) else pieces
         elif object_name is not None and value and not names_field and ":" not in value:
             assert object_arg is not None
-            carver.args[object_name] = _choice_in(value, object_arg, carver) or value
+            choice = _choice_in(value, object_arg, carver)
+            carver.args[object_name] = value if choice is None else choice[0]
+            if choice is not None and choice[1] and not _typed_other(choice[1], carver):
+                narrowed = True  # words beside the choice that no argument takes: unsure
         elif value:
             unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
     words_pieces = [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
-    split = object_name in carver.args and len(words_pieces) > 1
+    split = narrowed or (object_name in carver.args and len(words_pieces) > 1)
     return ArgumentReading(
         args=carver.args,
         numbers=numbers,

@@ -101,6 +101,7 @@ _SECOND_OBJECT = re.compile(
     r"\sand\s+(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+[a-z])",
     ICASE,
 )
+_LISTED_LEAD = re.compile(r"(?:and\s+)?(?:also\s+)?(?:(?:a|an|the|my|our)\s+)?", ICASE)
 _SHORT_FOLLOW_UP = re.compile(
     r"(?:(?:and|also|plus)\s+(?:for\s+|on\s+)?|what\s+about\s+|how\s+about\s+|same\s+for\s+)"
     r"[^,;.?!]{1,40}",
@@ -632,7 +633,7 @@ class Reader:
                     while at < e:  # each further object inherits the operation
                         later = _SECOND_OBJECT.search(self.text, at + 1, e)
                         cut = later.start() if later is not None else e
-                        if not self._follow_up(at, cut):
+                        if not (self._listed_field(clause, at, cut) or self._follow_up(at, cut)):
                             self.plan.not_understood(at, cut)
                         at = self._object_start(later) if later is not None else e
                     return True
@@ -669,6 +670,31 @@ class Reader:
             return None
         m = _SECOND_OBJECT.search(self.text, op.phrase_span[1], e)
         return None if m is None else (m.start(), self._object_start(m))
+
+    def _listed_field(self, clause: Clause, s: int, e: int) -> bool:
+        """ "…, and a note 'runners'": a field with its value in a list of objects is that
+        field's change, never another object of the operation."""
+        lead = _LISTED_LEAD.match(self.text, s, e)
+        start = lead.end() if lead is not None else s
+        named = re.match(rf"(?:{self.vocab.field_pattern})(?!\w)", self.text[start:e], ICASE)
+        if named is None:
+            return False
+        field = read_field(self.text, (start, e), self.vocab, self.targets, self.aliases, self.ctx)
+        if field is not None:
+            self._set_field(clause, field, (start, e))
+        else:  # "… and a note": which value is asked, nothing is guessed
+            name = self.vocab.field_named(named.group(0))
+            act = SetFieldAct(
+                target=self.targets.find(s, e),
+                field=name,
+                value="",
+                evidence=self.plan.evidence((start, e)),
+            )
+            self._emit(act, Note(field=name, span=(start, e)))
+            rest = self._without_fillers(start + named.end(), e)
+            if rest[0] < rest[1]:
+                self.plan.not_understood(*rest)
+        return True
 
     @staticmethod
     def _object_start(m: re.Match[str]) -> int:
