@@ -330,3 +330,8 @@ def test_words_beside_a_choice_go_to_an_argument_that_reads_them() -> None:
     (act,) = reading.acts
     assert isinstance(act, OperationAct) and act.args["flight"] == "TP1410"
     assert reading.args(0)["leg"] == "return"
+
+
+def test_a_note_that_reports_what_someone_says_takes_the_reported_words() -> None:
+    act = _only_field("for now add a note that she arrives by train")
+    assert (act.field, act.value) == ("note", "she arrives by train")

@@ -48,7 +48,8 @@ _FIELD_FORMS = (
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
     r"(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
-    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+"
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading|that(?=\s+(?:we|i|he|she|they)\b))"
+    r"\s+|\s+-\s+"
     r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"

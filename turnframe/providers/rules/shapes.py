@@ -104,7 +104,7 @@ LEADING_FILLER = re.compile(
     r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
     r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
     r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
-    r"|(?:possibly|perhaps)\s+"
+    r"|(?:possibly|perhaps)\s+|for\s+now[\s,]+"
     r"|(?:for\s+the\s+(?:last|\w+th|third|second)\s+time|once\s+again|one\s+more\s+time)[\s,:!.]+"
     r"|(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth)\s+time\s+(?:asking|i(?:'m|\s+am)\s+asking)"
     r"[\s,:!.]*"
