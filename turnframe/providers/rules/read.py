@@ -40,10 +40,12 @@ from turnframe.providers.rules.actions import (
     FieldReading,
     OperationReading,
     StartReading,
+    asked_field_request,
     clean_value,
     read_field,
     read_operation,
     read_start,
+    typed_value_ok,
 )
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
@@ -96,6 +98,15 @@ _SECOND_OBJECT = re.compile(
     ICASE,
 )
 #: A count before the object's words ("3 maps", "two guides"), not an amount ("35 euros").
+#: A number with a unit or a price word after it ("3 hours", "90 euros", "2 each"): a detail of
+#: the object before it, never another object.
+_MEASURE = re.compile(
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+(?:[.,]\d+)?)\s+"
+    r"(?:more\s+)?(?:hours?|days?|weeks?|minutes?|months?|euros?|eur|usd|dollars?"
+    r"|pounds?|cents?|each|per|people|persons?|adults?|kids?|children)\b",
+    ICASE,
+)
+_LISTED_LEAD = re.compile(r"(?:and\s+)?(?:also\s+)?(?:(?:a|an|the|my|our)\s+)?", ICASE)
 _COUNTED = re.compile(
     r"(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?!(?:of|euros?|eur|usd|dollars?"
     r"|pounds?|days?|hours?|weeks?|people|persons?|adults?|kids?|children)\b)[a-z]",
@@ -129,6 +140,7 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
+_QUOTE_PAIRS = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
@@ -200,6 +212,7 @@ _MAKE_IT = re.compile(
 )
 
 
+@functools.cache
 def _record_word(nouns: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
 
@@ -213,6 +226,31 @@ def _no_value(field_pattern: str) -> re.Pattern[str]:
         ICASE,
     )
 
+
+@functools.cache
+def _wrong_value(field_pattern: str) -> re.Pattern[str]:
+    """ "the email on order 1001 is wrong": a field said to need a new value, not given yet."""
+    return re.compile(
+        r"(?:(?:the|my|our|its)\s+)?"
+        rf"(?P<f>{field_pattern})(?:\s+(?:on|of|for|in)\s+(?:the\s+|my\s+|our\s+)?[\w#'\u2019.-]+"
+        r"(?:\s+[\w#-]+)?)?\s+(?:is|are|was)\s+(?:(?:still|now|all)\s+)?"
+        r"(?:wrong|incorrect|outdated|out\s+of\s+date|old|not\s+(?:right|correct|valid))",
+        ICASE,
+    )
+
+
+#: After a field named without its value: ", it should be V", ", the new one is V".
+_VALUE_FOLLOWS = re.compile(
+    r"[\s,;:.\u2013\u2014-]*(?:(?:please|thanks|thank\s+you)[\s,;:.!\u2013\u2014-]*)?"
+    r"(?:(?:and|but|so)\s+)?(?:it|that|this|(?:the\s+)?new\s+one"
+    r"|(?P<new>the\s+(?:new|right|correct)\s+[\w-]+))\s+(?:(?P<should>should\s+(?:be|say|read)"
+    r"|must\s+(?:be|say)|needs\s+to\s+(?:be|say)|has\s+to\s+be)|is\s+now|will\s+be|is)\s+(?=\S)",
+    ICASE,
+)
+#: Where such a value ends: a sentence end, or a comma before a new thought.
+_FOLLOWED_VALUE_END = re.compile(
+    r"[.!?;](?=\s|$)|\n|,\s+(?=(?:and|but|so|i|we|please|also|thanks|thank)\b)", ICASE
+)
 
 _RENAME_ALONE = re.compile(
     r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)", ICASE
@@ -229,9 +267,15 @@ class Reader:
     plan: PlanBuilder
     previous: tuple[Act, ...] = ()  # the previous turn's acts (context, never evidence)
     _last_condition: ActCondition | None = None
+    #: Text an act already read past its own clause (a value said in the next clause).
+    _read_up_to: int = 0
+    _clause_end: int = 0  # where the clause being read ends
 
     def read(self, clause: Clause) -> None:
-        s, e = clause.start, clause.end
+        s, e = max(clause.start, self._read_up_to), clause.end
+        if s >= e:
+            return
+        self._clause_end = e
         if CHITCHAT.fullmatch(self.text, s, e):
             self._emit(ChitchatAct(evidence=self.plan.evidence((s, e))))
             return
@@ -432,6 +476,16 @@ class Reader:
         """ "set the limit", "change the email on 1001", "rename it": a field named for a
         change with no value; the reducer asks for the value (an empty value is never set)."""
         m = _no_value(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        m = m or _wrong_value(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        if m is None:  # "fix the note, it should say 'x'": the value follows in the clause
+            for form in (_no_value, _wrong_value):
+                head = form(self.vocab.field_pattern).match(self.text, s, e)
+                if head is None:
+                    continue
+                named_field = self.vocab.field_named(head.group("f"))
+                if self._value_following(named_field, head.end())[1] is not None:
+                    m, e = head, head.end()
+                    break
         named = self.vocab.field_names.get("name") or self.vocab.field_names.get("title")
         if m is not None:
             field = self.vocab.field_named(m.group("f"))
@@ -440,9 +494,51 @@ class Reader:
         else:
             return False
         target = self.targets.find(s, e)
+        value, value_span = self._value_following(field, e)
+        if value_span is not None:
+            self._read_up_to = value_span[1]
+            s_e = (s, value_span[1])
+            rest = self._without_fillers(value_span[1], self._clause_end)
+            if rest[0] < rest[1]:
+                self.plan.not_understood(*rest)  # words after the value are weighed, not lost
+            act = SetFieldAct(
+                target=target, field=field, value=value, evidence=self.plan.evidence(s_e)
+            )
+            self._emit(act, Note(field=field, span=s_e))
+            return True
         act = SetFieldAct(target=target, field=field, value="", evidence=self.plan.evidence((s, e)))
         self._emit(act, Note(field=field, span=(s, e)))
         return True
+
+    def _value_following(self, field: str, at: int) -> tuple[str, Span | None]:
+        """The value said just after a field named without one ("fix the note, it should say
+        'no nuts'", "change the email, the new one is …"), when the field's parser and
+        validator accept it; ``("", None)`` otherwise."""
+        m = _VALUE_FOLLOWS.match(self.text, at)
+        declared = self.vocab.workflow.field(field)
+        if m is None or declared is None:
+            return "", None
+        start, end = m.end(), len(self.text)
+        closing = _QUOTE_PAIRS.get(self.text[start])
+        if closing is not None:
+            close = self.text.find(closing, start + 1)
+            end = close + 1 if close > start else end
+        else:
+            stop = _FOLLOWED_VALUE_END.search(self.text, start)
+            end = stop.start() if stop is not None else end
+        value, span = clean_value(self.text, (start, end), self.aliases)
+        if not value:
+            return "", None
+        plain = m.group("new") is None and m.group("should") is None
+        if plain and not typed_value_ok(self.vocab, field, self.text[start:end].strip(), self.ctx):
+            return "", None  # "the note, it is too long": a remark; only a typed value is meant
+        try:
+            parsed = declared.parse(value, self.ctx)
+        except ValueError:
+            return "", None
+        if declared.validate is not None and declared.validate(parsed) is not None:
+            return "", None
+        return value, (at, max(span[1], end))
 
     # -- negative clauses -------------------------------------------------------------------
     def _cancel(self, clause: Clause, s: int, e: int) -> bool:
@@ -558,10 +654,14 @@ class Reader:
         """An action read from the clause; a question-shaped clause is one only when it asks
         for an operation with a request ("could I get a copy …?")."""
         field = None
-        if not asked:
+        verb = asked_field_request(self.text, s, e) if asked else s
+        if verb is not None:
             field = read_field(
-                self.text, (s, e), self.vocab, self.targets, self.aliases, self.ctx
+                self.text, (verb, e), self.vocab, self.targets, self.aliases, self.ctx
             )
+            if field is not None and verb > s:
+                # "may I add a note: …?": the frame's words stand before the field's opening.
+                field = attrs.evolve(field, opening=field.opening + verb - s)
         op = read_operation(
             self.text,
             (s, e),
@@ -573,7 +673,7 @@ class Reader:
         )
         if op is not None and question_mark and not asked and op.phrase_span[0] > s:
             op = None  # "left to … on 1001?": a question naming an operation, not a request
-        if asked and op is None:
+        if asked and op is None and field is None:
             return False
         deep = op is not None and op.phrase_span[0] > s
         if field is not None and op is not None and not deep and self._carded_whole(op):
@@ -635,8 +735,27 @@ class Reader:
             if field is not None:
                 self._set_field(clause, field, words)
                 return
+            if self._listed_field_without_value(*words):
+                return
         if not self._follow_up(s, e):
             self.plan.not_understood(s, e)
+
+    def _listed_field_without_value(self, s: int, e: int) -> bool:
+        """ "…, and a note": a field named in a list of objects with nothing after it is that
+        field's change waiting for its value (asked), never another object of the operation."""
+        lead = _LISTED_LEAD.match(self.text, s, e)
+        start = lead.end() if lead is not None else s
+        named = re.match(rf"(?:{self.vocab.field_pattern})(?!\w)", self.text[start:e], ICASE)
+        if named is None:
+            return False
+        rest = self._without_fillers(start + named.end(), e)
+        if rest[0] < rest[1]:
+            return False  # words after the field: a follow-up reads them as its value
+        name = self.vocab.field_named(named.group(0))
+        evidence = self.plan.evidence((start, e))
+        act = SetFieldAct(target=self.targets.find(s, e), field=name, value="", evidence=evidence)
+        self._emit(act, Note(field=name, span=(start, e)))
+        return True
 
     def _on_several_cases(self, clause: Clause, s: int, e: int) -> bool:
         """ "close 4711 and 4712 today": a list of cases right after the operation's words is
@@ -687,7 +806,8 @@ class Reader:
         for m in _SECOND_OBJECT.finditer(self.text, op.phrase_span[1], e):
             joined = m.group("and")
             if joined is not None:
-                out.append((m.start(), m.start("and")))
+                if not _MEASURE.match(self.text, m.end(), e):
+                    out.append((m.start(), m.start("and")))
             elif _COUNTED.match(self.text, m.end(), e):
                 out.append((m.start(), m.end()))
         return out
