@@ -41,11 +41,27 @@ from turnframe.plan import (
 from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
 from turnframe.providers.rules.split import sentences
+from turnframe.providers.rules.vague import (
+    partial_words,
+    placeholder_in,
+    vague_value,
+    vague_words,
+)
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.numbers import NUMBER_WORDS
 
 Span = tuple[int, int]
 
+#: A share of what a value could be: "half", "the rest", "all of it" stand for a value.
+_PORTION = re.compile(
+    r"(?<!\w)(?:half|halves|quarter|third|full|whole|entire|rest|remaining|remainder|all"
+    r"|double|twice|triple|percent|per\s*cent|part|portion|less|more)(?!\w)|%",
+    ICASE,
+)
+#: Where the sentence holding unexplained words opens: a correction marker after it amends.
+_SENTENCE_OPEN = re.compile(r"[;.!?\n()]")
+#: How far back a marker in front of unexplained words is looked for.
+_MARKER_REACH = 40
 #: Words that turn a request around.
 _NEGATION = re.compile(
     r"(?<!\w)(?:not|no|never|nothing|none|without|instead|unless|except|cannot|can'?t"
@@ -81,7 +97,7 @@ _POLITE = re.compile(
 #: What is left of a reference to a record once its name is taken out.
 _RECORD_REF = re.compile(
     r"(?<!\w)(?:\d{3,}|#|n[°º]|no\.?|nr\.?|number|for|on|of|in|to|about|regarding|the|my|our"
-    r"|this|that|id)(?!\w)",
+    r"|this|that|id|ref|reference|ref\.|code|nr)(?!\w)",
     ICASE,
 )
 #: Words that take the certainty out of a request: it waits for a card.
@@ -125,8 +141,19 @@ _SEPARATOR = re.compile(
     r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)"
     r"|[\"\u201d\u2019'](?=\s)"  # a quote closing inside the value: more words follow it
 )
+#: A free-text value that opens by counting itself ("second pass", "another bag",
+#: "additional seat"): a count or an ordinal was read as part of the name.
+_COUNTED = re.compile(
+    r"(?:(?:a|an|the|one)\s+)?(?:second|third|fourth|fifth|another|additional|further"
+    r"|more|other|next|2nd|3rd|4th|5th)(?!\w)",
+    ICASE,
+)
 _QUOTED = re.compile(r"[\"\u201c\u2018'][^\"\u201d\u2019']+[\"\u201d\u2019']")
-_FOR_SOMEONE = re.compile(r"(?<!\w)(?:for|by|with)\s+(?-i:[A-Z])\w*")
+_FOR_SOMEONE = re.compile(
+    r"(?<!\w)(?:for|by|with)\s+(?:(?-i:[A-Z])\w*|(?:everyone|everybody|all|each|both|the\s+group"
+    r"|the\s+kids|the\s+children|the\s+family|(?:my|our|his|her|their)\s+\w+)(?!\w))",
+    ICASE,
+)
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
 _DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
@@ -151,7 +178,10 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     """What words the reading left unexplained could change: a correction or a second value
     (the change's value is in doubt), a negation or a request word (the change is)."""
     correcting = MARKER_AT.match(words) or _CORRECTING.search(words)
-    value = _VALUE.search(words)
+    if vague_words(words) is not None or vague_value(words):  # "a fair amount", "something"
+        return Doubt("value", words)
+    amended = correcting or _HEDGE.search(words)  # "actually only half", "maybe just half"
+    value = _VALUE.search(words) or (amended and _PORTION.search(words))
     if _HEDGE.search(words):  # "or maybe 1600": the value is in doubt; "not sure": the change
         return Doubt("value" if value else "hedge", words)
     named = vocab.operation_regex.search(words) or re.search(
@@ -183,6 +213,12 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
         if m is not None:
             return m.group(0)
     if not sentence:
+        counted = _COUNTED.match(stripped)
+        if counted is not None:  # "second pass": how many, said inside what
+            return counted.group(0)
+        placeholder = placeholder_in(stripped)
+        if placeholder is not None:  # "a tour for someone": who or what is not said
+            return placeholder
         for_someone = _FOR_SOMEONE.search(stripped)
         if for_someone is not None:  # "city card for Ana": who it is for is not what it is
             return for_someone.group(0)
@@ -228,11 +264,27 @@ def vet(
         if index in cancelled or isinstance(act, CancelAct):
             continue
         if isinstance(act, OperationAct):
+            placeless = _vague_args_asked(act, vocab)
+            if placeless is not None:  # "add some stuff", "pay a fair amount": ask, never guess
+                plan.acts[index] = act = placeless
             dated = _vague_date_asked(act, vocab, today)
             if dated is not None:  # "move the visit sometime next month": ask the date
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
+        vague = isinstance(act, SetFieldAct) and vague_value(act.value)
+        if isinstance(act, SetFieldAct) and vague and not _quoted_in(text, act.value, act.evidence):
+            plan.acts[index] = attrs.evolve(act, value="")  # an empty value is asked for
+            continue
         if isinstance(act, OperationAct) and not act.confirm:
-            if _operation_doubt(act, vocab, today) is not None:
+            earlier = next(
+                (
+                    a
+                    for a in reversed(plan.acts[:index])
+                    if isinstance(a, OperationAct) and a.operation == act.operation
+                ),
+                None,
+            )
+            unsure = _operation_doubt(act, vocab, today) or _name_for_what(act, vocab, earlier)
+            if unsure:
                 plan.acts[index] = attrs.evolve(act, confirm=True)
         elif isinstance(act, SetFieldAct) and not act.confirm:
             quoted = _quoted_in(text, act.value, act.evidence)
@@ -259,11 +311,17 @@ def vet(
     ]
     for unread, asked in spans:
         words = _said(text, unread.start, unread.end, mentions, vocab.record_nouns)
+        # "…, actually only half": the marker the reading took off still amends.
+        marked = _marker_before(plan, unread.start) if words else ""
+        words = marked + words
         doubt = unexplained_doubt(words, vocab) if words else None
+        if words and _NEGATES_NEXT.search(words) and _starts_a_value(plan, unread.end):
+            doubt = Doubt("value", words)  # "pay 1001 back, but not the full amount": ask
         if doubt is None:
             continue
-        # "submit it? not sure", "20 euros… hmm, 22?": the sentence before counts too.
-        reach_back = doubt.kind == "hedge" or asked
+        # "submit it? not sure", "20 euros… hmm, 22?", "… full amount. Actually only part":
+        # the sentence before counts too.
+        reach_back = doubt.kind == "hedge" or asked or bool(marked)
         changes = [i for i in near.changes(unread.start, reach_back) if i not in cancelled]
         corrects = bool(
             _CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words)
@@ -278,8 +336,9 @@ def vet(
         if not changes:
             continue
         numbered = any(plan.notes[i].numbers for i in changes)
-        if doubt.kind == "card" and _QUALIFIER.search(words) and numbered:
-            doubt = Doubt("value", words)  # "pay everything except 20 euros": ask
+        narrowed = _QUALIFIER.search(words) or (_NEGATION.search(words) and _PORTION.search(words))
+        if doubt.kind == "card" and narrowed and (numbered or _lacks_typed(plan, changes, vocab)):
+            doubt = Doubt("value", words)  # "pay everything except 20 euros", "not all": ask
         if doubt.kind == "value":
             if not _could_be_value_of(plan, changes, words, vocab):
                 for i in changes:  # a date nothing takes: not a value to ask, but a card
@@ -291,6 +350,29 @@ def vet(
                 cancelled.add(chosen)
         for i in changes:
             _hold(plan, i)
+
+
+def _marker_before(plan: PlanBuilder, start: int) -> str:
+    """A correction marker shortly before ``start`` in its sentence that no act read (with
+    the words after it), or nothing: words after "actually only", "hmm sorry," amend."""
+    lo = max(0, start - _MARKER_REACH)
+    lead = plan.text[lo:start]
+    opens = list(_SENTENCE_OPEN.finditer(lead))
+    if opens:
+        lo += opens[-1].end()
+        lead = plan.text[lo:start]
+    lead = _POLITE.sub(lambda m: " " * len(m.group(0)), lead)
+    m = _CORRECTING.search(lead) or MARKER_AT.search(lead)
+    if m is None:
+        return ""
+    at = lo + m.start()
+    read = any(ev.start <= at < ev.end for act in plan.acts for ev in getattr(act, "evidence", ()))
+    amends = any(  # a marker amends a change said before it, never one after it
+        act.evidence and act.evidence[0].start < at
+        for act in plan.acts
+        if isinstance(act, OperationAct | SetFieldAct | CorrectAct)
+    )
+    return f"{lead[m.start() :].strip()} " if amends and not read else ""
 
 
 @attrs.define
@@ -393,6 +475,34 @@ def _named_here(act: object, words: str, vocab: Vocabulary) -> bool:
     return True
 
 
+#: A negation at the end of unexplained words: it negates what follows them.
+_NEGATES_NEXT = re.compile(r"(?<!\w)(?:not|never|anything\s+but|except)\s*$", ICASE)
+
+
+def _starts_a_value(plan: PlanBuilder, at: int) -> bool:
+    """Whether an argument value of one of the plan's operations follows ``at`` closely."""
+    after = plan.text[at : at + 40].lstrip(" ,")
+    for act in plan.acts:
+        if isinstance(act, OperationAct):
+            for value in act.args.values():
+                if value.strip() and after.casefold().startswith(value.strip().casefold()):
+                    return True
+    return False
+
+
+def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bool:
+    """Whether one of the operations lacks a typed argument (a proposal may stand in)."""
+    for index in changes:
+        act = plan.acts[index]
+        if isinstance(act, OperationAct):
+            op = vocab.workflow.operation(act.operation)
+            if op is not None and any(
+                (a.type is not str or a.choices) and a.name not in act.args for a in op.arguments
+            ):
+                return True
+    return False
+
+
 def _could_be_value_of(
     plan: PlanBuilder, changes: list[int], words: str, vocab: Vocabulary
 ) -> bool:
@@ -442,6 +552,72 @@ def _vague_date_asked(
             rest = value[: m.start()].strip()
             return {**act.args, name: rest, dated: f"\u2026 {m.group(0).strip()}"}
     return None
+
+
+def _vague_args_asked(act: OperationAct, vocab: Vocabulary) -> OperationAct | None:
+    """The act with every argument said as a placeholder ("some stuff", "a fair amount")
+    asked for: a typed one is made unreadable, a required free-text one is left out (the
+    reducer asks for both); an optional free-text one is left out and the act waits for a
+    card. None when no argument is vague."""
+    op = vocab.workflow.operation(act.operation)
+    if op is None:
+        return None
+    args = dict(act.args)
+    confirm = act.confirm
+    for argument in op.arguments:
+        value = args.get(argument.name)
+        if value is None or not vague_value(value):
+            continue
+        if argument.type is not str or argument.choices:
+            args[argument.name] = f"\u2026 {value}"
+        else:
+            del args[argument.name]
+            confirm = confirm or not argument.required
+    partial = partial_words(" ".join(ev.text for ev in act.evidence))
+    if partial is not None:  # "pay it back partially": a proposal of the whole never stands
+        for argument in op.arguments:
+            if argument.propose is not None and argument.name not in args:
+                args[argument.name] = f"\u2026 {partial}"
+    if args == act.args:
+        return None
+    return attrs.evolve(act, args=args, confirm=True if confirm else act.confirm)
+
+
+#: A value that is only a proper name: capitalized words.
+_PROPER_NAME = re.compile(r"(?-i:[A-Z][\w'\u2019-]*)(?:\s+(?-i:[A-Z][\w'\u2019-]*)){0,3}")
+
+
+_SAME_FOR = re.compile(r"(?<!\w)same\s+(?:again\s+)?(?:for|with|to)\s", ICASE)
+
+
+def _name_for_what(act: OperationAct, vocab: Vocabulary, earlier: OperationAct | None) -> bool:
+    """An act that inherits its operation (no word of it in its own words: "same for
+    Joana") with a bare name where the act it follows held something else than a name, or
+    with names in two free-text arguments: which argument the name replaces (who, or what)
+    is not said. A card shows what would run."""
+    op = vocab.workflow.operation(act.operation)
+    if op is None or any(vocab.operation_regex.search(ev.text) for ev in act.evidence):
+        return False
+    free = [a.name for a in op.arguments if a.type is str and not a.choices]
+    named = [n for n in free if _PROPER_NAME.fullmatch(act.args.get(n, "").strip())]
+    if len(named) >= 2:
+        return True
+    before = {} if earlier is None else earlier.args
+    if any(before.get(n) and not _PROPER_NAME.fullmatch(before[n].strip()) for n in named):
+        return True
+    said = " ".join(ev.text for ev in act.evidence)
+    for_whom = _SAME_FOR.search(said)
+    if for_whom is None or earlier is None:
+        # With no earlier act in this turn, the follow-up continues the previous turn's act:
+        # the reader puts a name only where that act held a name ("paid by Pedro" → "same for
+        # Sofia"), so the name's place is known.
+        return False
+    # "the same for my brother": who it is for, put where what it is was
+    after = said[for_whom.end() :].casefold()
+    return any(
+        act.args.get(n) and act.args[n] != before.get(n) and act.args[n].casefold() in after
+        for n in free
+    )
 
 
 def _operation_doubt(act: OperationAct, vocab: Vocabulary, today: date | None) -> str | None:
@@ -531,11 +707,16 @@ def _doubt_value(
         typed = [a.name for a in op.arguments if a.type is not str or a.choices]
         if note.numbers:
             name = note.numbers[-1]
-        else:  # the words may hold a value the act lacks: its first typed argument left
-            name = next((n for n in typed if n not in act.args), "")
+        else:  # the words may hold a value the act lacks: its first typed argument left,
+            # else the last one it holds ("full amount, actually only half")
+            held = [n for n in typed if n in act.args]
+            name = next((n for n in typed if n not in act.args), held[-1] if held else "")
         if not name:
             return False
-        args = {**act.args, name: f"{act.args.get(name, '')} \u2026 {words}".strip()}
+        # Unreadable from its first character: no share word ("full amount") still reads.
+        before = act.args.get(name, "")
+        unreadable = f"\u2026 {before} \u2026 {words}" if before else f"\u2026 {words}"
+        args = {**act.args, name: unreadable}
         plan.acts[index] = attrs.evolve(act, args=args, confirm=True)
     elif isinstance(act, SetFieldAct):
         if corrected:

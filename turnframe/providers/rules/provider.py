@@ -42,7 +42,10 @@ from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.confidence import vet
+from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.read import Reader
+from turnframe.providers.rules.records import unnamed_records
+from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.spelling import correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
@@ -99,9 +102,13 @@ def _read(
     corrected = correct(text, vocab.words, name_words)
     context = (case_labels, focus_label, glossary, case_names, tuple(previous_acts), recall_pending)
     if corrected is None:
-        return _read_english(turn, vocab, *context)
-    read = _read_english(attrs.evolve(turn, text=corrected.text), vocab, *context)
-    return remap(read, corrected)
+        read = _read_english(turn, vocab, *context)
+    else:
+        fixed = attrs.evolve(turn, text=corrected.text)
+        read = remap(_read_english(fixed, vocab, *context), corrected)
+    # In the user's own words (a typo fixed into an operation's word included): a reversed
+    # request ("unsubmit", "undo the payment") never runs as the operation it reverses.
+    return reverse_checked(read, text, vocab)
 
 
 def _read_english(
@@ -142,13 +149,18 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
+    # An operation asked to act on something it does not take is not that operation.
+    foreign_objects(plan, vocab, mentioned)
     # A change the reading cannot vouch for waits for a card or asks (ADR 0019).
     vet(
         plan,
         vocab,
-        mentions=lambda s, e: {m.label for m in targets.mentions(s, e)},
+        mentions=mentioned,
         today=reader.ctx.now.date(),
     )
+    # A record named only inside a value ("set the note to call Ana back") is not named.
+    unnamed_records(plan, targets, focus_label)
     return plan.plan()
 
 

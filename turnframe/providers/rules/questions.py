@@ -23,9 +23,31 @@ QUESTION_OPENING = re.compile(
     r"(?:what|what['\u2019]?s|whats|when|where|which|who|whom|whose|why|how|is|are|was|were"
     r"|am|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had"
     r"|isn['\u2019]?t|aren['\u2019]?t|tell\s+me|let\s+me\s+know|describe|explain|define"
-    r"|(?:give|show)\s+me\s+an?\s+(?:example|instance)|example\s+of|remember|recall)(?!\w)",
+    r"|(?:give|show)\s+me\s+an?\s+(?:example|instance)|example\s+of|remember|recall"
+    r"|i\s+(?:(?:just|only|really|also)\s+)?(?:want(?:ed)?|would\s+like|'d\s+like|need)\s+to\s+know"
+    r"|i['\u2019]?(?:m|\s+am|\s+was)\s+(?:just\s+)?(?:wondering|curious)|i\s+wonder|wondering)(?!\w)",
     ICASE,
 )
+#: How a request works in general (how long it takes, how soon, what happens after):
+#: knowledge, never one record's figure.
+_HOW_IT_WORKS = re.compile(
+    r"(?:how\s+(?:long|soon|quickly|fast|many\s+(?:days|weeks|hours|business\s+days))"
+    r"|what\s+happens\s+(?:when|after|once|next)|when\s+will\s+(?:i|we)\s+(?:get|receive|see)"
+    r"|how\s+(?:do|does)\s+(?:\w+\s+){1,4}work)"
+    r"(?!\w)",
+    ICASE,
+)
+#: "can I get X without Y?", "is it possible to X if Y?": whether something may be done under a
+#: condition, asked by the one who would do it: a question about the rules, not a request.
+_MAY_I_IF = re.compile(
+    r"(?:(?:can|could|may|do|would|will|should)\s+(?:i|we|one|customers?|people)(?:\s+still)?"
+    r"|is\s+it\s+(?:still\s+)?possible\s+to|am\s+i\s+(?:still\s+)?(?:able|allowed|entitled)\s+to)"
+    r"\s+(?!(?:ask|know|check|see|find\s+out|learn)\b)"  # "may I ask …": a question's frame
+    r".*?(?<!\w)(?:without|even\s+if|if|in\s+case|unless|with\s+no)(?!\w)",
+    ICASE,
+)
+#: Past forms people write for the irregular ones a workflow's phrases use.
+_IRREGULAR = {"payed": "paid", "buyed": "bought", "sended": "sent", "spended": "spent"}
 HYPOTHETICAL = re.compile(
     r"(?:what\s+(?:would|will|could|might)\s+happen\s+if|what\s+happens\s+if|what\s+if"
     r"|suppose|supposing|hypothetically|imagine|would\s+.+\s+if|if\s+(?:i|we)\s+.+\s+what)"
@@ -49,8 +71,13 @@ def looks_like_question(body: str, asked: bool) -> bool:
     return asked or QUESTION_OPENING.match(body) is not None
 
 
+def asks_whether_allowed(body: str) -> bool:
+    """ "can I get X without Y?": a question about the rules, never the request X."""
+    return _MAY_I_IF.match(body) is not None
+
+
 def workflow_question(body: str, vocab: Vocabulary) -> str | None:
-    said = tokens(body)
+    said = frozenset(_IRREGULAR.get(w, w) for w in tokens(body))
     for name, needed in vocab.questions:
         if needed <= said:
             return name
@@ -60,6 +87,8 @@ def workflow_question(body: str, vocab: Vocabulary) -> str | None:
 def read_question(body: str, vocab: Vocabulary) -> QuestionReading:
     if HYPOTHETICAL.match(body):
         return QuestionReading(hypothetical=True, about_case=True)
+    if _HOW_IT_WORKS.match(body) or asks_whether_allowed(body):
+        return QuestionReading()  # how it works, what the rules allow: knowledge
     classified = classify_question(body)
     if classified.intent is IntentTag.RECALL:
         return QuestionReading(recall=classified.subject or body)

@@ -65,7 +65,12 @@ from turnframe.providers.rules.negations import (
     kept_field,
     negated_operations,
 )
-from turnframe.providers.rules.questions import QUESTION_OPENING, looks_like_question, read_question
+from turnframe.providers.rules.questions import (
+    QUESTION_OPENING,
+    asks_whether_allowed,
+    looks_like_question,
+    read_question,
+)
 from turnframe.providers.rules.recall import recall_description
 from turnframe.providers.rules.shapes import (
     CHITCHAT,
@@ -136,11 +141,19 @@ _OTHERWISE_INSIDE = re.compile(r"[\s,;]+(?P<tail>(?:otherwise|else|or\s+else)\b.
 #: "if" asks a question; it sets no condition.
 _ASKS_WHETHER = re.compile(
     r"(?:(?:please|kindly|and|also|can\s+you|could\s+you)\s+)*(?:tell\s+me|let\s+me\s+know|check"
+    r"|(?:may|can|could)\s+i\s+ask|i\s+(?:(?:just|only)\s+)?(?:want(?:ed)?|would\s+like|'d\s+like)\s+to\s+know"
+    r"|i(?:'m|\s+am|\s+was)?\s+wonder(?:ing|ed)?"
     r"|i(?:'d|\s+would)\s+(?:really\s+)?appreciate\s+it\s+if\s+you\s+could\s+(?:tell\s+me|let\s+me\s+know|check))"
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
 _QUOTE_PAIRS = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+#: "can you …", "could you please …" right before a clause: a request said as a question.
+_ASKED_TO_DO = re.compile(
+    r"(?<!\w)(?:can|could|would|will)\s+(?:you|u)"
+    r"(?:\s+(?:please|pls|kindly|maybe|possibly|also|just))*[\s,]*$",
+    ICASE,
+)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
@@ -283,7 +296,10 @@ class Reader:
         if s >= e:
             return
         if clause.marker is None and story(self.text, s, e):
-            self.plan.not_understood(s, e)  # "I booked it in May": a story, never an act
+            if _ASKS_WHETHER.match(self.text, s, e):
+                self._question(clause, s, e)  # "I was wondering if the order was sent"
+            else:
+                self.plan.not_understood(s, e)  # "I booked it in May": a story, never an act
             return
         headed = self._case_heading(s, e)
         if headed is not None:
@@ -325,6 +341,9 @@ class Reader:
         """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
         "otherwise", its negation). An "if" clause whose condition the workflow does not
         declare is left unread rather than run unconditionally."""
+        if asks_whether_allowed(self.text[s:e]):  # "can I get X without Y?": a question
+            self._question(clause, s, e)
+            return True
         otherwise = OTHERWISE.fullmatch(self.text, s, e)
         if otherwise is not None and self._last_condition is not None:
             flipped = attrs.evolve(self._last_condition, holds=not self._last_condition.holds)
@@ -606,14 +625,19 @@ class Reader:
 
     def _constraint(self, clause: Clause, s: int, e: int) -> bool:
         rules = forbidden(self.text, s, e, self.vocab)
-        pause = re.search(r"[,;:]", self.text[s:e])
+        asked: Span | None = None
+        pause = re.search(r"[,;:\u2014\u2013]|\s-\s", self.text[s:e])
         if not rules and pause is not None:
             # "don't submit it, the boss wants to see it first": the constraint is read, the
             # words after the pause are not understood rather than guessed at.
             head = self._without_fillers(s, s + pause.start())
             rules = forbidden(self.text, *head, self.vocab)
             if rules:
-                self.plan.not_understood(*self._without_fillers(head[1], e))
+                rest = self._without_fillers(head[1], e)
+                if looks_like_question(self.text[rest[0] : rest[1]], clause.question):
+                    asked = rest  # "don't X, I just want to know how much …": a question
+                else:
+                    self.plan.not_understood(*rest)
                 e = head[1]
         said = self.targets.mentions(s, e)
         target = LabelTarget(label=said[0].label) if said else None
@@ -625,6 +649,8 @@ class Reader:
                 evidence=self.plan.evidence((s, e)),
             )
             self._emit(act)
+        if asked is not None:
+            self._question(clause, *asked)
         return bool(rules)
 
     # -- actions ----------------------------------------------------------------------------
@@ -917,6 +943,13 @@ class Reader:
 
     def _question(self, clause: Clause, s: int, e: int) -> None:
         reading = read_question(self.text[s:e], self.vocab)
+        asked_to_do = _ASKED_TO_DO.search(self.text, max(clause.start, s - 40), s)
+        plain = reading.question is None and reading.recall is None and not reading.hypothetical
+        if asked_to_do is not None and plain and QUESTION_OPENING.match(self.text, s, e) is None:
+            # "can you text him …?", "could you upgrade …?": a request, said as a question,
+            # that nothing of the workflow reads: it cannot be done, and it answers nothing.
+            self.plan.not_understood(s, e)
+            return
         if e < len(self.text) and self.text[e] == "?":
             e += 1
         evidence = self.plan.evidence((s, e))

@@ -97,7 +97,7 @@ def _name_table(
     body = "|".join(r"\s+".join(map(re.escape, lb.split())) for lb in ordered)
     # Never inside an address or a file name ("ana.r@example.com" does not name Ana).
     return table, partial, re.compile(
-        rf"(?<![\w@.])(?:{body})(?:'s|\u2019s)?(?![\w\u00b4]|[.@]\w)", ICASE
+        rf"(?<![\w@])(?<!\w\.)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4@]|[.@]\w)", ICASE
     )
 
 
