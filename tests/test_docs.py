@@ -285,14 +285,21 @@ def _on_port(script: str, port: str) -> str:
     return re.sub(rf"(?<=[:= ]){DOC_PORT}\b", port, script)
 
 
+def _server_command(script: str) -> list[str]:
+    """The one command of a server block, as words (continued lines joined, comments dropped)."""
+    commands = [line for line in script.replace("\\\n", " ").splitlines() if line.strip()]
+    assert len(commands) == 1, f"a ```{SERVER} block holds one command, not {commands}"
+    return shlex.split(commands[0], comments=True)
+
+
 def _serve_and_ask(server: str, client: str, folder: Path, where: str) -> None:
     """Start ``server``, wait until it says where it listens, run ``client``, stop it."""
-    [command] = [line for line in server.splitlines() if line.strip()]
+    words = _server_command(server)
     port = _free_port()
-    listens = command.startswith("turnframe serve") or f"--port {DOC_PORT}" in command
-    if command.startswith("turnframe serve") and "--port" not in command:
-        command += f" --port {DOC_PORT}"
-    command = _on_port(command, port)
+    if words[:2] == ["turnframe", "serve"] and not any(w.startswith("--port") for w in words):
+        words += ["--port", DOC_PORT]
+    command = _on_port(shlex.join(words), port)
+    listens = command != shlex.join(words)
     process = subprocess.Popen(
         ["bash", "-c", f"exec {command}"],
         cwd=folder,
@@ -385,7 +392,7 @@ def test_a_server_block_is_one_command_followed_by_its_client() -> None:
     ]
     for path, line, script, client in servers:
         where = f"{path.relative_to(REPO)}:{line}"
-        assert len([c for c in script.splitlines() if c.strip()]) == 1, where
+        assert _server_command(script), where
         assert client, f"{where}: a ```{SERVER} block is followed by a shell block, its client"
 
 
