@@ -10,8 +10,10 @@ accuracy measure, not a timing, so there is no baseline run.
 
 By default it reads the tuned part: the first corpus (``tests/phrasings/*.jsonl``), the
 engineers' own lines (``own/``) and the second, blind corpus's development set (``second/``).
-``--part holdout`` (or ``--holdout``) and ``--part holdout-second`` read the held-out sets: run
-them at the end, and never tune to them. ``--part first|second`` read one development set.
+``--part holdout`` (or ``--holdout``), ``--part holdout-second`` and ``--part holdout-third`` read
+the held-out sets: run them at the end, and never tune to them. ``--part first|second|third``
+read one development set; the third corpus (``third/``, blind like the second) is in no tuned
+part.
 ``--quick`` plays every fourth line.
 """
 
@@ -46,6 +48,8 @@ PARTS = {
     "second": ("second",),
     "holdout": ("holdout",),
     "holdout-second": ("holdout/second",),
+    "third": ("third",),
+    "holdout-third": ("holdout/third",),
 }
 
 

@@ -13,6 +13,7 @@ for the checker.
 from __future__ import annotations
 
 import enum
+import json
 import math
 import types
 import typing
@@ -91,21 +92,51 @@ def _check(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
     if tp in _TAGGED:
         _check_tagged(value, tp, path, out)
         return
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is typing.Union or origin is types.UnionType:
+    shape = _SHAPES.get(tp)
+    if shape is None:
+        shape = _SHAPES[tp] = _shape_of(tp)
+    kind, args = shape
+    if kind is _UNION:
         _check_union(value, args, path, out)
-    elif attrs.has(tp):
+    elif kind is _ATTRS:
         _check_attrs(value, tp, path, out)
-    elif origin in (list, tuple, Sequence):
+    elif kind is _SEQUENCE:
         _check_sequence(value, args, path, out)
-    elif origin in (dict, Mapping):
+    elif kind is _MAPPING:
         _check_mapping(value, args[1], path, out)
-    elif origin is typing.Literal:
+    elif kind is _LITERAL:
         if value not in args or isinstance(value, bool) != isinstance(args[0], bool):
             out.append(ShapeProblem(path=path, message=f"expected one of {list(args)!r}"))
     else:
         _check_scalar(value, tp, path, out)
+
+
+_UNION, _ATTRS, _SEQUENCE, _MAPPING, _LITERAL, _SCALAR = (
+    "union",
+    "attrs",
+    "sequence",
+    "mapping",
+    "literal",
+    "scalar",
+)
+#: What kind of type each checked type is, and its arguments: read once per type.
+_SHAPES: dict[Any, tuple[str, tuple[Any, ...]]] = {}
+
+
+def _shape_of(tp: Any) -> tuple[str, tuple[Any, ...]]:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Union or origin is types.UnionType:
+        return _UNION, args
+    if attrs.has(tp):
+        return _ATTRS, args
+    if origin in (list, tuple, Sequence):
+        return _SEQUENCE, args
+    if origin in (dict, Mapping):
+        return _MAPPING, args
+    if origin is typing.Literal:
+        return _LITERAL, args
+    return _SCALAR, args
 
 
 def _check_scalar(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
@@ -259,6 +290,8 @@ def non_text_paths(data: Any) -> list[Path]:
     """The path of every string (value or key) in parsed JSON ``data`` that is not Unicode text.
 
     Iterative, so arbitrarily deep data cannot exhaust the stack here."""
+    if _all_text(data):
+        return []
     found: list[Path] = []
     pending: list[tuple[Any, Path]] = [(data, ())]
     while pending:
@@ -274,6 +307,22 @@ def non_text_paths(data: Any) -> list[Path]:
         elif isinstance(value, list):
             pending.extend((item, (*path, i)) for i, item in enumerate(value))
     return sorted(found, key=str)
+
+
+#: Writes any JSON data at C speed; an encoding to UTF-8 then fails exactly when some string
+#: (value or key) holds a lone surrogate. ``check_circular`` stays on: a cycle is refused.
+_TEXT_PROBE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def _all_text(data: Any) -> bool:
+    """Whether every string in ``data`` is certainly Unicode text (the common case, answered by
+    the C encoder); False also when the encoder cannot tell (types JSON lacks, deep nesting):
+    the walk of :func:`non_text_paths` then decides."""
+    try:
+        _TEXT_PROBE.encode(data).encode("utf-8")
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 _FIELD_CACHE: dict[type[Any], dict[str, tuple[Any, bool]]] = {}

@@ -69,6 +69,8 @@ class BatchOutcome:
 @attrs.frozen(kw_only=True)
 class ExecutionReport:
     outcomes: tuple[BatchOutcome, ...] = ()
+    #: The commit bundle stored the turn's reply too (ADR 0022): the turn is ``delivered``.
+    reply_stored: bool = False
 
     @property
     def events(self) -> tuple[CommittedEvent, ...]:

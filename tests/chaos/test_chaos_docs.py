@@ -24,7 +24,8 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_guides_program_runs_as_pasted_and_its_target_runs_from_the_command_line(
     tmp_path: Path,
 ) -> None:
-    [program] = re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+    guide = GUIDE.read_text(encoding="utf-8")
+    [program] = re.findall(r'```python title="chaos_my_desk.py"\n(.*?)```', guide, re.S)
     (tmp_path / "chaos_my_desk.py").write_text(program, encoding="utf-8")
     pasted = _run("chaos_my_desk.py", cwd=tmp_path)
     assert pasted.returncode == 0, pasted.stderr

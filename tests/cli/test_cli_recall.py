@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_kit import run_cli, script
 
 PAST = "2026-01-06T10:00:00+00:00"
@@ -151,3 +152,37 @@ def test_a_recall_with_no_cue_says_so_in_its_act_summary(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     assert "recall (no cue of its own)" in result.stdout
     assert "I have nothing to look for yet." in result.stdout
+
+
+@pytest.mark.anyio
+async def test_resume_handles_of_every_command_name_the_store_it_was_given_without_a_password() -> (
+    None
+):
+    import attrs
+
+    from turnframe.cli.desk import build_runtime, sample_runtime
+    from turnframe.cli.serve import build_service_runtime
+    from turnframe.cli.worker import desks_runtime
+    from turnframe.clock import ManualClock
+    from turnframe.examples import sample
+    from turnframe.runtime import RuntimeSettings
+    from turnframe.stores import SqliteStore
+
+    url = "postgresql://app:secret@db:5433/turns?schema=desk"
+    shown = "postgresql://app@db:5433/turns?schema=desk"
+    desk, clock = sample("refund-desk"), ManualClock()
+    async with SqliteStore.open(":memory:") as store:  # the handles name --store, not this
+        runtimes = [
+            build_runtime(store, desk, clock=clock, store_location=url),
+            build_service_runtime(store, [desk], clock=clock, store_location=url),
+            desks_runtime(
+                store, [desk], clock=clock, lease_seconds=30, worker_id="w", store_location=url
+            ),
+        ]
+        assert [rt.settings.recall.store_location for rt in runtimes] == [shown] * 3
+        settings = RuntimeSettings()
+        chosen = attrs.evolve(
+            settings, recall=attrs.evolve(settings.recall, store_location="elsewhere.db")
+        )
+        kept = sample_runtime(store, [desk], clock=clock, settings=chosen, store_location=url)
+        assert kept.settings.recall.store_location == "elsewhere.db"  # a chosen setting wins

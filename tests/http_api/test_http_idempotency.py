@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import anyio
+import attrs
 import pytest
 from http_kit import ACCOUNT, NOTE, REBOOK, headers, serving
 
-from turnframe.stores import SqliteStore, StoreTimeout
+from turnframe.stores import CommitBundle, SqliteStore, StoreTimeout
 from turnframe.stores.delegating import DelegatingStore
-from turnframe.stores.records import AssistantTurnRecord, Json
+from turnframe.stores.records import AssistantTurnRecord, BundleReceipt, Json
 
 pytestmark = pytest.mark.anyio
 
@@ -117,6 +119,12 @@ class ResponsesDown(DelegatingStore):
         if self.down:
             raise StoreTimeout("the database stayed locked")
         return await super().save_assistant_turn(account_id, turn_id, blocks, **kwargs)  # type: ignore[arg-type]
+
+    async def commit_bundle(self, bundle: CommitBundle, **kwargs: Any) -> BundleReceipt:
+        # The reply rides in the bundle (ADR 0022): storing it fails there too while down.
+        if self.down:
+            bundle = attrs.evolve(bundle, reply=None)
+        return await super().commit_bundle(bundle, **kwargs)
 
 
 async def test_a_turn_that_stopped_after_its_commit_is_finished_once_by_a_repost() -> None:

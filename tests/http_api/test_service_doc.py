@@ -12,7 +12,9 @@ import pytest
 from server_kit import REPO
 
 DOC = REPO / "docs" / "service.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+#: Every ```python block, titled (a file the guide asks to save) or not.
+PYTHON_BLOCK = re.compile(r'```python(?: title="[^"]+")?\n(.*?)```', re.S)
+BLOCKS = PYTHON_BLOCK.findall(DOC.read_text(encoding="utf-8"))
 
 
 def test_the_service_guide_has_complete_programs() -> None:

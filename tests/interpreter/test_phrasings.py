@@ -21,7 +21,7 @@ pytestmark = pytest.mark.anyio
 FOLDER = Path(__file__).resolve().parent.parent / "phrasings"
 DESKS = ("refund-desk", "travel-desk")
 #: The share reached when the figure was last raised; a change that lowers it is a regression.
-RIGHT_SHARE_FLOOR = 0.96
+RIGHT_SHARE_FLOOR = 0.97
 
 
 async def _play(desk_name: str) -> list[Graded]:

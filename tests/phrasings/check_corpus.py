@@ -219,6 +219,62 @@ def check_item(item, desk, problems):
             say(f"refund card {card} cannot be shown (left {left})")
 
 
+#: Later corpora checked too: (development folder, held-out folder, least lines in each).
+LATER_CORPORA = {
+    "second": ("second", "holdout/second", 200, 60),
+    "third": ("third", "holdout/third", 110, 45),
+}
+
+
+def check_file(path, desk, ids):
+    """(problems, category counts) of one corpus file; ``ids`` maps every id seen to its line."""
+    problems, counts = 0, collections.Counter()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        where = f"{path}:{number}"
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as error:
+            print(f"{where}: not JSON ({error})")
+            problems += 1
+            continue
+        found = []
+        check_item(item, desk, found)
+        if item.get("id") in ids:
+            found.append(f"duplicate id (also {ids[item['id']]})")
+        ids[item.get("id")] = where
+        for problem in found:
+            print(f"{where}: {item.get('id')}: {problem}")
+        problems += len(found)
+        counts[item.get("category")] += 1
+    return problems, counts
+
+
+def check_later(root, name, ids):
+    """A later corpus (its ids unique with the others'): shape, data, and every category in it."""
+    dev_folder, hold_folder, least_dev, least_hold = LATER_CORPORA[name]
+    problems = 0
+    for desk in DESKS:
+        dev_path, hold_path = (
+            root / dev_folder / f"{desk}.jsonl",
+            root / hold_folder / f"{desk}.jsonl",
+        )
+        if not dev_path.exists() and not hold_path.exists():
+            continue
+        found_dev, dev = check_file(dev_path, desk, ids)
+        found_hold, hold = check_file(hold_path, desk, ids)
+        problems += found_dev + found_hold
+        print(f"\n{desk} ({name}): development {sum(dev.values())}, held out {sum(hold.values())}")
+        for cat in CATEGORIES:
+            print(f"  {cat:14} {dev[cat]:5} {hold[cat]:7}")
+            if dev[cat] < 1 or hold[cat] < 1:
+                print(f"  ! {cat} is missing from {name}")
+                problems += 1
+        if sum(dev.values()) < least_dev or sum(hold.values()) < least_hold:
+            print(f"  ! too few items in {name}")
+            problems += 1
+    return problems
+
+
 def main(root):
     root = Path(root)
     problems, ids = 0, {}
@@ -228,24 +284,8 @@ def main(root):
             ("tuned", root / f"{desk}.jsonl"),
             ("holdout", root / "holdout" / f"{desk}.jsonl"),
         ):
-            counts = collections.Counter()
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                where = f"{path}:{number}"
-                try:
-                    item = json.loads(line)
-                except json.JSONDecodeError as error:
-                    print(f"{where}: not JSON ({error})")
-                    problems += 1
-                    continue
-                found = []
-                check_item(item, desk, found)
-                if item.get("id") in ids:
-                    found.append(f"duplicate id (also {ids[item['id']]})")
-                ids[item.get("id")] = where
-                for problem in found:
-                    print(f"{where}: {item.get('id')}: {problem}")
-                problems += len(found)
-                counts[item.get("category")] += 1
+            found, counts = check_file(path, desk, ids)
+            problems += found
             table[(desk, part)] = counts
     for desk in DESKS:
         tuned, hold = table[(desk, "tuned")], table[(desk, "holdout")]
@@ -260,6 +300,8 @@ def main(root):
         if sum(tuned.values()) < 225 or sum(hold.values()) < 75:
             print("  ! too few items")
             problems += 1
+    for name in LATER_CORPORA:
+        problems += check_later(root, name, ids)
     print(f"\n{problems} problem(s)")
     return 1 if problems else 0
 

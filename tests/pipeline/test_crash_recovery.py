@@ -165,6 +165,10 @@ async def test_a_store_down_when_the_turn_arrives_answers_with_a_typed_store_err
         async def record_user_turn(self, **kwargs: object) -> object:  # type: ignore[override]
             raise StoreTimeout("the database stayed locked")
 
+        # A turn's arrival reads the store first (ADR 0022: the seal records a live turn).
+        async def get_turn_start(self, *args: object) -> object:  # type: ignore[override]
+            raise StoreTimeout("the database stayed locked")
+
     async with SqliteStore.open(":memory:") as inner:
         await seed_store(inner)
         async with running(scripted(_acts()), store=Down(inner)) as (rt, _):

@@ -223,6 +223,14 @@ async def test_a_poisoned_session_cannot_stop_a_healthy_one(
                 raise RuntimeError("the poisoned session's actor dies here")
             return await super().record_user_turn(**kwargs)
 
+        # A live turn is recorded by its seal (ADR 0022): the same failure, where it now is.
+        async def seal_turn(self, account_id: str, turn_id: str, seal: Any) -> Any:
+            arrived = seal.user_turn
+            poisoned = arrived is not None and arrived.session_id == "poisoned"
+            if poisoned and "crash" in arrived.payload["text"]:
+                raise RuntimeError("the poisoned session's actor dies here")
+            return await super().seal_turn(account_id, turn_id, seal)
+
     monkeypatch.setattr(reduction, "reduce", reduce_unless_poisoned)
     events: list[SupervisionEvent] = []
     healthy_text = TEXT

@@ -18,7 +18,7 @@ def programs() -> list[str]:
 def test_the_fake_provider_example_prints_the_four_attempts(
     backend: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    [example] = [p for p in programs() if "anyio.run(main)" in p]
+    [example] = [p for p in programs() if "anyio.run(main)" in p and "FakeProviderServer(" in p]
     code = example.replace("anyio.run(main)", f"anyio.run(main, backend={backend!r})")
 
     exec(compile(code, str(DOC), "exec"), {"__name__": "providers_doc"})

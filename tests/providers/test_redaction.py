@@ -74,6 +74,8 @@ def test_anything_shaped_like_a_key_is_redacted(leak: str) -> None:
         "Rate limit reached for requests; see https://platform.openai.com/account/rate-limits.",
         "request req_011CSHoEeqs5C35K2UUqR7Fy failed; Basic authentication is not supported",
         "conversation 123e4567-e89b-12d3-a456-426614174000 was not found",
+        "turn turn-01a2350219f046196151ef5283afaceb was interpreted again in phase committed",
+        "session ses_01a234f8f7fb66dedcb619a51dc81473: obx_01a234f6d48a654d52d453a4470b2128.",
     ],
 )
 def test_what_helps_an_operator_is_kept(kept: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from datetime import timedelta
 
+import anyio
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from turnframe.supervisors import Backoff
 seconds = st.floats(min_value=0.001, max_value=3600, allow_nan=False)
 factors = st.floats(min_value=1.0, max_value=10.0, allow_nan=False)
 attempts = st.integers(min_value=1, max_value=5000)
+both_backends = pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 
 
 def _formula(attempt: int, initial: float, factor: float, maximum: float) -> float:
@@ -65,3 +67,55 @@ async def test_an_error_it_does_not_retry_ends_the_loop_at_once() -> None:
                 calls += 1
                 raise ValueError("final")
     assert calls == 1
+
+
+@pytest.mark.anyio
+@both_backends
+async def test_a_loop_whose_first_try_succeeds_runs_it_once_and_builds_no_tenacity_loop() -> None:
+    calls: list[int] = []
+    loop = retrying(retry_on=lambda e: True, attempts=3)
+    async for attempt in loop:
+        with attempt:
+            calls.append(attempt.retry_state.attempt_number)
+    assert calls == [1]
+    assert loop._tenacity is None
+
+
+@pytest.mark.anyio
+@both_backends
+async def test_after_a_failed_first_try_tenacity_counts_the_next_tries_from_two() -> None:
+    calls: list[int] = []
+    async for attempt in retrying(retry_on=lambda e: isinstance(e, KeyError), attempts=3):
+        with attempt:
+            calls.append(attempt.retry_state.attempt_number)
+            if len(calls) < 3:
+                raise KeyError(len(calls))
+    assert calls == [1, 2, 3]
+
+
+@pytest.mark.anyio
+@both_backends
+async def test_a_cancellation_in_the_first_try_is_never_retried() -> None:
+    calls = 0
+    with anyio.CancelScope() as scope:
+        async for attempt in retrying(retry_on=lambda e: True, attempts=3):
+            with attempt:
+                calls += 1
+                scope.cancel()
+                await anyio.sleep(1)
+    assert calls == 1
+
+
+@pytest.mark.anyio
+@both_backends
+async def test_a_loop_with_a_time_limit_counts_it_from_its_first_try() -> None:
+    calls = 0
+    loop = retrying(retry_on=lambda e: isinstance(e, KeyError), within=0.0)
+    with pytest.raises(KeyError):
+        async for attempt in loop:
+            with attempt:
+                calls += 1
+                raise KeyError(calls)
+    assert calls == 1  # no time left after the first try: tenacity stops at once
+    assert loop._tenacity is not None
+    assert loop._tenacity._retry_state.start_time == loop._started

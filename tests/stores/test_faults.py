@@ -24,7 +24,10 @@ from turnframe.stores import (
     Store,
     StoreTimeout,
     TurnRecord,
+    TurnSeal,
 )
+from turnframe.stores.inputs import BundleReply, NewUserTurn
+from turnframe.stores.records import BundleReceipt
 from turnframe.testing.faults import (
     Fault,
     FaultHit,
@@ -302,3 +305,66 @@ async def test_an_expired_claim_goes_back_to_pending_only_for_the_channels_that_
     assert rows["o-keyed"].status is OutboxStatus.PENDING
     assert rows["o-blind"].status is OutboxStatus.OUTCOME_UNKNOWN
     assert rows["o-blind"].outcome == {"reason": "turnframe.outbox.claim_expired"}
+
+
+def _reply(receipt: BundleReceipt) -> BundleReply:
+    return BundleReply(blocks=[{"events": [e.seq for e in receipt.events]}])
+
+
+async def test_a_crash_before_response_persistence_in_a_bundle_with_a_reply_commits_the_bundle_alone(  # noqa: E501
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    faulty = FaultyStore(store, FaultPlan.crash(FP.BEFORE_RESPONSE_PERSISTENCE))
+    case = await make_case()
+    turn = await _sealed_turn(store, make_turn)
+    with pytest.raises(InjectedCrash):
+        await faulty.commit_bundle(attrs.evolve(_bundle(turn, case), reply=_reply))
+    assert [h.point for h in faulty.hits] == [
+        FP.INSIDE_COMMIT_BUNDLE,
+        FP.BEFORE_RESPONSE_PERSISTENCE,
+    ]
+    reread = await store.get_turn(ACCOUNT, turn.turn_id)
+    assert reread is not None and reread.phase is P.COMMITTED
+    assert [e.type for e in await store.list_events(ACCOUNT)] == ["changed"]
+    assert await store.get_assistant_turn(ACCOUNT, turn.turn_id) is None
+
+
+async def test_a_bundle_that_stores_its_reply_reaches_response_persistence_once(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    faulty = FaultyStore(store)
+    case = await make_case()
+    turn = await _sealed_turn(store, make_turn)
+    receipt = await faulty.commit_bundle(attrs.evolve(_bundle(turn, case), reply=_reply))
+    assert receipt.phase is P.DELIVERED
+    assert [h.point for h in faulty.hits] == [
+        FP.INSIDE_COMMIT_BUNDLE,
+        FP.BEFORE_RESPONSE_PERSISTENCE,
+    ]
+
+
+async def test_a_crash_as_a_turn_arrives_stores_nothing_of_it(store: Store) -> None:
+    faulty = FaultyStore(store, FaultPlan.crash(FP.BEFORE_TURN_RECORDED))
+    with pytest.raises(InjectedCrash):
+        await faulty.get_turn_start(ACCOUNT, "turn-live")
+    assert [h.point for h in faulty.hits] == [FP.BEFORE_TURN_RECORDED]
+    assert await store.get_turn(ACCOUNT, "turn-live") is None
+
+
+async def test_a_seal_that_records_a_live_turn_reaches_the_seal_points_only(store: Store) -> None:
+    faulty = FaultyStore(store)
+    session = await store.create_session(account_id=ACCOUNT, workflow="tickets")
+    seal = TurnSeal(
+        user_turn=NewUserTurn(session_id=session.session_id, payload={"text": "hi"}),
+        plan={"plan": {}},
+        reduction={"r": 1},
+        entries=(entry("k1"),),
+        phase=move(P.RECEIVED, P.EXECUTING),
+    )
+    await faulty.seal_turn(ACCOUNT, "turn-live", seal)
+    assert [h.point for h in faulty.hits] == [
+        FP.BEFORE_INTERACTION_PERSISTENCE,
+        FP.BEFORE_JOURNAL_INSERT,
+        FP.AFTER_INTERACTION_PERSISTENCE,
+        FP.AFTER_JOURNAL_INSERT_BEFORE_COMMIT,
+    ]

@@ -122,7 +122,8 @@ async def test_a_turn_is_one_span_with_a_child_span_per_stage_and_per_provider_a
     assert list(turn.attributes["turnframe.blocks.codes"]) == ["turnframe.receipt.committed"]
     assert turn.attributes["turnframe.events.count"] == 1
     names = [s.attributes["turnframe.stage"] for s in stages if s.attributes]
-    assert names == ["interpret", "reduce", "execute", "ground", "narrate"]
+    # Grounding comes before the commit bundle, which stores the template reply (ADR 0022).
+    assert names == ["interpret", "reduce", "ground", "execute", "narrate"]
     assert all(s.parent is not None and s.parent.span_id == turn.context.span_id for s in stages)
     interpret = stages[0]
     assert attempt.parent is not None and attempt.parent.span_id == interpret.context.span_id
@@ -231,11 +232,19 @@ async def test_a_turn_that_stops_midway_ends_its_span_with_the_error_code() -> N
 
         original = store.save_assistant_turn
         store.save_assistant_turn = down  # type: ignore[method-assign]
+        committing = store.commit_bundle
+
+        async def without_reply(bundle: Any, **kwargs: Any) -> Any:
+            # The reply rides in the bundle (ADR 0022): storing it fails there too.
+            return await committing(attrs.evolve(bundle, reply=None), **kwargs)
+
+        store.commit_bundle = without_reply  # type: ignore[method-assign]
         try:
             with pytest.raises(TurnIncomplete):
                 await seen.say("Add a note: window seat.")
         finally:
             store.save_assistant_turn = original  # type: ignore[method-assign]
+            store.commit_bundle = committing  # type: ignore[method-assign]
         [turn] = seen.finished("turnframe.turn")
         turns = seen.points("turnframe.turns")
     assert turn.status.status_code is StatusCode.ERROR

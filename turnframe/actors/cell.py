@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
-from anyio import ClosedResourceError, EndOfStream, WouldBlock
+from anyio import ClosedResourceError, EndOfStream, Event, WouldBlock
 from anyio.lowlevel import checkpoint
 
 from turnframe.actors.actor import Actor, find_handler
@@ -25,6 +26,10 @@ from turnframe.actors.mailbox import CHECKPOINT_EVERY, Envelope, Mailbox, Reply
 from turnframe.actors.ref import ActorRef
 
 logger = logging.getLogger("turnframe.actors")
+
+
+def _no_handler(actor: Actor, message: object) -> Any:
+    raise AssertionError("a handler is always looked up before the first message")
 
 
 class ActorCell:
@@ -99,6 +104,10 @@ class ActorCell:
         contained = actor.stateless
         correlation: str | None = None
         handled = 0
+        # The handler of the last message's type: a run of one type looks it up once.
+        last_type: type | None = None
+        function: Callable[[Actor, object], Any] = _no_handler
+        is_async = False
         try:
             while True:
                 if (self._stop_requested and not self._drain) or actor._turnframe_stop_requested:
@@ -108,7 +117,11 @@ class ActorCell:
                 except WouldBlock:
                     if self._stop_requested:
                         return
-                    await mailbox.wait_for_messages()
+                    wake = mailbox.wake_event = Event()  # mailbox.wait_for_messages, inlined
+                    try:
+                        await wake.wait()
+                    finally:
+                        mailbox.wake_event = None
                     handled = 0
                     continue
                 except (EndOfStream, ClosedResourceError):
@@ -121,13 +134,16 @@ class ActorCell:
                 if correlation_id is not correlation:
                     correlation = correlation_id
                     _correlation_id.set(correlation_id)
-                entry = table.get(type(message)) or find_handler(table, type(message))
-                if entry is None:
-                    self._unhandled(message, reply, correlation_id)
-                    continue
+                if type(message) is not last_type:
+                    entry = table.get(type(message)) or find_handler(table, type(message))
+                    if entry is None:
+                        self._unhandled(message, reply, correlation_id)
+                        continue
+                    last_type = type(message)
+                    function, is_async = entry
                 try:
-                    result = entry.function(actor, message)
-                    if entry.is_async:
+                    result = function(actor, message)
+                    if is_async:
                         result = await result
                 except expected as err:
                     self._answer_with_expected(err, envelope)
@@ -143,8 +159,10 @@ class ActorCell:
                     mailbox.undeliverable(envelope, "cancelled while handling it")
                     raise
                 else:
-                    if reply is not None:
-                        reply.set_result(result)
+                    if reply is not None and not reply.done:  # Reply.set_result, inlined
+                        reply.done = True
+                        reply._value = result
+                        reply.event.set()
         finally:
             _correlation_id.set(None)
 

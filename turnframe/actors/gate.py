@@ -18,7 +18,7 @@ from turnframe._converter import converter
 from turnframe._retry import retrying
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.hot_cases import case_guard
-from turnframe.actors.stages import Execute, MayRetry, SettledReport
+from turnframe.actors.stages import Execute, MayRetry, ReplyOfReport, SettledReport
 from turnframe.errors import TurnframeError
 from turnframe.execution import (
     BATCH_AWAITING_CONFIRMATION,
@@ -53,16 +53,19 @@ from turnframe.results import (
 from turnframe.stores.contention import guarding
 from turnframe.stores.errors import RevisionConflict, StoreError
 from turnframe.stores.inputs import (
+    BundleReply,
     CardResolution,
     CaseUpdate,
     CommitBundle,
     JournalOutcome,
     NewCase,
     PhaseMove,
+    ReplyComposer,
 )
 from turnframe.stores.protocol import InsideTransactionHook, Store
 from turnframe.stores.records import (
     AdmissionVerdict,
+    BundleReceipt,
     InteractionStatus,
     JournalRecord,
 )
@@ -162,7 +165,15 @@ class ExecutionGate(Actor):
                 if entry is not None:
                     admitted[command.idempotency_key] = entry
         return await self._commit(
-            turn.turn_id, account, phase, work, admitted, refused, message.replay, message.cases
+            turn.turn_id,
+            account,
+            phase,
+            work,
+            admitted,
+            refused,
+            message.replay,
+            message.cases,
+            message.reply,
         )
 
     async def _work(self, account: str, reduction: ReductionPlan) -> _Work:
@@ -233,6 +244,7 @@ class ExecutionGate(Actor):
         refused: set[str],
         replay: dict[str, Any],
         snapshots: Mapping[str, CaseSnapshot],
+        reply: ReplyOfReport | None = None,
     ) -> ExecutionReport:
         # A stale revision found at commit (another turn moved the case) fails that batch; the
         # rest commit. Two passes at most: the second one sees the revisions that won.
@@ -252,6 +264,7 @@ class ExecutionGate(Actor):
                         # commit's revision check catches a case that moved since, and the
                         # second pass reloads.
                         snapshots if attempt.retry_state.attempt_number == 1 else {},
+                        reply,
                     )
         except RevisionConflict:
             raise TurnContended(turn_id) from None
@@ -267,6 +280,7 @@ class ExecutionGate(Actor):
         refused: set[str],
         replay: dict[str, Any],
         known: Mapping[str, CaseSnapshot],
+        reply: ReplyOfReport | None = None,
     ) -> ExecutionReport:
         """One pass: prepare every batch on ``known`` snapshots (reloading the others) and
         commit them in one bundle; a stale revision raises :class:`RevisionConflict`."""
@@ -282,11 +296,15 @@ class ExecutionGate(Actor):
             outbox=tuple(o for run in plan.runs if run.ok for o in run.outbox),
             replay_record={**replay, "commands": plan.replay_commands},
             phase=PhaseMove(expected=phase, new=TurnPhase.COMMITTED),
+            reply=None if reply is None else _composing(plan, reply),
         )
         receipt = await self._store.commit_bundle(bundle, inside_transaction=self._inside_commit)
         if bundle.outbox and self._on_outbox is not None:
             self._on_outbox()
-        return report_of(plan, receipt)
+        report = report_of(plan, receipt)
+        if receipt.phase is TurnPhase.DELIVERED:
+            return attrs.evolve(report, reply_stored=True)
+        return report
 
     async def _prepare(
         self,
@@ -445,6 +463,16 @@ class ExecutionGate(Actor):
             notes = tuple(effects[c] for c in settled.command_ids if c in effects)
             outcomes.append(attrs.evolve(settled, effects=notes) if notes else settled)
         return ExecutionReport(outcomes=tuple(outcomes))
+
+
+def _composing(plan: Prepared, reply: ReplyOfReport) -> ReplyComposer:
+    """The session's reply, as the store calls it inside the bundle: on the report the receipt
+    makes (its events with their sequence numbers)."""
+
+    def compose(receipt: BundleReceipt) -> BundleReply | None:
+        return reply(report_of(plan, receipt))
+
+    return compose
 
 
 __all__ = ["BATCH_REVISION_CONFLICT", "ExecutionGate", "journal_entry"]

@@ -29,14 +29,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import TypeVar
 
 import anyio
-from tenacity import (
-    AsyncRetrying,
-    retry_if_exception,
-    stop_after_delay,
-    wait_exponential,
-)
 
-from turnframe._retry import retrying
+from turnframe._retry import exponential_wait, retrying
 from turnframe.results import CommandBatch, ReductionPlan
 from turnframe.stores.contention import CaseContended, CaseGuard
 from turnframe.stores.protocol import Store
@@ -89,12 +83,10 @@ async def seal_hot(
 
     async def when_free(current: ReductionPlan, guarded: bool) -> R:
         nonlocal claimed
-        waits = AsyncRetrying(
-            retry=retry_if_exception(lambda error: isinstance(error, _Wait)),
-            wait=wait_exponential(multiplier=0.002, exp_base=2, max=0.1),
-            stop=stop_after_delay(wait_seconds),
-            sleep=anyio.sleep,
-            reraise=True,
+        waits = retrying(
+            retry_on=lambda error: isinstance(error, _Wait),
+            wait=exponential_wait(initial=0.002, factor=2, maximum=0.1),
+            within=wait_seconds,
         )
         try:
             async for wait in waits:

@@ -11,7 +11,7 @@ it with whatever is still queued.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Generator
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 import anyio
@@ -27,34 +27,33 @@ CHECKPOINT_EVERY = 64
 
 
 class Reply:
-    """A one-shot answer slot for one ``ask``: cheaper than a memory stream per request."""
+    """A one-shot answer slot for one ``ask``: cheaper than a memory stream per request.
 
-    __slots__ = ("_done", "_error", "_event", "_value")
+    ``event`` is set once an answer is in; the asker waits on it directly (no extra coroutine).
+    """
+
+    __slots__ = ("_error", "_value", "done", "event")
 
     def __init__(self) -> None:
-        self._event = anyio.Event()
-        self._done = False
+        self.event = anyio.Event()
+        self.done = False
         self._value: object = None
         self._error: BaseException | None = None
 
     def set_result(self, value: object) -> None:
-        if not self._done:
-            self._done = True
+        if not self.done:
+            self.done = True
             self._value = value
-            self._event.set()
+            self.event.set()
 
     def set_error(self, error: BaseException) -> None:
-        if not self._done:
-            self._done = True
+        if not self.done:
+            self.done = True
             self._error = error
-            self._event.set()
-
-    @property
-    def done(self) -> bool:
-        return self._done
+            self.event.set()
 
     async def wait(self) -> None:
-        await self._event.wait()
+        await self.event.wait()
 
     def outcome(self) -> object:
         """The value, or raise the error; only after ``wait`` returned."""
@@ -69,8 +68,9 @@ class _Done:
 
     __slots__ = ()
 
-    def __await__(self) -> Generator[Any, None, None]:
-        return iter(())  # type: ignore[return-value]  # an iterator is what await needs
+    # A builtin (not a function) is looked up without binding and called with no argument:
+    # awaiting costs an empty tuple iterator and no Python frame.
+    __await__: Callable[[], Generator[Any, None, None]] = ().__iter__  # type: ignore[assignment]
 
 
 DONE: Awaitable[None] = _Done()
@@ -83,15 +83,16 @@ class Mailbox:
     """The bounded queue of one actor, kept across restarts, closed once for good."""
 
     __slots__ = (
-        "_fast_sends",
         "_receive",
         "_send",
-        "_wake",
         "capacity",
         "closed",
         "dead_letters",
+        "fast_sends",
         "owner",
         "receive_nowait",
+        "send_nowait",
+        "wake_event",
     )
 
     def __init__(self, owner: str, *, capacity: int, dead_letters: DeadLetters) -> None:
@@ -106,8 +107,12 @@ class Mailbox:
         self._send, self._receive = anyio.create_memory_object_stream[Envelope](capacity)
         self.receive_nowait = self._receive.receive_nowait
         """The next envelope; raises ``anyio.WouldBlock`` when the mailbox is empty."""
-        self._wake: anyio.Event | None = None
-        self._fast_sends = 0
+        self.send_nowait = self._send.send_nowait
+        """Enqueue an envelope or raise ``anyio.WouldBlock`` (full); for :meth:`offer`'s
+        inlined copies in ``ActorRef``, which also wake the actor and count fast sends."""
+        self.wake_event: anyio.Event | None = None
+        """Set by the actor while it is parked on an empty mailbox: a sender sets it."""
+        self.fast_sends = 0
 
     def __len__(self) -> int:
         return self._send.statistics().current_buffer_used
@@ -125,12 +130,12 @@ class Mailbox:
             self._send.send_nowait(envelope)
         except WouldBlock:
             return self.put(envelope)
-        wake = self._wake  # _notify, inlined on the hot path
+        wake = self.wake_event  # _notify, inlined on the hot path
         if wake is not None:
             wake.set()
-        self._fast_sends += 1
-        if self._fast_sends >= CHECKPOINT_EVERY:
-            self._fast_sends = 0
+        self.fast_sends += 1
+        if self.fast_sends >= CHECKPOINT_EVERY:
+            self.fast_sends = 0
             return checkpoint()
         return DONE
 
@@ -149,12 +154,12 @@ class Mailbox:
                 return
             self._notify()
             return
-        wake = self._wake  # _notify, inlined on the hot path
+        wake = self.wake_event  # _notify, inlined on the hot path
         if wake is not None:
             wake.set()
-        self._fast_sends += 1
-        if self._fast_sends >= CHECKPOINT_EVERY:
-            self._fast_sends = 0
+        self.fast_sends += 1
+        if self.fast_sends >= CHECKPOINT_EVERY:
+            self.fast_sends = 0
             await checkpoint()
 
     def put_nowait(self, envelope: Envelope) -> None:
@@ -173,7 +178,7 @@ class Mailbox:
         self._notify()
 
     def _notify(self) -> None:
-        wake = self._wake
+        wake = self.wake_event
         if wake is not None:
             wake.set()
 
@@ -181,11 +186,11 @@ class Mailbox:
 
     async def wait_for_messages(self) -> None:
         """Park until a sender enqueues something or ``wake`` is called."""
-        wake = self._wake = anyio.Event()
+        wake = self.wake_event = anyio.Event()
         try:
             await wake.wait()
         finally:
-            self._wake = None
+            self.wake_event = None
 
     def wake(self) -> None:
         """Wake the parked actor (to notice a stop request)."""

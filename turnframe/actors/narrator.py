@@ -20,6 +20,7 @@ from turnframe.narration.lead import accept_lead, lead_block, lead_request
 from turnframe.providers.base import Purpose
 from turnframe.providers.chain import ProviderChain
 from turnframe.providers.errors import ChainError
+from turnframe.response import Block
 from turnframe.workflow import Workflow
 
 
@@ -52,21 +53,20 @@ class NarratorActor(Actor):
             if w.describe_event is not None
         }
 
+    @property
+    def templated(self) -> bool:
+        """Whether narration is the deterministic blocks alone (no lead from a provider): then
+        :meth:`compose` is the whole of it, pure, and may run inside the commit bundle."""
+        return self._chain is None or self._gate is None
+
+    def compose(self, message: Narrate) -> Narration:
+        """The deterministic blocks, synchronously (what :meth:`narrate` answers without a
+        narration provider)."""
+        return Narration(blocks=tuple(self._blocks(message)))
+
     @handler
     async def narrate(self, message: Narrate) -> Narration:
-        blocks = compose_blocks(
-            turn=message.turn,
-            plan=message.plan,
-            reduction=message.reduction,
-            execution=message.execution,
-            cards=message.cards,
-            answers=message.answers,
-            failure=message.failure,
-            cases=message.cases,
-            answered=message.answered,
-            describers=self._describers,
-            recall=message.recall,
-        )
+        blocks = self._blocks(message)
         if self._chain is None or self._gate is None or not blocks:
             return Narration(blocks=tuple(blocks))
         turn = message.turn
@@ -80,3 +80,19 @@ class NarratorActor(Actor):
             return Narration(blocks=tuple(blocks), attempts=tuple(answer.attempts))
         led = (lead_block(turn, lead, answer.provider), *blocks)
         return Narration(blocks=led, attempts=tuple(answer.attempts))
+
+    def _blocks(self, message: Narrate) -> tuple[Block, ...]:
+        return compose_blocks(
+            turn=message.turn,
+            plan=message.plan,
+            reduction=message.reduction,
+            execution=message.execution,
+            cards=message.cards,
+            answers=message.answers,
+            failure=message.failure,
+            cases=message.cases,
+            answered=message.answered,
+            describers=self._describers,
+            recall=message.recall,
+        )
+

@@ -14,6 +14,7 @@ this actor crash, so one session's input never restarts or stops anything else.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -60,6 +61,7 @@ from turnframe.pipeline.reports import admission_entries, needs_card
 from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.attempts import ProviderAttempt
 from turnframe.recall.session import SessionRecall
+from turnframe.recall.stage import RecallOutcome
 from turnframe.response import Block, TurnResponse
 from turnframe.results import (
     InteractionKind,
@@ -69,8 +71,15 @@ from turnframe.results import (
 )
 from turnframe.stores.contention import guarding
 from turnframe.stores.directory import StoreCaseDirectory
-from turnframe.stores.errors import StoreError
-from turnframe.stores.inputs import CardResolution, NewInteraction, PhaseMove, TurnSeal
+from turnframe.stores.errors import PayloadImmutable, StoreError
+from turnframe.stores.inputs import (
+    BundleReply,
+    CardResolution,
+    NewInteraction,
+    NewUserTurn,
+    PhaseMove,
+    TurnSeal,
+)
 from turnframe.stores.protocol import Store
 from turnframe.stores.records import Admission, InteractionStatus, SealReceipt, TurnRecord
 from turnframe.telemetry.hooks import observe_stage
@@ -195,6 +204,9 @@ class SessionActor(Actor):
         self._reductions: dict[str, ReductionPlan] = {}
         self._contexts: dict[str, Mapping[str, CaseSnapshot]] = {}
         self._open_cards: tuple[InteractionToCreate, ...] | None = None
+        # Live turns not recorded yet (payloads): the seal records them (ADR 0022), or a
+        # failed step / a failed turn does before it says anything of them.
+        self._unrecorded: dict[str, dict[str, Any]] = {}
         # The last delivered turn's acts (kept in memory only: a fresh actor starts without).
         self._previous_acts: tuple[Act, ...] = ()
         self._recall = SessionRecall()
@@ -232,15 +244,26 @@ class SessionActor(Actor):
                 "surrogate, which is not text; nothing was recorded",
                 hint="decode the user's bytes as UTF-8 before building the turn",
             )
-        record = await self._store.record_user_turn(
-            account_id=self._account,
-            session_id=self._session,
-            payload=payload,
-            turn_id=turn.turn_id,
-        )
+        # One read (ADR 0022): the turn as stored (a worker's inbox row, a resumed or re-sent
+        # turn; its phase says where it stands) and, when it is to be interpreted, the cases.
+        start = await self._store.get_turn_start(self._account, turn.turn_id)
+        self._directory.forget()
+        if start.cases is not None:
+            self._directory.remember(self._account, start.cases)
+        record = start.turn
+        if record is None:  # a live turn: its seal records it
+            record = _unrecorded_record(turn, self._session, payload)
+            self._unrecorded[turn.turn_id] = payload
+        elif record.session_id != self._session or not _same_payload(record.payload, payload):
+            raise PayloadImmutable("user turn", turn.turn_id)
         if turn.turn_id not in self._turn_ids:
             self._turn_ids.append(turn.turn_id)
-        return await self._drive(turn, record)
+        try:
+            return await self._drive(turn, record)
+        finally:
+            if self._unrecorded.pop(turn.turn_id, None) is not None:
+                # Never recorded: nothing of it is durable, the caller may send it again.
+                self._turn_ids.remove(turn.turn_id)
 
     async def _drive(self, turn: UserTurn, record: TurnRecord) -> TurnResponse:
         """Step through the phases until the turn answers. A failed step (anything) is tried
@@ -384,10 +407,33 @@ class SessionActor(Actor):
                 )
 
     async def _reread(self, turn: UserTurn) -> TurnRecord | None:
+        """What the store holds of ``turn`` (None: it cannot say now). A live turn not
+        recorded yet is recorded first: after a failed step it is durable, as it was before
+        the seal took its recording (ADR 0022). Recording it failing is what it was when
+        turns were recorded on arrival: the caller's answer (a store error, nothing of the
+        turn stored) or, for anything else, this actor's crash."""
+        if turn.turn_id in self._unrecorded:
+            return await self._record(turn)
         try:
             return await self._store.get_turn(self._account, turn.turn_id)
         except StoreError:
             return None
+
+    async def _record(self, turn: UserTurn) -> TurnRecord:
+        """Record a live turn outside its seal (a failed step, a turn that fails whole)."""
+        record = await self._store.record_user_turn(
+            account_id=self._account,
+            session_id=self._session,
+            payload=self._unrecorded[turn.turn_id],
+            turn_id=turn.turn_id,
+        )
+        self._unrecorded.pop(turn.turn_id, None)
+        return record
+
+    async def _recorded(self, turn: UserTurn) -> TurnRecord:
+        if turn.turn_id in self._unrecorded:
+            return await self._record(turn)
+        return await self._get(turn)
 
     async def _step(self, turn: UserTurn, record: TurnRecord) -> TurnRecord | TurnResponse:
         phase = record.phase
@@ -403,9 +449,16 @@ class SessionActor(Actor):
                 # reduced again first (ADR 0018). The live path sealed in _reduce already.
                 report = await self._seal(turn, record, reduction)
             else:
+                reply = await self._reply_draft(turn, record, reduction)
                 report = await self._execute(
-                    turn, record, reduction, phase, guarded=False, admitted=admitted
+                    turn, record, reduction, phase, guarded=False, admitted=admitted, reply=reply
                 )
+                if reply is not None and report.reply_stored:
+                    return await self._delivered(turn, reduction, report, reply)
+                if reply is not None and reply.error is not None:
+                    # Composing failed inside the bundle, which committed without the reply:
+                    # the narrator failed on this message, as an asked stage would have.
+                    self._stage_failed("narrator", reply.message, reply.error)
             self._reports[turn.turn_id] = report
             return attrs.evolve(record, phase=TurnPhase.COMMITTED)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
@@ -505,7 +558,12 @@ class SessionActor(Actor):
             # turn. A card click seals too (its card's commands are admitted already).
             sealed = bool(entries) or current.interaction_outcome is not None
             new_phase = TurnPhase.EXECUTING if sealed else TurnPhase.REDUCED
+            arrived = self._unrecorded.get(turn.turn_id)
+            user_turn = None
+            if arrived is not None:  # a live turn is recorded by its seal (ADR 0022)
+                user_turn = NewUserTurn(session_id=self._session, payload=arrived)
             turn_seal = TurnSeal(
+                user_turn=user_turn,
                 plan=plan_payload,
                 reduction=payload,
                 interactions=_new_cards(current),
@@ -518,7 +576,9 @@ class SessionActor(Actor):
                 ready = (b for b in current.batches if not needs_card(b))
                 guard = case_guard(self._account, turn.turn_id, ready)
             with guarding(guard):
-                return await self._store.seal_turn(self._account, turn.turn_id, turn_seal)
+                receipt = await self._store.seal_turn(self._account, turn.turn_id, turn_seal)
+            self._unrecorded.pop(turn.turn_id, None)
+            return receipt
 
         async def reduce_again() -> ReductionPlan:
             """The same plan reduced again on the cases as they are now (hot cases): the
@@ -598,6 +658,7 @@ class SessionActor(Actor):
         *,
         guarded: bool,
         admitted: tuple[Admission, ...] | None = None,
+        reply: _ReplyDraft | None = None,
     ) -> ExecutionReport:
         execute = Execute(
             turn=turn,
@@ -607,9 +668,87 @@ class SessionActor(Actor):
             cases=self._contexts.get(turn.turn_id, {}),
             admitted=admitted,
             guarded=guarded,
+            reply=reply,
         )
         report: ExecutionReport = await self._ask(self._stages.gate, execute)
         return report
+
+    async def _reply_draft(
+        self, turn: UserTurn, record: TurnRecord, reduction: ReductionPlan
+    ) -> _ReplyDraft | None:
+        """Everything of the reply but the execution report, when the reply can be composed
+        and stored inside the commit bundle (ADR 0022): template narration, no recall stage
+        at work, and no question whose answer would read what the bundle writes. None: the
+        reply is composed and stored after the commit (:meth:`_respond`)."""
+        direct = self._stages.direct
+        narrator = None if direct is None else direct.narrator
+        plan = self._plan_of(record)
+        changes = bool(reduction.batches) or reduction.interaction_outcome is not None
+        if (
+            narrator is None
+            or not narrator.templated
+            or not self._recall.idle(self._stages.recall, plan)
+            or (reduction.grounding and changes)
+        ):
+            return None
+        grounded: Grounded = await self._ground_now(
+            Ground(
+                turn=turn,
+                turn_index=self._turn_ids.index(turn.turn_id),
+                plan=plan,
+                reduction=reduction,
+                thread=self._thread,
+                anaphora=self._anaphora,
+            ),
+        )
+        thread = self._thread
+        if grounded.summary is not None:
+            thread = thread.push(grounded.summary)
+        recalled = RecallOutcome(memory=self._recall.memory)
+        message = Narrate(
+            turn=turn,
+            plan=plan,
+            reduction=reduction,
+            execution=None,
+            cards=tuple(reduction.interactions),
+            answers=tuple(grounded.answers),
+            cases=await self._cases_of(turn, reduction),
+            answered=await self._answered_card(turn, reduction),
+            recall=recalled.drafts,
+        )
+        context = self._recall.context(
+            {"thread": converter.unstructure(thread), "anaphora": self._anaphora}, recalled
+        )
+        return _ReplyDraft(narrator, message, thread, recalled, context)
+
+    async def _delivered(
+        self,
+        turn: UserTurn,
+        reduction: ReductionPlan,
+        report: ExecutionReport,
+        reply: _ReplyDraft,
+    ) -> TurnResponse:
+        """The turn ended ``delivered`` in its commit bundle: keep what the reply made."""
+        narration = reply.narration
+        assert narration is not None  # the store stored what the draft composed
+        # The narrator's span, recorded as the gate answers: the composing itself ran inside
+        # the execute span (in the bundle's transaction), so this one says what it made.
+        narrated = attrs.evolve(reply.message, execution=report)
+        await self._observed("narrator", narrated, _called(lambda _: narration, narrated))
+        self._recall = self._recall.after(reply.recalled)
+        self._thread = reply.thread
+        plan = reply.message.plan
+        if plan is not None and plan.acts:
+            self._previous_acts = plan.acts
+        self._forget(turn.turn_id)
+        return TurnResponse(
+            session_id=self._session,
+            turn_id=turn.turn_id,
+            phase=TurnPhase.DELIVERED,
+            blocks=tuple(narration.blocks),
+            results=_results(reduction),
+            events=report.events,
+        )
 
     async def _reduce_again(self, turn: UserTurn, record: TurnRecord) -> ReductionPlan:
         """A resumed turn's stored plan reduced again on the cases as they are now, saved in
@@ -728,7 +867,7 @@ class SessionActor(Actor):
         failure: str,
         replay: dict[str, Any] | None,
     ) -> TurnResponse:
-        record = await self._get(turn)
+        record = await self._recorded(turn)
         narration: Narration = await self._narrate_now(
             Narrate(
                 turn=turn,
@@ -902,22 +1041,84 @@ class SessionActor(Actor):
         try:
             return await observe_stage(turn_id, self._workflow, message, work)
         except Exception as error:
-            logger.error(
-                "stage %r failed handling %s",
-                stage,
-                type(message).__name__,
-                exc_info=error,
-                extra={"correlation_id": turn_id, "actor": stage},
-            )
-            direct = self._stages.direct
-            if direct is not None and direct.on_failure is not None:
-                direct.on_failure(stage, error)
+            self._stage_failed(stage, message, error)
             raise
+
+    def _stage_failed(self, stage: str, message: object, error: Exception) -> None:
+        logger.error(
+            "stage %r failed handling %s",
+            stage,
+            type(message).__name__,
+            exc_info=error,
+            extra={"correlation_id": message_turn(message), "actor": stage},
+        )
+        direct = self._stages.direct
+        if direct is not None and direct.on_failure is not None:
+            direct.on_failure(stage, error)
 
     async def _ask(self, ref: ActorRef, message: object) -> Any:
         turn_id = message_turn(message)
         asked = ref.ask(message, timeout=self._settings.ask_timeout, correlation_id=turn_id)
         return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
+
+
+class _ReplyDraft:
+    """A turn's reply but for its execution report: called inside the commit bundle's
+    transaction (possibly on the store's thread) with the report, it composes the template
+    blocks (pure) and keeps them for the response."""
+
+    def __init__(
+        self,
+        narrator: NarratorActor,
+        message: Narrate,
+        thread: ThreadContext,
+        recalled: RecallOutcome,
+        context: dict[str, Any],
+    ) -> None:
+        self.message = message
+        self.thread = thread
+        self.recalled = recalled
+        self.narration: Narration | None = None
+        self.error: Exception | None = None
+        self._narrator = narrator
+        self._context = context
+
+    def __call__(self, report: ExecutionReport) -> BundleReply:
+        try:
+            narration = self._narrator.compose(attrs.evolve(self.message, execution=report))
+        except Exception as error:
+            self.error = error  # reported by the session once the bundle answered
+            raise
+        reply = BundleReply(
+            blocks=[converter.unstructure(b) for b in narration.blocks],
+            meta={"narration_attempts": converter.unstructure(narration.attempts)},
+            thread_context=self._context,
+        )
+        self.narration = narration
+        return reply
+
+
+def _unrecorded_record(turn: UserTurn, session_id: str, payload: dict[str, Any]) -> TurnRecord:
+    """A live turn as its seal will record it: ``received``, nothing stored yet."""
+    return TurnRecord(
+        account_id=turn.account_id,
+        turn_id=turn.turn_id,
+        session_id=session_id,
+        payload=payload,
+        phase=TurnPhase.RECEIVED,
+        plan=None,
+        reduction=None,
+        created_at=turn.clock,
+        phase_changed_at=turn.clock,
+    )
+
+
+def _same_payload(stored: Any, payload: dict[str, Any]) -> bool:
+    """Whether a stored user turn is this one (JSON equality: a stored payload was decoded)."""
+    def canonical(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, default=str)
+
+    return stored == payload or canonical(stored) == canonical(payload)
 
 
 def _new_cards(reduction: ReductionPlan) -> tuple[NewInteraction, ...]:

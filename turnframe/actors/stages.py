@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -15,7 +15,12 @@ from turnframe.providers.attempts import ProviderAttempt
 from turnframe.providers.base import Purpose
 from turnframe.reduce import ReductionContext
 from turnframe.results import InteractionToCreate, ReductionPlan
+from turnframe.stores.inputs import BundleReply
 from turnframe.stores.records import Admission
+
+#: Composes the turn's reply from the execution report inside the commit bundle (ADR 0022):
+#: pure and synchronous (it may run on the store's thread).
+ReplyOfReport = Callable[[ExecutionReport], BundleReply | None]
 
 
 @attrs.frozen(kw_only=True)
@@ -74,6 +79,9 @@ class Execute:
     #: batches' cases are as reduced and no other turn writes them (hot cases, ADR 0018);
     #: otherwise answer ``CaseContended`` with nothing written.
     guarded: bool = False
+    #: With template narration: the reply, composed and stored inside the commit bundle
+    #: (the report then says ``reply_stored``); None: the session stores it afterwards.
+    reply: ReplyOfReport | None = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen(kw_only=True)

@@ -163,6 +163,7 @@ async def _chat(plan: ChatPlan, renderer: Renderer) -> int:
                 config=plan.config,
                 cli_references=plan.cli_references,
                 corpora=plan.corpora,
+                store_location=plan.location,
             )
             async with runtime:
                 chat = _Chat(plan, renderer, runtime, desk, resumed)

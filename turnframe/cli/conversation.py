@@ -57,7 +57,9 @@ class Conversation:
         self.session = session
 
     async def say(self, text: str) -> TurnOutcome:
-        response = await self.runtime.handle_turn(self.runtime.new_turn(self.session, text))
+        # Recorded on arrival: a chat interrupted mid-turn finishes it on its next start.
+        turn = self.runtime.new_turn(self.session, text)
+        response = await self.runtime.handle_turn(turn, record_first=True)
         return await self._outcome(text, response)
 
     async def open_card(self) -> InteractionRecord:
@@ -81,6 +83,7 @@ class Conversation:
             interaction_id=card.interaction_id,
             option_id=option.option_id,
             expected_revision=int(expected or 0),
+            record_first=True,
         )
         return await self._outcome(f"/click {label}", response)
 

@@ -14,8 +14,10 @@ import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+import attrs
+
 from turnframe.cli.errors import BadClock
-from turnframe.cli.store_url import check_store_path, open_store
+from turnframe.cli.store_url import check_store_path, open_store, without_password
 from turnframe.clock import Clock, ManualClock, SystemClock
 from turnframe.config import TurnframeConfig
 from turnframe.corpora import CorpusRegistry, default_registry
@@ -59,13 +61,20 @@ def sample_runtime(
     config: TurnframeConfig | None = None,
     cli_references: Sequence[ReferenceBinding] = (),
     corpora: CorpusRegistry | None = None,
+    store_location: str | None = None,
 ) -> Runtime:
     """A runtime on the sample ``desks``, read by the offline rule-based interpreter.
 
     It answers from ``corpora`` (default: the shipped corpora) plus each desk's policy corpus;
     reference bindings resolve when it starts. Every command that serves a sample desk (chat,
     serve, worker, submit) builds its runtime here and differs only in ``settings``.
+    ``store_location`` is the ``--store`` the command was given: recall's resume handles name
+    it (without a URL's password), so a handle reopens the same store, SQLite or PostgreSQL.
     """
+    settings = settings or RuntimeSettings()
+    if store_location is not None and settings.recall.store_location is None:
+        recall = attrs.evolve(settings.recall, store_location=without_password(store_location))
+        settings = attrs.evolve(settings, recall=recall)
     registry = corpora if corpora is not None else default_registry(include_shipped=True)
     for desk in desks:
         desk.register_corpus(registry)
@@ -91,6 +100,7 @@ def build_runtime(
     config: TurnframeConfig | None = None,
     cli_references: Sequence[ReferenceBinding] = (),
     corpora: CorpusRegistry | None = None,
+    store_location: str | None = None,
 ) -> Runtime:
     """A runtime on ``desk`` alone, with anaphora on or off (see :func:`sample_runtime`)."""
     return sample_runtime(
@@ -101,6 +111,7 @@ def build_runtime(
         config=config,
         cli_references=cli_references,
         corpora=corpora,
+        store_location=store_location,
     )
 
 

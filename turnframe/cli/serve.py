@@ -140,9 +140,17 @@ def build_service_runtime(
     clock: Clock,
     config: TurnframeConfig | None = None,
     cli_references: Sequence[ReferenceBinding] = (),
+    store_location: str | None = None,
 ) -> Runtime:
     """A runtime on the given sample desks, read by the offline rule-based interpreter."""
-    return sample_runtime(store, desks, clock=clock, config=config, cli_references=cli_references)
+    return sample_runtime(
+        store,
+        desks,
+        clock=clock,
+        config=config,
+        cli_references=cli_references,
+        store_location=store_location,
+    )
 
 
 async def seed_new_account(runtime: Runtime, session: SessionRecord) -> None:
@@ -165,7 +173,12 @@ async def _serve(
 
     async with open_store(location, must_exist=False) as store:
         runtime = build_service_runtime(
-            store, desks, clock=clock, config=config, cli_references=references
+            store,
+            desks,
+            clock=clock,
+            config=config,
+            cli_references=references,
+            store_location=location,
         )
         app = create_app(
             runtime,

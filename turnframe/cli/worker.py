@@ -121,8 +121,10 @@ def desks_runtime(
     clock: Clock,
     lease_seconds: float,
     worker_id: str,
+    store_location: str | None = None,
 ) -> Runtime:
-    """A runtime on the sample ``desks`` that leases sessions and serves no orphan itself."""
+    """A runtime on the sample ``desks`` that leases sessions and serves no orphan itself
+    (``store_location``: the ``--store`` recall's resume handles name)."""
     return sample_runtime(
         store,
         desks,
@@ -133,6 +135,7 @@ def desks_runtime(
             serve_orphans=False,
             session_idle_seconds=None,  # the worker stops each session when it hands it back
         ),
+        store_location=store_location,
     )
 
 
@@ -185,7 +188,12 @@ async def _work(
 ) -> dict[str, int]:
     async with open_store(location, must_exist=False) as store:
         runtime = desks_runtime(
-            store, desks, clock=SystemClock(), lease_seconds=lease_seconds, worker_id=worker_id
+            store,
+            desks,
+            clock=SystemClock(),
+            lease_seconds=lease_seconds,
+            worker_id=worker_id,
+            store_location=location,
         )
         async with runtime:
             worker = Worker(runtime, settings)
@@ -214,7 +222,12 @@ async def _submit(
 ) -> dict[str, Any]:
     async with open_store(location, must_exist=False, clock=clock) as store:
         runtime = desks_runtime(
-            store, [desk], clock=clock, lease_seconds=30.0, worker_id=new_id("submit-")
+            store,
+            [desk],
+            clock=clock,
+            lease_seconds=30.0,
+            worker_id=new_id("submit-"),
+            store_location=location,
         )
         async with runtime:
             session = await runtime.open_session(

@@ -94,7 +94,8 @@ class Trip:
 
 def parse_leg(text: str, ctx: ParseContext) -> str:
     """ "the return flight", "outbound leg", "the way back" -> ``return`` / ``outbound``; a
-    flight number of the trip ("TP1350", "the TP 1350 flight") names its leg."""
+    flight number of the trip ("TP1350", "the TP 1350 flight", "the 1350 flight") names its
+    leg."""
     flight = re.search(r"\b([a-z]{2})\s?(\d{3,4})\b", text.casefold())
     legs = getattr(ctx.state, "legs", ()) if ctx.state is not None else ()
     if flight is not None and legs:
@@ -103,6 +104,14 @@ def parse_leg(text: str, ctx: ParseContext) -> str:
             if leg.flight.upper() == number:
                 return str(leg.leg)
         raise ValueError(f"{number} is not a flight of this trip")
+    digits = re.fullmatch(
+        r"(?:the\s+|my\s+)?(\d{3,4})(?:\s+(?:flight|leg))?", text.strip().casefold()
+    )
+    if digits is not None and legs:  # "the 1351 flight": a flight's number without its letters
+        for leg in legs:
+            if leg.flight.upper().endswith(digits.group(1)):
+                return str(leg.leg)
+        raise ValueError(f"{digits.group(1)} is not a flight of this trip")
     words = text.strip().casefold().split()
     words = [w for w in words if w not in ("the", "my", "our", "flight", "leg", "trip", "one")]
     phrase = " ".join(words)
@@ -403,7 +412,16 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
     ),
     synonyms={
         "withdraw": ("cancel", "cancelled", "scrap the trip", "drop the trip"),
-        "rebook": ("move", "reschedule", "move my flight", "change my flight", "put ... on"),
+        "rebook": (
+            "move",
+            "reschedule",
+            "push",
+            "postpone",
+            "move my flight",
+            "change my flight",
+            "put ... on",
+            "change ... flight",
+        ),
         "submit": ("finalize", "finalise", "confirm the trip", "send in"),
         "travel_date": ("departure day", "leaving date", "start date"),
         "return_date": ("coming back", "return flight date", "end date"),

@@ -127,7 +127,8 @@ class ProviderChain:
         call = _ChainCall(self, request, gate, on_attempt, prior_attempts, check)
         async with anyio.create_task_group() as tg:
             outcome = await call.run(tg)
-            tg.cancel_scope.cancel()  # late answers are listened for only while the call lasts
+            if call.in_flight:  # late answers are listened for only while the call lasts
+                tg.cancel_scope.cancel()
         if isinstance(outcome, BaseException):
             raise outcome
         return outcome
@@ -208,6 +209,7 @@ class _ChainCall:
                 self.sent[a.provider] = max(self.sent.get(a.provider, 0), a.provider_attempt)
         self.excluded = {a.provider for a in same if a.outcome is AttemptOutcome.TIMED_OUT}
         self.waiting_late: list[_Slot] = []
+        self.slots: list[_Slot] = []  # one per send, in the order sent
         self.pending_delay = 0.0
         self.sending_since = now_ns()
         self.backoff = wait_exponential(
@@ -215,6 +217,11 @@ class _ChainCall:
             exp_base=self.policy.backoff_multiplier,
             max=self.policy.backoff_max,
         )
+
+    @property
+    def in_flight(self) -> bool:
+        """Whether a send is still running (its task sets ``done`` as its last act)."""
+        return any(not slot.done.is_set() for slot in self.slots)
 
     async def run(self, tg: anyio.abc.TaskGroup) -> ChainAnswer | Exception:
         """Decide the call; errors are returned, to be raised outside the task group."""
@@ -324,6 +331,7 @@ class _ChainCall:
             raise _Sealed(self.request.turn_id)
         self.sent[provider.name] = number
         slot = _Slot()
+        self.slots.append(slot)
         self.tg.start_soon(self._send, provider, slot, request)
         await self._race(slot.done.wait, self.policy.attempt_timeout)
         await self._record_late_answers()

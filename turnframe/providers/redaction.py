@@ -14,7 +14,8 @@ process (every provider's API key) and with patterns for anything shaped like a 
 - long high-entropy tokens: an unbroken run of 16+ letters and digits with at least 3.5 bits of
   entropy per character. Model names, UUIDs and paths (short words joined by ``-_./``) stay, and
   so do a provider's own call ids (``req_…``, ``msg_…``, ``chatcmpl-…``), which identify a
-  call to the provider's support and are not secrets.
+  call to the provider's support and are not secrets, and turnframe's own ids (``turn-…``,
+  ``ses_…``, ``obx_…``), which name what an operator looks up.
 
 A redacted span reads ``[redacted]``. Redaction is idempotent: redacting twice changes nothing.
 """
@@ -55,6 +56,11 @@ _LONG_TOKEN = re.compile(r"[A-Za-z0-9_\-+/.]{24,}={0,2}")
 _SEGMENTS = re.compile(r"[_\-./]")
 #: Ids a provider puts in its answers and error bodies so a call can be traced: not secrets.
 _PROVIDER_ID = re.compile(r"(?:req|msg|chatcmpl|toolu|call|resp|run|thread)[_\-]")
+#: turnframe's own ids (``turnframe._ids.new_id``: a prefix and 32 hex digits): what an operator
+#: looks a turn, session or effect up by, never a secret.
+_OWN_ID = re.compile(
+    r"(?:turn|ses|obx|evt|case|card|clm|submit|wrk)[_\-][0-9a-f]{32}(?![0-9A-Za-z])"
+)
 _ENTROPY_BITS_PER_CHAR = 3.5
 #: A random key is one long run; model names, UUIDs and paths are short words joined by - _ . /
 _MIN_KEY_RUN = 16
@@ -69,7 +75,7 @@ def entropy_bits_per_char(token: str) -> float:
 
 
 def _looks_like_a_key(token: str) -> bool:
-    if _PROVIDER_ID.match(token):
+    if _PROVIDER_ID.match(token) or _OWN_ID.match(token):
         return False
     run = max(_SEGMENTS.split(token), key=len)
     return (

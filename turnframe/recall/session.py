@@ -53,11 +53,16 @@ class SessionRecall:
         """The recall stage's pass over this turn: nothing when no recall stage runs, or when
         no recall is in progress and the turn asks for none (the stage would change nothing;
         the turn then costs no ask and shows no recall span)."""
-        if ref is None or (self.pending is None and not _asks_recall(plan)):
+        if self.idle(ref, plan):
             return RecallOutcome(memory=self.memory)
         message = Recall(turn=turn, plan=plan, reduction=reduction, memory=self.memory)
         outcome: RecallOutcome = await ask(ref, message)
         return outcome
+
+    def idle(self, ref: Any, plan: UserTurnPlan) -> bool:
+        """Whether :meth:`advance` has nothing to do for this turn (no stage, or no recall in
+        progress and none asked for): its outcome is then known without asking anyone."""
+        return ref is None or (self.pending is None and not _asks_recall(plan))
 
     def context(self, own: dict[str, Any], outcome: RecallOutcome) -> dict[str, Any]:
         """The thread context to store with the response: the actor's own keys, the recall

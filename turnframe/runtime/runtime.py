@@ -29,6 +29,7 @@ from tenacity import RetryCallState
 from turnframe._converter import converter
 from turnframe._ids import new_id
 from turnframe._retry import exponential_wait, retrying
+from turnframe._strict import non_text_paths
 from turnframe.actors.dead_letters import DeadLetters
 from turnframe.actors.errors import ActorCrashed, ActorStopped
 from turnframe.actors.narrator import NarratorActor
@@ -435,20 +436,37 @@ class Runtime:
             interaction_response=interaction_response,
         )
 
-    async def handle_turn(self, turn: UserTurn) -> TurnResponse:
+    async def handle_turn(self, turn: UserTurn, *, record_first: bool = False) -> TurnResponse:
         """Take ``turn`` through every phase; sending the same turn again is idempotent.
 
         A turn ends ``delivered`` or ``failed`` (with a typed reason), or raises a typed
         error; :class:`TurnIncomplete` means it stopped at a boundary and recovery finishes it.
+        The turn is stored with its seal (ADR 0022): until then it is the caller's, who sends it
+        again if the call raised. ``record_first`` stores it on arrival instead (one more write
+        transaction), so that a process that dies before the seal leaves it to recovery: what
+        a client that cannot send again wants (the chat CLI does; the inbox does it for workers).
         """
         with self.telemetry.turn(turn) as observed:  # telemetry: the turn's span and metrics
             try:
+                if record_first:
+                    await self._record_arrival(turn)
                 response = await self._handle_turn(turn)
             except BaseException as error:
                 observed.fail(error)
                 raise
             observed.finish(response)
             return response
+
+    async def _record_arrival(self, turn: UserTurn) -> None:
+        payload = converter.unstructure(turn)
+        if non_text_paths(payload):
+            return  # not text: the session refuses it (InvalidTurn), nothing is stored
+        await self.store.record_user_turn(
+            account_id=turn.account_id,
+            session_id=turn.session_id,
+            payload=payload,
+            turn_id=turn.turn_id,
+        )
 
     async def _handle_turn(self, turn: UserTurn) -> TurnResponse:
         # The session actor itself died: its supervisor restarts it (within the session's own
@@ -518,13 +536,15 @@ class Runtime:
         expected_revision: int,
         text: str = "",
         at: datetime | None = None,
+        record_first: bool = False,
     ) -> TurnResponse:
-        """A card click (ids only), optionally with text, as one turn."""
+        """A card click (ids only), optionally with text, as one turn (``record_first``: as in
+        :meth:`handle_turn`)."""
         response = InteractionResponse(
             interaction_id=interaction_id, option_id=option_id, expected_revision=expected_revision
         )
         turn = self.new_turn(session, text, interaction_response=response, at=at)
-        return await self.handle_turn(turn)
+        return await self.handle_turn(turn, record_first=record_first)
 
     async def reload(self, *, account_id: str, turn_id: str) -> TurnResponse | None:
         """The stored response of a turn, byte-identical to what was delivered."""

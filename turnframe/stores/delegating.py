@@ -45,6 +45,7 @@ from turnframe.stores.records import (
     SessionLease,
     SessionRecord,
     TurnRecord,
+    TurnStart,
 )
 
 
@@ -184,6 +185,9 @@ class DelegatingStore:
 
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None:
         return await self._inner.get_turn(account_id, turn_id)
+
+    async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
+        return await self._inner.get_turn_start(account_id, turn_id)
 
     async def list_session_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
         return await self._inner.list_session_turns(account_id, session_id)

@@ -36,6 +36,13 @@ class StoreCaseDirectory:
         self._authorized: CaseRecord | None = None
         self._listing: tuple[str, list[CaseRecord]] | None = None
 
+    def remember(self, account_id: str, cases: Sequence[CaseRecord]) -> None:
+        """Take ``cases`` (every case of the account, read with the turn's start) as this
+        turn's listing: labels, label lookups and case reads are answered from it until
+        :meth:`forget` (ADR 0022: one read serves the interpreter and the reducer; a case that
+        moves meanwhile is caught by the guarded seal or the commit's revision check)."""
+        self._listing = (account_id, list(cases))
+
     def forget(self) -> None:
         """Drop what this directory remembers from the current turn's reads."""
         self._authorized = None
@@ -63,8 +70,15 @@ class StoreCaseDirectory:
         return (record.label, *values)
 
     async def authorize(self, account_id: str, case_id: str) -> bool:
-        self._authorized = await self._store.get_case(account_id, case_id)
+        listed = self._listed(account_id, case_id)
+        self._authorized = listed or await self._store.get_case(account_id, case_id)
         return self._authorized is not None
+
+    def _listed(self, account_id: str, case_id: str) -> CaseRecord | None:
+        """The case as this turn's listing holds it (None: no listing, or not in it: read)."""
+        if self._listing is None or self._listing[0] != account_id:
+            return None
+        return next((c for c in self._listing[1] if c.case_id == case_id), None)
 
     async def snapshot(self, account_id: str, case_id: str) -> CaseSnapshot | None:
         record, self._authorized = self._authorized, None
@@ -75,9 +89,13 @@ class StoreCaseDirectory:
         return case_snapshot(record, self._workflows[record.workflow])
 
     async def labels(self, account_id: str, workflow: str | None = None) -> list[str]:
-        """Every case label the account has (what an interpreter may be shown)."""
-        cases = await self._store.list_cases(account_id)
-        self._listing = (account_id, cases)
+        """Every case label the account has (what an interpreter may be shown), from this
+        turn's listing when there is one."""
+        if self._listing is not None and self._listing[0] == account_id:
+            cases = self._listing[1]
+        else:
+            cases = await self._store.list_cases(account_id)
+            self._listing = (account_id, cases)
         return sorted({c.label for c in cases if workflow is None or c.workflow == workflow})
 
     def other_names(self, workflow: str | None = None) -> dict[str, tuple[str, ...]]:

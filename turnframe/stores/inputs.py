@@ -6,14 +6,14 @@ illegal phase move) are checked by the store inside its transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import attrs
 
 from turnframe.lifecycle import JournalStatus, TurnPhase
-from turnframe.stores.records import InteractionStatus, Json
+from turnframe.stores.records import BundleReceipt, InteractionStatus, Json
 
 
 def _aware(_: Any, attribute: attrs.Attribute[Any], value: datetime | None) -> None:
@@ -170,11 +170,32 @@ class NewOutboxEffect:
 
 
 @attrs.frozen(kw_only=True)
+class BundleReply:
+    """The turn's reply, composed inside its commit bundle's transaction (ADR 0022): the
+    response blocks as ``save_assistant_turn`` stores them, with its meta and the session's new
+    thread context."""
+
+    blocks: Json
+    meta: Json | None = None
+    thread_context: Json | None = None
+
+
+#: Composes the turn's reply from what the bundle wrote (its events carry their sequence
+#: numbers). Called synchronously inside the transaction, after the phase move, possibly on the
+#: store's worker thread: it must be pure (no I/O, no event loop). None, or an exception, means
+#: "no reply now": the bundle commits without it (a committed effect is never denied) and the
+#: caller stores the reply with ``save_assistant_turn`` afterwards.
+ReplyComposer = Callable[[BundleReceipt], BundleReply | None]
+
+
+@attrs.frozen(kw_only=True)
 class CommitBundle:
     """Everything one execution step makes true, written in ONE transaction or not at all.
 
     Order inside the transaction: new cases, journal outcomes, case updates, events, (the
-    ``inside_transaction`` hook), card resolutions, outbox rows, replay record, phase move.
+    ``inside_transaction`` hook), card resolutions, outbox rows, replay record, phase move, and
+    then, with ``reply``, the composed reply and the move ``committed`` → ``delivered`` (both
+    or neither: a reply that cannot be composed or written leaves the rest to commit).
     """
 
     account_id: str
@@ -187,6 +208,17 @@ class CommitBundle:
     outbox: tuple[NewOutboxEffect, ...] = attrs.field(default=(), converter=_as_tuple)
     replay_record: Json | None = None
     phase: PhaseMove | None = None
+    #: Only with a ``phase`` move to ``committed``: the turn then ends ``delivered`` in this
+    #: transaction (the receipt's ``phase`` says which).
+    reply: ReplyComposer | None = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen(kw_only=True)
+class NewUserTurn:
+    """A user turn a seal records (ADR 0022): a live turn's row is written with its seal."""
+
+    session_id: str
+    payload: Json
 
 
 @attrs.frozen(kw_only=True)
@@ -196,9 +228,12 @@ class TurnSeal:
     The plan (``None`` when it is stored already), the reduction and its cards (written once:
     the same content again is a replay), the cards this turn supersedes closed (expired) when
     they are still open, the turn's commands admitted to the journal, and the phase move:
-    to ``executing`` when anything is admitted (the seal), else to ``reduced``.
+    to ``executing`` when anything is admitted (the seal), else to ``reduced``. With
+    ``user_turn`` the turn is recorded first, in the same transaction (the live path, ADR 0022:
+    a turn not sealed yet is not durable; its caller or inbox row sends it again).
     """
 
+    user_turn: NewUserTurn | None = None
     plan: Json | None = None
     reduction: Json
     interactions: tuple[NewInteraction, ...] = ()

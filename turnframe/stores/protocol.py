@@ -72,6 +72,7 @@ from turnframe.stores.records import (
     SessionLease,
     SessionRecord,
     TurnRecord,
+    TurnStart,
 )
 
 #: Called synchronously inside a commit bundle's transaction, after the journal outcomes, case
@@ -244,6 +245,12 @@ class Store(Protocol):
 
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None: ...
 
+    async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
+        """One read as a turn starts (ADR 0022): the turn as stored (None: not recorded) and,
+        when it is still to be interpreted (not recorded, or ``received``), every case of the
+        account, as :meth:`list_cases` gives them; else ``cases`` is None."""
+        ...
+
     async def list_session_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
         """The session's turns, oldest first."""
         ...
@@ -287,10 +294,12 @@ class Store(Protocol):
         ...
 
     async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
-        """Store the plan (if given), the reduction and its cards, close the superseded cards
-        that are still open, admit the commands and move the phase: one transaction (what
-        ``save_plan``, ``save_reduction`` and ``admit`` do, in one). Admission answers as in
-        :meth:`admit`; a second open blocking card on a case is :class:`BlockingCardOpen`."""
+        """Record the user turn (if given, as :meth:`record_user_turn` does), store the plan
+        (if given), the reduction and its cards, close the superseded cards that are still
+        open, admit the commands and move the phase: one transaction (what
+        ``record_user_turn``, ``save_plan``, ``save_reduction`` and ``admit`` do, in one).
+        Admission answers as in :meth:`admit`; a second open blocking card on a case is
+        :class:`BlockingCardOpen`."""
         ...
 
     # -- interactions (cards) -----------------------------------------------------------------
@@ -369,7 +378,11 @@ class Store(Protocol):
         self, bundle: CommitBundle, *, inside_transaction: InsideTransactionHook | None = None
     ) -> BundleReceipt:
         """Write the whole bundle in ONE transaction. Any failure (a stale expected revision,
-        a journal or phase CAS, a closed card, the hook) rolls it all back and propagates."""
+        a journal or phase CAS, a closed card, the hook) rolls it all back and propagates.
+        With ``bundle.reply`` (and a phase move to ``committed``), the reply it composes is
+        stored as :meth:`save_assistant_turn` stores it and the turn moves on to ``delivered``
+        in the same transaction (receipt ``phase`` ``delivered``); a reply that cannot be
+        composed or written is left out and the rest commits (receipt ``phase`` ``committed``)."""
         ...
 
     # -- the outbox ---------------------------------------------------------------------------

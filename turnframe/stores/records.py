@@ -223,3 +223,14 @@ class BundleReceipt:
     cases: tuple[CaseRecord, ...]
     outbox: tuple[OutboxRecord, ...]
     phase: TurnPhase | None
+
+
+@attrs.frozen(kw_only=True)
+class TurnStart:
+    """What a session reads as a turn starts, in one read (ADR 0022): the turn as stored (None:
+    not recorded yet, a live turn) and, when it is still to be interpreted (not recorded, or
+    ``received``), every case of the account (what the interpreter is shown and what the
+    reducer reads), else None."""
+
+    turn: TurnRecord | None
+    cases: tuple[CaseRecord, ...] | None

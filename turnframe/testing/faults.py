@@ -12,8 +12,11 @@ so the caller sees a failure although the write is durable (as after a crash or 
 ============================================  ====================================================
 point                                         where
 ============================================  ====================================================
-``before_turn_recorded``                      ``record_user_turn``, before the inner call (a
-                                              crash here kills the session actor mid-message)
+``before_turn_recorded``                      ``get_turn_start`` (a turn's arrival: a live
+                                              turn is recorded by its seal) and
+                                              ``record_user_turn``, before the inner call (a
+                                              crash here kills the session actor mid-message;
+                                              nothing of the turn is stored)
 ``before_interaction_persistence``            ``save_reduction``, before the inner call
 ``after_interaction_persistence``             ``save_reduction``, after the inner call committed
                                               (plan, reduction, cards and phase move are stored)
@@ -29,12 +32,20 @@ point                                         where
                                               release the lease)
 ``after_outbox_dispatch``                     ``settle_outbox``, before the inner call (the effect
                                               was sent; its result is not recorded)
-``before_response_persistence``               ``save_assistant_turn``, before the inner call
+``before_response_persistence``               ``save_assistant_turn``, before the inner call;
+                                              and ``commit_bundle`` with a reply: when it fires,
+                                              the bundle commits without the reply first (what
+                                              a crash between the two transactions left)
 ``before_recall_find``                        ``find_recall``, before the inner call (recall's Find)
 ``before_recall_ground``                      ``read_recall_record``, before the inner call
                                               (recall's Ground opening a candidate's record)
 ``before_recall_index_write``                 ``write_recall_entry``, before the inner call
 ============================================  ====================================================
+
+Since ADR 0022 a turn's arrival is a read (the seal records a live turn) and a
+template-narrated reply is written inside the commit bundle; the points above are reached where
+those steps now happen, with the same durable state on either side, so every crash-boundary
+test means what it meant.
 
 Recall's Present is the response persistence: its state is written with the blocks, so
 ``before_response_persistence`` is the crash between Present and the user's answer.
@@ -50,6 +61,7 @@ from typing import Any
 
 import attrs
 
+from turnframe.lifecycle import TurnPhase
 from turnframe.stores.delegating import DelegatingStore
 from turnframe.stores.errors import StoreTimeout
 from turnframe.stores.inputs import (
@@ -72,6 +84,7 @@ from turnframe.stores.records import (
     OutboxResult,
     SealReceipt,
     TurnRecord,
+    TurnStart,
 )
 
 
@@ -211,6 +224,11 @@ class FaultyStore(DelegatingStore):
             idempotency_key=idempotency_key,
         )
 
+    async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
+        # A turn's arrival (ADR 0022: the seal records a live turn, so arriving is this read).
+        self.reach(FaultPoint.BEFORE_TURN_RECORDED)
+        return await self.inner.get_turn_start(account_id, turn_id)
+
     async def save_reduction(
         self,
         account_id: str,
@@ -261,7 +279,20 @@ class FaultyStore(DelegatingStore):
             if inside_transaction is not None:
                 inside_transaction()
 
-        return await self.inner.commit_bundle(bundle, inside_transaction=hook)
+        if bundle.reply is None:
+            return await self.inner.commit_bundle(bundle, inside_transaction=hook)
+        # The reply rides in the bundle (ADR 0022): a fault before its persistence is the
+        # bundle committed without it, then the failure, as between two transactions.
+        point = FaultPoint.BEFORE_RESPONSE_PERSISTENCE
+        if self.plan.fault_for(point, self.hit_count(point) + 1) is not None:
+            without = attrs.evolve(bundle, reply=None)
+            committed = await self.inner.commit_bundle(without, inside_transaction=hook)
+            self.reach(point)  # fails, as planned
+            return committed
+        receipt = await self.inner.commit_bundle(bundle, inside_transaction=hook)
+        if receipt.phase is TurnPhase.DELIVERED:
+            self.reach(point)
+        return receipt
 
     async def claim_outbox(
         self,

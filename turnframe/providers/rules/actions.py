@@ -42,20 +42,29 @@ _SET = (
 )
 _FIELD_FORMS = (
     rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
-    r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+)",
-    r"(?:add|write|put|leave|include|attach|enter)\s+(?:(?:a|an|the|this|one|another)\s+)?"
+    r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+"
+    r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
+    r"(?:add|write|put|leave|include|attach|enter|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
+    r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
+    r"(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
-    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading)\s+|\s+-\s+"
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading|that(?=\s+(?:we|i|he|she|they)\b))"
+    r"\s+|\s+-\s+"
     r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
+    r"|(?:has\s+|have\s+)?changed\s+to|is\s+now"
     r"|reads|says|needs\s+to\s+be)\s+"
     r"|\s*(?:[:=]|->|=>|\u2192)\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
     # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
     rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
+    # "[case] F is now V", the case named first by its number: "4711 email is now …".
+    r"(?:(?:N)\s+)?#?\d{3,}(?:['\u2019]s)?\s+(?P<f>F)\s+(?:is\s+now|should\s+be|has\s+changed\s+to"
+    r"|changed\s+to|must\s+be)\s+",
     # "[case] F: V", the case named first: "4711 note: call back", "Anna's limit: 1500".
-    r"(?:#?\d{3,}|(?-i:[A-Z])[\w-]*)(?:['\u2019]s)?\s+(?P<f>F)\s*(?:[:=]|->|=>|\u2192)\s*",
+    r"(?:(?:(?:N)\s+|[a-z]{2,5}\.?\s?(?=#))?#?\d{3,}|(?-i:[A-Z])[\w-]*)(?:['\u2019]s)?\s+(?P<f>F)"
+    r"\s*(?:[:=]|->|=>|\u2192)\s*",
 )
 #: "put "customer angry" as the note on 1001": the value first, then the field.
 _VALUE_FIRST = re.compile(
@@ -64,12 +73,22 @@ _VALUE_FIRST = re.compile(
     r"(?:(?:the|my|a|its)\s+)?(?P<f>F)\b.*",
     ICASE | re.DOTALL,
 )
+#: "wrong, it should be …": the old value disowned, then the new one.
+_WRONG_THEN = re.compile(
+    r"(?:(?:still|now|all)\s+)?(?:wrong|incorrect|outdated|out\s+of\s+date|old"
+    r"|not\s+(?:right|correct|valid))[\s,;:.\u2013\u2014-]+(?:(?:and|but|so)\s+)?"
+    r"(?:it|that|the\s+(?:new|right|correct)\s+[\w-]+)\s+(?:should|must|needs\s+to|has\s+to)"
+    r"\s+(?:be|say|read)\s+(?=\S)",
+    ICASE,
+)
 _QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 #: Where a typed value may end before more words: "1,800 euros so we keep track".
 _VALUE_STOP = re.compile(
     r",\s+(?=[a-z])|\s+(?:so|because|since|as|which|that|and|but|not)\s+", ICASE
 )
-_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+_QUOTED = re.compile(
+    r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<!\w)'(?=\w)[^']*(?<=\S)'(?!\w)"
+)
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
     r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
@@ -97,7 +116,7 @@ def _owner_lead(nouns: str) -> re.Pattern[str]:
     return re.compile(
         r"(?:(?:on|for|of|in|to|from|with|about|regarding|re:?)\s+)?"
         r"(?:(?:the|my|our|this|that|your)\s+)?"
-        rf"(?:(?:{nouns})s?\s+(?:(?:called|named)\s+)?)?"
+        rf"(?:(?:{nouns})s?\s+(?:(?:called|named)\s+)?|[a-z]{{2,5}}\.?\s?(?=#))?"
         r"(?:(?:no\.?|nr\.?|num\.?|number|id|ref\.?|reference|n°|nº)\s*:?\s*)?#?\s*$",
         ICASE,
     )
@@ -123,6 +142,22 @@ _REQUEST_TAIL = r"[\s,]*(?:(?:a|an|the|my|our|me|us|full|partial|complete|some)\
 _REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}?{_REQUEST_TAIL}", ICASE)
 #: A request that is shaped like a question ("could I get a copy …?"): the frame is needed.
 _ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", ICASE)
+#: A request shaped like a question, before a verb that sets a field ("may I add a note: …",
+#: "could you please change the email to …").
+_ASKED_FIELD_FRAME = re.compile(
+    r"(?:(?:please|kindly|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
+    r"(?:(?:can|could|may|would|will)\s+(?:i|we|you)|would\s+you\s+mind)"
+    r"(?:\s+(?:please|possibly|kindly|perhaps|just))*\s+(?=[a-z])",
+    ICASE,
+)
+#: "… should be moved", "… needs to be redone": a passive before the operation's phrase.
+_PASSIVE = re.compile(
+    r"\s+(?:should|must|needs?\s+to|has\s+to|have\s+to|can|could|will|would|to)\s+be"
+    r"(?:\s+\w+ly)?\s+$",
+    ICASE,
+)
+#: Words standing as a heading before the operation's phrase ("X-100: repair …").
+_HEADING_BEFORE = re.compile(r"[^\s,;:.!?][^,;:.!?]{0,30}?\s*(?::|->|=>|\u2192)\s*", ICASE)
 _NEGATED = re.compile(r"(?<!\w)(?:not|no|never|don'?t|didn'?t|won'?t|without)(?!\w)", ICASE)
 _WORDS = re.compile(r"[\w']+")
 
@@ -188,12 +223,17 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
     return "".join(out), (start, end)
 
 
+@functools.cache
+def _lone_quote(closing: str) -> re.Pattern[str]:
+    return re.compile(rf"{closing}(?!\w)")
+
+
 def _closing_quote(text: str, closing: str, start: int, end: int) -> int:
     """Where a quote opened before ``start`` closes; a single quote closes only where no
     letter follows it, so "it's" inside 'it's fine' does not end the value."""
     if closing not in "'\u2019":
         return text.find(closing, start, end)
-    m = re.compile(rf"{closing}(?!\w)").search(text, start, end)
+    m = _lone_quote(closing).search(text, start, end)
     return -1 if m is None else m.start()
 
 
@@ -224,13 +264,42 @@ def _bare(field_pattern: str) -> re.Pattern[str]:
 
 @functools.cache
 def _bare_plain(field_pattern: str) -> re.Pattern[str]:
-    """ "limit 1200 euros": the value right after the field, before any case is looked for."""
+    """ "limit 1200 euros", "new email a@b.pt": the value right after the field, before any
+    case is looked for."""
     return re.compile(
-        rf"{DETERMINER}?(?P<f>{field_pattern})\s+(?P<v>\S.*)", ICASE | re.DOTALL
+        rf"{DETERMINER}?(?:(?:new|updated|correct|right)\s+)?(?P<f>{field_pattern})\s+(?P<v>\S.*)",
+        ICASE | re.DOTALL,
     )
 
 
-def _bare_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
+#: What cannot open a field's value: a verb or a preposition ("note 1001 is wrong").
+_NOT_A_VALUE_START = re.compile(
+    r"(?:is|are|was|were|has|have|had|should|must|will|would|can|could|does|did|do|please"
+    r"|to|on|for|of|in|at|with|and|but|or|not|no|if|when|what|why|how)(?!\w)",
+    ICASE,
+)
+
+
+def _words_after_record(
+    text: str, bare: re.Match[str], targets: Targets, vocab: Vocabulary, value: str
+) -> bool:
+    """ "note 1001 vip guest": a free-text field, then the record it is on, then plain words
+    that name none of the workflow's fields or operations and that the field's validator
+    takes: the words are the value."""
+    if bare.re.groupindex.get("o") is None or bare.group("o") is None:
+        return False
+    field = vocab.workflow.field(vocab.field_named(bare.group("f")))
+    if field is None or field.type is not str or not targets.mentions(*bare.span("o")):
+        return False
+    if _NOT_A_VALUE_START.match(value) or len(value.split()) > 8 or not value[0].isalnum():
+        return False
+    if field.validate is not None and field.validate(value) is not None:
+        return False  # a field that refuses plain words (an address) takes only its own shape
+    named = re.search(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", value, ICASE)
+    return named is None and vocab.operation_regex.search(value) is None
+
+
+def typed_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> bool:
     """ "limit 1500", "email 4711 ana@example.com": a field and a value with no verb between
     are read only when the value is quoted, typed (a date, an amount) or accepted by a
     validator that refuses ordinary words, so plain words are never taken for a value."""
@@ -311,7 +380,11 @@ def read_field(
                 rest = (value_end, end) if text[value_end:end].strip() else None
         value, value_span = clean_value(text, (bare.start("v"), value_end), aliases)
         raw = text[bare.start("v") : value_end].strip()  # quotes and all: "note 1001 'called'"
-        if value and _bare_value_ok(vocab, name, raw if raw[:1] in _QUOTES else value, ctx):
+        as_said = raw if raw[:1] in _QUOTES else value
+        if value and (
+            typed_value_ok(vocab, name, as_said, ctx)
+            or _words_after_record(text, bare, targets, vocab, value)
+        ):
             target = targets.find(start, end, [value_span])
             if rest is not None:
                 tail = unnamed_owner(text, rest[0], rest[1], vocab)
@@ -333,6 +406,9 @@ def read_field(
         if m is None:
             continue
         value_start, value_end = m.start("v"), end
+        restated = _WRONG_THEN.match(text, value_start, end)
+        if restated is not None:  # "the email is wrong, it should be …": the value said next
+            value_start = restated.end()
         closing = _QUOTES.get(text[value_start]) if value_start < end else None
         if closing is not None:  # a quoted value ends at its closing quote
             close = _closing_quote(text, closing, value_start + 1, end)
@@ -352,6 +428,8 @@ def read_field(
             rest = (value_span[0] + len(cut), value_span[1])
             value = cut
             value_span = (value_span[0], value_span[0] + len(cut))
+            if _only_purpose(text, rest, vocab):
+                rest = None  # "… so I actually get your replies": why, not what
         outside = [(value_span[0], end)] if value_end == end else [value_span]
         unnamed = unnamed_owner(text, start, value_start, vocab)
         target = targets.find(start, end, outside)
@@ -366,6 +444,32 @@ def read_field(
             rest=rest,
         )
     return None
+
+
+def asked_field_request(text: str, start: int, end: int) -> int | None:
+    """Where the verb starts after a question-shaped request frame ("may I add a note: …"),
+    or ``None``: the rest is then read as a field change like any other."""
+    m = _ASKED_FIELD_FRAME.match(text, start, end)
+    return None if m is None else m.end()
+
+
+#: A clause that says why ("so I get …", "because we moved", "so that she can …"), or that
+#: only disowns another value ("…, not whatever you put in there").
+_PURPOSE = re.compile(
+    r"[\s,;-]*(?:(?:so(?:\s+that)?|because|since|as|cause|'cause)\s+"
+    r"(?:i|we|you|he|she|they|it|my|our|his|her|their)\b|not\s+(?:whatever|what|the\s+old))",
+    ICASE,
+)
+
+
+def _only_purpose(text: str, span: Span, vocab: Vocabulary) -> bool:
+    """The words after a typed value only say why it is wanted: a purpose or reason clause
+    that names none of the workflow's operations or fields."""
+    if _PURPOSE.match(text, *span) is None:
+        return False
+    words = text[span[0] : span[1]]
+    named = re.search(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE)
+    return named is None and vocab.operation_regex.search(words) is None
 
 
 def _owner_span(
@@ -402,13 +506,13 @@ def _phrase(
     waits for a confirmation card may be found deeper in the clause ("… so I expect a full
     repair of the boiler"): its card shows the exact arguments before anything runs. In a
     clause shaped like a question (``asked``) only an explicit request frame counts."""
+    quoted = [q.span() for q in _QUOTED.finditer(text, start, end)]
     if not asked:
         at_start = vocab.operation_regex.match(text, start, end)
-        if at_start is not None:
+        if at_start is not None and not _holds_quote(at_start, quoted):
             return at_start
-    quoted = [q.span() for q in _QUOTED.finditer(text, start, end)]
     for m in vocab.operation_regex.finditer(text, start, end):
-        if any(s <= m.start() < e for s, e in quoted):
+        if _holds_quote(m, quoted):
             continue  # words inside a quoted value are the value, never an operation
         before = text[start : m.start()]
         if asked:
@@ -420,6 +524,12 @@ def _phrase(
         ):
             return m
     return None
+
+
+def _holds_quote(m: re.Match[str], quoted: Sequence[Span]) -> bool:
+    """The phrase starts inside a quoted value, or a quoted value stands inside the phrase
+    ("put the note 'x' on …" is not "put … on"): quoted words are a value, never a phrase."""
+    return any(s <= m.start() < e or (m.start() <= s and e <= m.end()) for s, e in quoted)
 
 
 def _confirmed(vocab: Vocabulary, name: str) -> bool:
@@ -440,7 +550,10 @@ def _phrase_words(text: str, m: re.Match[str], vocab: Vocabulary) -> list[Span]:
 @functools.cache
 def _unnamed(nouns: str) -> re.Pattern[str]:
     return re.compile(
+        # "my case in Berlin", "the booking in Porto": a record named by a place it is in.
         rf"(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
+        rf"(?:{nouns})\s+(?:to|in|at|for)\s+(?P<place>(?-i:[A-Z])[\w-]+)(?!\w)"
+        rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|this|that|my|our|your)\s+)"
         rf"(?:(?:same|whole|entire|very)\s+)?"
         rf"(?:(?P<name>[A-Z][\w-]*|\d{{3,}})\s+)?(?:{nouns})s?(?!\w)"
         rf"|(?:(?:to|for|on|of|in|from|with)\s+)?(?:(?:the|my|our)\s+)?(?:{nouns})\s*"
@@ -457,7 +570,7 @@ def unnamed_owner(
     "order 1003" (an unknown target: the reducer asks, never guesses), or the case itself
     ("to the case", "for this record": the current case). The span is kept out of arguments."""
     for m in _unnamed(vocab.record_nouns).finditer(text, start, end):
-        said = m.group("name") or m.group("number") or m.group("hash")
+        said = m.group("name") or m.group("number") or m.group("hash") or m.group("place")
         if said is not None and said[0].isalpha() and said.casefold() in vocab.words:
             continue
         return m.span(), None if said is None else LabelTarget(label=said)
@@ -487,6 +600,16 @@ def read_operation(
             owner, named = unnamed
     generic = phrase_key(m.group(0)) in _FIELD_VERBS
     skip = [*_phrase_words(text, m, vocab), *([owner] if owner else [])]
+    own_words = _phrase_words(text, m, vocab)
+    # A gap phrase ("file ... claim") holds its object in the gap: "file the roof claim".
+    object_start = own_words[0][1] if len(own_words) > 1 else m.end()
+    passive = _PASSIVE.search(text, start, m.start())
+    heading = _HEADING_BEFORE.fullmatch(text, start, m.start())
+    if passive is not None:  # "the blue box should be moved to …": the object came first
+        skip.append(passive.span())
+        object_start = start
+    elif heading is not None and not targets.mentions(start, m.start()):
+        object_start = start  # "X-100: repair by Friday": the heading names the object
     reading = read_arguments(
         vocab.operation(name),
         text,
@@ -496,7 +619,7 @@ def read_operation(
         aliases=aliases,
         field_keys=frozenset(vocab.field_names) if generic else frozenset(),
         skip=skip,
-        object_start=m.end(),
+        object_start=object_start,
     )
     if reading.names_field:
         return None  # "add a note" with no value: a field without its value, not an object

@@ -16,6 +16,7 @@ Words nothing accounts for are returned as unread, for the plan's ``not_understo
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -27,16 +28,19 @@ from turnframe.providers.rules.shapes import (
     COUNT,
     DATE,
     DEICTIC,
+    DURATION,
     ICASE,
     LEADING_ARTICLE,
     LEADING_PREPOSITION,
     MONEY,
     NUMBER,
+    PRICED,
     PRONOUN,
     SHARE,
     TIMES,
     TRAILING_PREPOSITION,
     TRIM,
+    VAGUE_OBJECT,
 )
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
 from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
@@ -47,7 +51,14 @@ Span = tuple[int, int]
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
-_FUNCTION_ONLY = re.compile(r"(?:(?:for|of|a|an|the|with|to|at|on|in|and)\b[\s,]*)+", ICASE)
+#: "… for her", "… for us": who the object is for, not part of it.
+_FOR_PRONOUN = re.compile(
+    r"\s+for\s+(?:me|him|her|them|us|you|myself|himself|herself|themselves|ourselves)$", ICASE
+)
+_OBJECT_PRONOUN = re.compile(r"(?<!\w)(?:me|us|him|them|it)(?!\w)", ICASE)
+_FUNCTION_ONLY = re.compile(
+    r"(?:(?:for|of|a|an|the|with|to|at|on|in|and|my|our|your|his|her|their)\b[\s,]*)+", ICASE
+)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
 _FILLER = re.compile(
@@ -56,6 +67,15 @@ _FILLER = re.compile(
     r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's)[\s,']*)+",
     ICASE,
 )
+
+
+@functools.cache
+def _cue(name: str) -> re.Pattern[str]:
+    """What leads a text argument's value: its own name ("paid by: …"), or "because" for a
+    reason; compiled once per argument name."""
+    words = [spoken(name)] + (["because"] if name == "reason" else [])
+    cue = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
+    return re.compile(rf"(?<!\w)(?:{cue})(?:\s*[:=]\s*|\s+(?:is|of)\s+|\s+)", ICASE)
 
 
 @attrs.frozen(kw_only=True)
@@ -121,14 +141,19 @@ class _Carver:
                 continue
             at = max(m.end(), m.start() + 1)
             before = max(0, m.start() - 5)
-            priced = group == "number" and _PRICED.search(self.text, before, m.start())
+            priced = pattern is PRICED or (
+                group == "number" and _PRICED.search(self.text, before, m.start())
+            )
             argument = self.accepting(m.group(group), priced=bool(priced))
             if argument is None and group == "money":
                 # "20 dollars" to a workflow in euros: the argument a bare number would fill
                 # gets the words as said, so its parser refuses them and the user is asked;
                 # the number is never read again as a bare amount in the workflow's currency.
                 number = NUMBER.search(m.group(group)) or COUNT_WORDS.search(m.group(group))
-                argument = None if number is None else self.accepting(number.group(0))
+                # It is a price, so a price's argument gets it before a count's.
+                argument = (
+                    None if number is None else self.accepting(number.group(0), priced=True)
+                )
             if argument is not None:
                 self.args[argument.name] = m.group(group)
                 self.consumed.append(m.span())
@@ -160,10 +185,7 @@ class _Carver:
         for argument in self.op.arguments:
             if not _is_text(argument) or argument.name in (object_name, *self.args):
                 continue
-            words = [spoken(argument.name)] + (["because"] if argument.name == "reason" else [])
-            cue = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
-            pattern = re.compile(rf"(?<!\w)(?:{cue})(?:\s*[:=]\s*|\s+(?:is|of)\s+|\s+)", ICASE)
-            for m in pattern.finditer(self.text, start, end):
+            for m in _cue(argument.name).finditer(self.text, start, end):
                 value_end = self._value_end(m.end(), end)
                 value = self.text[m.end() : value_end].strip(TRIM)
                 if value and self.free((m.start(), value_end)) and self._takes(value, argument):
@@ -189,6 +211,40 @@ class _Carver:
         if at < end:
             pieces.append((at, end))
         return [p for p in (_trim(self.text, s, e) for s, e in pieces) if p[0] < p[1]]
+
+
+def _typed_other(words: str, carver: _Carver) -> bool:
+    """Words left beside a choice go to an empty optional argument whose parser reads them
+    and refuses ordinary words ("X-100" to a part number); ``False`` if none does."""
+    words = _FUNCTION_ONLY.sub(" ", _OBJECT_PRONOUN.sub(" ", f" {words} ")).strip(TRIM)
+    for argument in carver.op.arguments:
+        if argument.required or argument.name in carver.args or not words:
+            continue
+        if carver._takes(words, argument) and not carver._takes("some words", argument):
+            carver.args[argument.name] = words
+            return True
+    return False
+
+
+def _choice_in(value: str, argument: Argument, carver: _Carver) -> tuple[str, str] | None:
+    """For an argument with a finite set of values: the words of ``value`` that name exactly
+    one of them ("my of return" -> "return"), with the words around them, when the whole does
+    not; else ``None`` (no value named, or two: "the outbound or the return" is never
+    narrowed to one)."""
+    if not argument.choices or carver._takes(value, argument):
+        return None
+    words = value.split()
+    found: dict[Any, tuple[str, str]] = {}
+    for size in range(len(words), 0, -1):
+        for at in range(len(words) - size + 1):
+            window = " ".join(words[at : at + size])
+            try:
+                parsed = argument.parse(window, carver.ctx)
+            except (ValueError, TypeError):
+                continue
+            rest = " ".join(words[:at] + words[at + size :])
+            found.setdefault(parsed, (window, rest))  # the longest words naming each value
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _trim(text: str, start: int, end: int) -> Span:
@@ -217,6 +273,7 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = "".join(c for c in words if unicodedata.category(c) not in ("So", "Sk", "Cs"))
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
+    words = _FOR_PRONOUN.sub("", words)
     tail = _AS_NOUN.search(words)
     if tail is not None and tail.group("noun").casefold().rstrip("s") in phrase_words:
         words = words[: tail.start()].strip(TRIM)
@@ -244,10 +301,21 @@ def read_arguments(
     carver.shapes(MONEY, "money", start, end)
     carver.shares(start, end)
     carver.cues(start, end, object_name)
+    carver.shapes(PRICED, "number", start, end)  # "at 30 each": a price, "each" and all
     counted_before = len(carver.numbers)
     for times in TIMES:  # "x2", "2x": a count, never part of the object
         carver.shapes(times, "count", start, end)
+    # "for 4 days" is how many of a per-day thing, unless a count is said as well ("2 bikes
+    # for 3 days"): then it is left unread, never taken for a price or a second count.
+    durations = [m.span() for m in DURATION.finditer(text, start, end) if carver.free(m.span())]
+    carver.consumed += durations
     carver.shapes(COUNT, "count", start, end)
+    for span in durations:
+        carver.consumed.remove(span)
+    if len(carver.numbers) == counted_before:
+        carver.shapes(DURATION, "count", start, end)
+    else:
+        carver.dates += [d for d in durations if carver.free(d)]
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
     pieces = carver.leftover(start, end)
@@ -258,6 +326,7 @@ def read_arguments(
         pieces = [p for p in pieces if p[1] > object_start]
     words = " ".join(_with_aliases(text, p, aliases) for p in pieces)
     names_field = False
+    narrowed = False
     said = " ".join(words.split()).strip(TRIM)
     refers = PRONOUN.match(said) if object_name is not None else DEICTIC.match(said)
     if said and not refers:
@@ -270,13 +339,23 @@ def read_arguments(
         beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None
         if beneficiary:  # "one for Pedro": who it is for, not what it is
             unread += pieces
+        elif object_name is not None and (
+            _FUNCTION_ONLY.fullmatch(value) or VAGUE_OBJECT.match(words.strip(TRIM))
+        ):
+            # "move it to …" with nothing named, "add some stuff": no object said, so the
+            # reducer asks for it rather than running on words that name nothing.
+            unread += [] if _FUNCTION_ONLY.fullmatch(value) else pieces
         elif object_name is not None and value and not names_field and ":" not in value:
-            carver.args[object_name] = value
+            assert object_arg is not None
+            choice = _choice_in(value, object_arg, carver)
+            carver.args[object_name] = value if choice is None else choice[0]
+            if choice is not None and choice[1] and not _typed_other(choice[1], carver):
+                narrowed = True  # words beside the choice that no argument takes: unsure
         elif value:
             unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
     words_pieces = [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
-    split = object_name in carver.args and len(words_pieces) > 1
+    split = narrowed or (object_name in carver.args and len(words_pieces) > 1)
     return ArgumentReading(
         args=carver.args,
         numbers=numbers,

@@ -65,8 +65,41 @@ def condition_named(words: str, vocab: Vocabulary) -> ActCondition | None:
     return None
 
 
+#: "if C A" with no comma: the request starts at the first verb after the condition.
+_IF_BARE = re.compile(
+    r"(?:only\s+)?(?:if|provided(?:\s+that)?|as\s+long\s+as|in\s+case|(?P<unless>unless))"
+    r"\s+(?P<rest>\S.*)",
+    ICASE | re.DOTALL,
+)
+_WORD = re.compile(r"(?<![\w'])\w")
+
+
+def _without_comma(text: str, start: int, end: int, vocab: Vocabulary) -> ConditionReading | None:
+    """ "if there is a permit on 4711 set the note to 'checked'": the first verb after which
+    the words before it name a declared condition starts the request."""
+    m = _IF_BARE.fullmatch(text, start, end)
+    if m is None:
+        return None
+    cond_start = m.start("rest")
+    stop = min((i for i in (text.find(",", cond_start, end), text.find(";", cond_start, end))
+                if i >= 0), default=end)
+    for word in _WORD.finditer(text, cond_start, stop):
+        at = word.start()
+        if at == cond_start or not vocab.starters.match(text, at, end):
+            continue
+        condition = condition_named(text[cond_start:at], vocab)
+        if condition is not None:
+            if m.group("unless"):
+                condition = attrs.evolve(condition, holds=not condition.holds)
+            return ConditionReading(condition=condition, act_span=(at, end))
+    return None
+
+
 def read_condition(text: str, start: int, end: int, vocab: Vocabulary) -> ConditionReading | None:
-    """A clause "if C, A" or "A if C": the condition, and where A stands."""
+    """A clause "if C, A", "if C A" or "A if C": the condition, and where A stands."""
+    bare = _without_comma(text, start, end, vocab)
+    if bare is not None:
+        return bare
     for pattern in (IF_FIRST, IF_AFTER):
         m = pattern.fullmatch(text, start, end)
         if m is None:

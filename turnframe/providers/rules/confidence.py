@@ -656,7 +656,10 @@ def _name_for_what(act: OperationAct, vocab: Vocabulary, earlier: OperationAct |
         return True
     said = " ".join(ev.text for ev in act.evidence)
     for_whom = _SAME_FOR.search(said)
-    if for_whom is None:
+    if for_whom is None or earlier is None:
+        # With no earlier act in this turn, the follow-up continues the previous turn's act:
+        # the reader puts a name only where that act held a name ("paid by Pedro" → "same for
+        # Sofia"), so the name's place is known.
         return False
     # "the same for my brother": who it is for, put where what it is was
     after = said[for_whom.end() :].casefold()

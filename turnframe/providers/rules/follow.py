@@ -13,6 +13,7 @@ not understood (never guessed at).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -29,7 +30,7 @@ from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 _FRAME = re.compile(
-    r"(?:(?:and|also|plus|then)\s+)*(?:(?:the\s+)?same\s+(?:thing\s+)?(?:for|on|with|goes\s+for)"
+    r"(?:(?:and|also|plus|then)\s+)*(?:(?:the\s+)?same\s+(?:thing\s+|[\w-]+\s+)?(?:for|on|with|goes\s+for)"
     r"\s+(?P<a>.+)|(?:for\s+|on\s+|with\s+)?(?P<b>.+?)(?:\s+(?:too|as\s+well|also))"
     r"|(?:and|also|plus)\s+(?:for\s+|on\s+)?(?P<c>.+))",
     ICASE,
@@ -103,6 +104,9 @@ def follow_up(
                              ctx=ctx)
     previous = plan.acts[index]
     root = plan.acts[plan.root(index)]
+    quoted_field = _quoted_field(text, span, vocab, plan.evidence(span), root)
+    if quoted_field is not None:
+        return quoted_field
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
         repeat = attrs.evolve(previous, evidence=plan.evidence(span))
         return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
@@ -129,6 +133,18 @@ def follow_up(
     if named_case:
         target = LabelTarget(label=said[0].label)
         return _same_on(previous, root, plan, plan.root(index), target, evidence)
+    if m is not None and m.group("a") is not None and not said and _proper_name(text[start:end]):
+        # "same for Joana": the name takes the place of the name the act had ("paid by
+        # Marta"); an act without one has no place for it, and nothing is guessed.
+        return _same_for_person(text[start:end], previous, vocab, evidence)
+    if isinstance(root, SetFieldAct):
+        also = _other_field_too(text, span, root.target, vocab, ctx, evidence)
+        if also is not None:
+            return also
+    if isinstance(root, SetFieldAct) and said:
+        on_case = _value_on_case(text, (start, end), root.field, vocab, targets, ctx, evidence)
+        if on_case is not None:
+            return on_case
     if isinstance(root, SetFieldAct) and framed:
         field = _field_named(text, start, end, vocab)
         if field is not None and field != root.field:
@@ -179,6 +195,10 @@ def _from_context(
     """A follow-up of the previous turn's act: the same on another case, the same again, or
     (for an operation) with other arguments."""
     evidence = plan.evidence(span)
+    if isinstance(previous, SetFieldAct):  # "the due date too, 17 March"
+        also = _other_field_too(text, span, previous.target, vocab, ctx, evidence)
+        if also is not None:
+            return also
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
         repeated = attrs.evolve(previous, evidence=evidence)
         return FollowUp(act=repeated, note=Note(operation=previous.operation, args=previous.args))
@@ -194,6 +214,8 @@ def _from_context(
     if start >= end:
         return None
     said = targets.mentions(start, end)
+    if m is not None and m.group("a") is not None and not said and _proper_name(text[start:end]):
+        return _same_for_person(text[start:end], previous, vocab, evidence)
     if said and said[0].start == _skip_lead(text, start, end):
         target = LabelTarget(label=said[0].label)
         rest = (said[0].end, end)
@@ -202,6 +224,8 @@ def _from_context(
             return FollowUp(act=asked, note=Note())
         if _rest_empty(text, *rest):
             return _same_on(previous, previous, plan, 0, target, evidence)
+    if isinstance(previous, SetFieldAct) and said:  # "and on 1002 'all good'"
+        return _value_on_case(text, (start, end), previous.field, vocab, targets, ctx, evidence)
     if isinstance(previous, OperationAct) and m is not None:
         op = vocab.operation(previous.operation)
         owner = unnamed_owner(text, start, end, vocab)
@@ -219,6 +243,175 @@ def _from_context(
         )
         return FollowUp(act=act, note=Note(operation=previous.operation, args=args))
     return None
+
+
+_QUOTED = re.compile(r"[\"\u201c'\u2018](?P<v>[^\"\u201d'\u2019]+)[\"\u201d'\u2019]")
+#: "4712's to 'pending'", "on Rui's to b@y.pt", "for 4712 b@y.pt": after the case, its
+#: possessive or noun, an optional field name, then "to", ":" or "is" before the value.
+_AFTER_CASE = (
+    r"(?:['\u2019]s)?(?:\s+(?!to\b)[\w-]+(?=\s))?(?:\s+(?:F))?\s*(?:to|:|=|is|as|should\s+be)?\s*"
+)
+#: "b@y.pt on 4712": the value, then where it goes.
+_BEFORE_CASE = r"(?P<v>.+?)\s+(?:on|for|in|to)\s+(?:the\s+|my\s+|(?:N)\s+)?$"
+
+
+def _value_on_case(
+    text: str,
+    span: Span,
+    field: str,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+    evidence: Any,
+) -> FollowUp | None:
+    """ "…, and 4712's to 'pending'", "and on Rui's to b@y.pt", "and b@y.pt on 4712": the
+    same field on another case, with the value said for it. A value of a free-text field must
+    be quoted (its words could be anything); a typed value must parse as the field's type."""
+    start, end = span
+    while end < len(text) and text[end] in "\"'\u201d\u2019":
+        end += 1  # the closing quote of the value, which a trim took off
+    said = [m for m in targets.mentions(start, end) if not inside_address(text, m.start, m.end)]
+    if len(said) != 1:
+        return None
+    mention = said[0]
+    if mention.start <= _skip_lead(text, start, end) <= mention.end:  # "on order 4712 to …"
+        pattern = re.compile(_AFTER_CASE.replace("F", vocab.field_pattern), ICASE)
+        after = pattern.match(text, mention.end, end)
+        value = text[after.end() if after else mention.end : end].strip(TRIM + " ")
+        raw = text[after.end() if after else mention.end : end].strip()
+    else:
+        before_case = _BEFORE_CASE.replace("N", vocab.record_nouns)
+        before = re.fullmatch(before_case, text[start : mention.start], ICASE)
+        if before is None or not _rest_empty(text, mention.end, end):
+            return None
+        raw = before.group("v").strip()
+        value = raw.strip(TRIM + " ")
+    if not value:
+        return None
+    declared = vocab.workflow.field(field)
+    if declared is None:
+        return None
+    quoted = _QUOTED.fullmatch(raw)
+    if quoted is not None:
+        value = quoted.group("v").strip()
+    elif _free_text(declared, ctx):
+        return None
+    if not _accepts(declared, value, ctx):
+        return None
+    act: Act = SetFieldAct(
+        target=LabelTarget(label=mention.label), field=field, value=value, evidence=evidence
+    )
+    return FollowUp(act=act, note=Note(field=field, span=span))
+
+
+@functools.cache
+def _field_with_quote(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?:(?:and|also|plus)\s+)*(?:(?:a|an|the|my|our)\s+)?"
+        rf"(?P<f>{field_pattern})\s*(?:[:=]\s*|saying\s+|that\s+says\s+|reading\s+)?"
+        r"(?P<v>[\"\u201c'\u2018][^\"\u201d'\u2019]+[\"\u201d'\u2019]?)",
+        ICASE,
+    )
+
+
+def _quoted_field(
+    text: str, span: Span, vocab: Vocabulary, evidence: Any, root: Act
+) -> FollowUp | None:
+    """ "…, and a note 'runners'": a field named with a quoted value, after any change, is
+    that field's change on the same record (never an object of the operation before it)."""
+    start, end = span
+    while end < len(text) and text[end] in "\"'\u201d\u2019":
+        end += 1  # the closing quote of the value, which a trim took off
+    m = _field_with_quote(vocab.field_pattern).fullmatch(text, start, end)
+    target = getattr(root, "target", None)
+    if m is None or target is None:
+        return None
+    value = m.group("v").strip("\"'\u201c\u201d\u2018\u2019 ")
+    field = vocab.field_named(m.group("f"))
+    if not value:
+        return None
+    act: Act = SetFieldAct(target=target, field=field, value=value, evidence=evidence)
+    return FollowUp(act=act, note=Note(field=field, span=span))
+
+
+@functools.cache
+def _too_with_value(field_pattern: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:(?:and|also|plus)\s+)?(?:the\s+|my\s+|our\s+)?(?P<f>{field_pattern})\s+"
+        r"(?:too|as\s+well|also)\s*[,:\u2013\u2014-]?\s*(?:to\s+|at\s+|on\s+|as\s+)?(?P<v>\S.*)",
+        ICASE,
+    )
+
+
+def _other_field_too(
+    text: str, span: Span, target: Any, vocab: Vocabulary, ctx: ParseContext, evidence: Any
+) -> FollowUp | None:
+    """ "(and) the due date too, 11 March": another field of the same case, with the value
+    said for it; a free-text value must be quoted, a typed one must parse and validate."""
+    m = _too_with_value(vocab.field_pattern).fullmatch(text, *span)
+    if m is None:
+        return None
+    field = vocab.field_named(m.group("f"))
+    declared = vocab.workflow.field(field)
+    raw = m.group("v").strip()
+    quoted = _QUOTED.fullmatch(raw)
+    value = quoted.group("v").strip() if quoted else raw.strip(TRIM + " ")
+    if declared is None or not value or (quoted is None and _free_text(declared, ctx)):
+        return None
+    if not _accepts(declared, value, ctx):
+        return None
+    act: Act = SetFieldAct(target=target, field=field, value=value, evidence=evidence)
+    return FollowUp(act=act, note=Note(field=field, span=span))
+
+
+def inside_address(text: str, start: int, end: int) -> bool:
+    """Whether a name stands inside a longer token such as an address ("rui@x.pt")."""
+    left = re.search(r"\S*$", text[max(0, start - 64) : start])
+    right = re.match(r"\S*", text[end : end + 64])
+    token = (left.group(0) if left else "") + (right.group(0) if right else "")
+    return "@" in token or "/" in token
+
+
+def _accepts(field: Any, words: str, ctx: ParseContext) -> bool:
+    """Whether the field parses and validates ``words`` as its value."""
+    try:
+        value = field.parse(words, ctx)
+    except (ValueError, TypeError):
+        return False
+    return field.validate is None or field.validate(value) is None
+
+
+def _free_text(field: Any, ctx: ParseContext) -> bool:
+    """Whether any words at all are a value of the field (a note, a name)."""
+    return _accepts(field, "any words at all", ctx)
+
+
+def _proper_name(words: str) -> bool:
+    """ "Joana", "Rui Costa": one or two capitalised words, nothing else."""
+    parts = words.split()
+    return 0 < len(parts) <= 2 and all(
+        p[0].isupper() and p[1:].replace("-", "").replace("'", "").isalpha() and p[1:].islower()
+        for p in parts
+        if len(p) > 1
+    ) and all(len(p) > 1 for p in parts)
+
+
+def _same_for_person(name: str, previous: Act, vocab: Vocabulary, evidence: Any) -> FollowUp | None:
+    if not isinstance(previous, OperationAct):
+        return None
+    op = vocab.operation(previous.operation)
+    named = [
+        a.name
+        for a in op.arguments
+        if a.type is str and not a.required and _proper_name(str(previous.args.get(a.name, "")))
+    ]
+    if len(named) != 1:
+        return None
+    args = {**previous.args, named[0]: name}
+    act = OperationAct(
+        target=previous.target, operation=previous.operation, args=args, evidence=evidence
+    )
+    return FollowUp(act=act, note=Note(operation=previous.operation, args=args))
 
 
 def _trim(text: str, start: int, end: int) -> Span:

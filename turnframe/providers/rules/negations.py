@@ -9,6 +9,7 @@
 "don't change anything"                     ``constraint``: no_changes
 "never mind", "scratch that", "don't"       ``cancel`` the latest change of the turn
 "actually don't add the note"               ``cancel`` the latest act on that field
+"don't change anything else"                nothing: what the turn does not ask for stays
 =========================================  ==================================================
 """
 
@@ -51,6 +52,15 @@ NEGATION = re.compile(rf"(?:please\s+)?(?:{DONT}|never|no\s+need\s+to)\s+(?P<res
 _NO_CHANGES = re.compile(
     r"(?:change|touch|modify|update|alter|edit|do)\s+(?:anything|a\s+thing|it|them)"
     r"(?:\s+else)?(?:\s+(?:yet|for\s+now|at\s+all))?|make\s+any\s+changes(?:\s+yet)?",
+    ICASE,
+)
+#: "don't change anything else", "leave everything else as it is": whatever the turn does
+#: not ask for stays as it is, which is what every turn does anyway: no act.
+NOTHING_ELSE = re.compile(
+    rf"(?:(?:but|and|please)\s+)*(?:(?:{DONT}|never)\s+(?:change|touch|modify|update|alter"
+    r"|edit)\s+(?:anything|a\s+thing)|(?:leave|keep)\s+(?:everything|all|the\s+rest)"
+    r")\s+else(?:\s+(?:as\s+it\s+is|as\s+is|alone|unchanged|the\s+same|please))?"
+    r"|(?:leave|keep)\s+the\s+rest(?:\s+(?:as\s+it\s+is|as\s+is|alone|unchanged|the\s+same))?",
     ICASE,
 )
 _NO_DESTRUCTIVE = re.compile(

@@ -59,6 +59,11 @@ def _object_after_phrase(
     op = vocab.workflow.operation(act.operation)
     if op is None:
         return None
+    if any(
+        a.required and a.type is str and not a.choices and a.name not in act.args
+        for a in op.arguments
+    ):
+        return None  # "add a few things": the words may be the object it takes, left unread
     first = act.evidence[0]
     phrase = next(
         (

@@ -12,6 +12,7 @@ operation followed by the operation with the corrected arguments.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import Any
 
@@ -39,11 +40,14 @@ from turnframe.providers.rules.actions import (
     FieldReading,
     OperationReading,
     StartReading,
+    asked_field_request,
     clean_value,
     read_field,
     read_operation,
     read_start,
+    typed_value_ok,
 )
+from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.conditions import (
     OTHERWISE,
@@ -51,11 +55,12 @@ from turnframe.providers.rules.conditions import (
     does_nothing,
     read_condition,
 )
-from turnframe.providers.rules.follow import follow_up
+from turnframe.providers.rules.follow import follow_up, inside_address
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
     NEGATION,
+    NOTHING_ELSE,
     forbidden,
     kept_field,
     negated_operations,
@@ -72,11 +77,10 @@ from turnframe.providers.rules.shapes import (
     FOLLOW_UP,
     ICASE,
     LEADING_FILLER,
-    MARKER_AT,
     TRAILING_FILLER,
     TRIM,
 )
-from turnframe.providers.rules.split import Clause
+from turnframe.providers.rules.split import Clause, marker_at, story
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.months import with_month
@@ -94,8 +98,23 @@ _LEADING_VALUE = re.compile(
 )
 #: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
 _SECOND_OBJECT = re.compile(
-    r",?\s+and\s+(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
-    r"\s+[a-z])",
+    r"(?:,?\s+(?P<and>and)\s+(?:also\s+)?|,\s*)"
+    r"(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+[a-z])",
+    ICASE,
+)
+#: A count before the object's words ("3 maps", "two guides"), not an amount ("35 euros").
+#: A number with a unit or a price word after it ("3 hours", "90 euros", "2 each"): a detail of
+#: the object before it, never another object.
+_MEASURE = re.compile(
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+(?:[.,]\d+)?)\s+"
+    r"(?:more\s+)?(?:hours?|days?|weeks?|minutes?|months?|euros?|eur|usd|dollars?"
+    r"|pounds?|cents?|each|per|people|persons?|adults?|kids?|children)\b",
+    ICASE,
+)
+_LISTED_LEAD = re.compile(r"(?:and\s+)?(?:also\s+)?(?:(?:a|an|the|my|our)\s+)?", ICASE)
+_COUNTED = re.compile(
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?!(?:of|euros?|eur|usd|dollars?"
+    r"|pounds?|days?|hours?|weeks?|people|persons?|adults?|kids?|children)\b)[a-z]",
     ICASE,
 )
 _SHORT_FOLLOW_UP = re.compile(
@@ -128,6 +147,7 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
+_QUOTE_PAIRS = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 #: "can you …", "could you please …" right before a clause: a request said as a question.
 _ASKED_TO_DO = re.compile(
     r"(?<!\w)(?:can|could|would|will)\s+(?:you|u)"
@@ -135,6 +155,7 @@ _ASKED_TO_DO = re.compile(
     ICASE,
 )
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
+_FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
@@ -152,9 +173,59 @@ _VERDICT = re.compile(
 _NOT_THAT = re.compile(
     r"[\s,]+(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?:\w+\s+)?[#\w€$£.,]+[\s.!]*$", ICASE
 )
-_MAKE_IT = re.compile(r"(?:make\s+(?:it|that)|i\s+mean|rather|change\s+(?:it|that)\s+to)\s+", ICASE)
+#: "not 30, 35", "not 30 but 35": the denied value, then the one meant.
+_NOT_X_BUT = re.compile(
+    r"(?:no[\s,]+)?not\s+(?P<old>[^\s,;]+(?:\s+[^\s,;]+)?)(?:\s*[,;:\u2013\u2014-]\s*|\s+but\s+)(?=\S)",
+    ICASE,
+)
+#: Between two cases of a list: "4711 and 4712", "4711, 4712 & 4713".
+_CASE_LIST_GAP = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|plus\s+|as\s+well\s+as\s+)\s*", ICASE
+)
+#: What people say around a corrected value ("that's the old one, the new one is …", "wrong
+#: one, set it to …"): taken off so the value is what is left.
+_RESTATED = (
+    re.compile(
+        r"(?:(?:that'?s|that\s+is|it'?s|this\s+is)\s+(?:the\s+|an?\s+)?(?:old|wrong|previous"
+        r"|outdated)(?:\s+[\w-]+)?[\s,;.:\u2013\u2014-]+)?(?:the\s+)?(?:new|right|correct|real"
+        r"|actual|current)\s+(?:one|[\w-]+)\s+(?:is|should\s+be|=|:)\s*(?P<v>\S.*)",
+        ICASE,
+    ),
+    re.compile(
+        r"(?:the\s+)?wrong(?:\s+[\w-]+)?\s*[,;:\u2013\u2014-][\s,;:\u2013\u2014-]*(?:(?:set|change|make|update|put)"
+        r"\s+(?:it|that)\s+(?:to|as)\s+|(?:it'?s|it\s+is|it\s+should\s+be)\s+)?(?P<v>\S.*)",
+        ICASE,
+    ),
+    re.compile(r"(?:set|change|make|update|put)\s+(?:it|that)\s+(?:to|as)\s+(?P<v>\S.*)", ICASE),
+)
+
+@functools.cache
+def _none(field_pattern: str) -> re.Pattern[str]:
+    """ "no note", "none", "nothing at all": a correction that takes the change back."""
+    return re.compile(
+        rf"(?:no|none|nothing)(?:\s+(?:the\s+)?(?P<f>{field_pattern}))?(?:\s+at\s+all)?"
+        r"(?:\s+(?:after\s+all|then|please))?",
+        ICASE,
+    )
 
 
+def _restated(value: str) -> str:
+    for pattern in _RESTATED:
+        m = pattern.fullmatch(value)
+        if m is not None:
+            return m.group("v")
+    return value
+
+
+#: "…, and for 4712 …" after a value: where a follow-up clause starts.
+_JOINED_TAIL = re.compile(r"[\s,;'\"\u201d\u2019]*(?:and|also|plus)\s+(?=\S)", ICASE)
+_MAKE_IT = re.compile(
+    r"(?:make\s+(?:it|that)|i\s+mean|rather|(?:change|set|update|put)\s+(?:it|that)\s+to)\s+",
+    ICASE,
+)
+
+
+@functools.cache
 def _record_word(nouns: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
 
@@ -168,6 +239,31 @@ def _no_value(field_pattern: str) -> re.Pattern[str]:
         ICASE,
     )
 
+
+@functools.cache
+def _wrong_value(field_pattern: str) -> re.Pattern[str]:
+    """ "the email on order 1001 is wrong": a field said to need a new value, not given yet."""
+    return re.compile(
+        r"(?:(?:the|my|our|its)\s+)?"
+        rf"(?P<f>{field_pattern})(?:\s+(?:on|of|for|in)\s+(?:the\s+|my\s+|our\s+)?[\w#'\u2019.-]+"
+        r"(?:\s+[\w#-]+)?)?\s+(?:is|are|was)\s+(?:(?:still|now|all)\s+)?"
+        r"(?:wrong|incorrect|outdated|out\s+of\s+date|old|not\s+(?:right|correct|valid))",
+        ICASE,
+    )
+
+
+#: After a field named without its value: ", it should be V", ", the new one is V".
+_VALUE_FOLLOWS = re.compile(
+    r"[\s,;:.\u2013\u2014-]*(?:(?:please|thanks|thank\s+you)[\s,;:.!\u2013\u2014-]*)?"
+    r"(?:(?:and|but|so)\s+)?(?:it|that|this|(?:the\s+)?new\s+one"
+    r"|(?P<new>the\s+(?:new|right|correct)\s+[\w-]+))\s+(?:(?P<should>should\s+(?:be|say|read)"
+    r"|must\s+(?:be|say)|needs\s+to\s+(?:be|say)|has\s+to\s+be)|is\s+now|will\s+be|is)\s+(?=\S)",
+    ICASE,
+)
+#: Where such a value ends: a sentence end, or a comma before a new thought.
+_FOLLOWED_VALUE_END = re.compile(
+    r"[.!?;](?=\s|$)|\n|,\s+(?=(?:and|but|so|i|we|please|also|thanks|thank)\b)", ICASE
+)
 
 _RENAME_ALONE = re.compile(
     r"(?:rename|retitle)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)", ICASE
@@ -184,14 +280,26 @@ class Reader:
     plan: PlanBuilder
     previous: tuple[Act, ...] = ()  # the previous turn's acts (context, never evidence)
     _last_condition: ActCondition | None = None
+    #: Text an act already read past its own clause (a value said in the next clause).
+    _read_up_to: int = 0
+    _clause_end: int = 0  # where the clause being read ends
 
     def read(self, clause: Clause) -> None:
-        s, e = clause.start, clause.end
+        s, e = max(clause.start, self._read_up_to), clause.end
+        if s >= e:
+            return
+        self._clause_end = e
         if CHITCHAT.fullmatch(self.text, s, e):
             self._emit(ChitchatAct(evidence=self.plan.evidence((s, e))))
             return
         s, e = self._without_fillers(s, e)
         if s >= e:
+            return
+        if clause.marker is None and story(self.text, s, e):
+            if _ASKS_WHETHER.match(self.text, s, e):
+                self._question(clause, s, e)  # "I was wondering if the order was sent"
+            else:
+                self.plan.not_understood(s, e)  # "I booked it in May": a story, never an act
             return
         headed = self._case_heading(s, e)
         if headed is not None:
@@ -244,10 +352,8 @@ class Reader:
                 self._conditioned(clause, (a_start, a_end), flipped)
             return True
         so = _IF_SO.match(self.text, s, e)
-        if so is not None:
-            asked = self._asked_condition()
-            if asked is None:
-                return False
+        asked = None if so is None else self._asked_condition()
+        if so is not None and asked is not None:
             holds = so.group("neg") is None
             flipped = asked if holds else attrs.evolve(asked, holds=not asked.holds)
             self._last_condition = flipped
@@ -389,6 +495,16 @@ class Reader:
         """ "set the limit", "change the email on 1001", "rename it": a field named for a
         change with no value; the reducer asks for the value (an empty value is never set)."""
         m = _no_value(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        m = m or _wrong_value(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        if m is None:  # "fix the note, it should say 'x'": the value follows in the clause
+            for form in (_no_value, _wrong_value):
+                head = form(self.vocab.field_pattern).match(self.text, s, e)
+                if head is None:
+                    continue
+                named_field = self.vocab.field_named(head.group("f"))
+                if self._value_following(named_field, head.end())[1] is not None:
+                    m, e = head, head.end()
+                    break
         named = self.vocab.field_names.get("name") or self.vocab.field_names.get("title")
         if m is not None:
             field = self.vocab.field_named(m.group("f"))
@@ -397,9 +513,51 @@ class Reader:
         else:
             return False
         target = self.targets.find(s, e)
+        value, value_span = self._value_following(field, e)
+        if value_span is not None:
+            self._read_up_to = value_span[1]
+            s_e = (s, value_span[1])
+            rest = self._without_fillers(value_span[1], self._clause_end)
+            if rest[0] < rest[1]:
+                self.plan.not_understood(*rest)  # words after the value are weighed, not lost
+            act = SetFieldAct(
+                target=target, field=field, value=value, evidence=self.plan.evidence(s_e)
+            )
+            self._emit(act, Note(field=field, span=s_e))
+            return True
         act = SetFieldAct(target=target, field=field, value="", evidence=self.plan.evidence((s, e)))
         self._emit(act, Note(field=field, span=(s, e)))
         return True
+
+    def _value_following(self, field: str, at: int) -> tuple[str, Span | None]:
+        """The value said just after a field named without one ("fix the note, it should say
+        'no nuts'", "change the email, the new one is …"), when the field's parser and
+        validator accept it; ``("", None)`` otherwise."""
+        m = _VALUE_FOLLOWS.match(self.text, at)
+        declared = self.vocab.workflow.field(field)
+        if m is None or declared is None:
+            return "", None
+        start, end = m.end(), len(self.text)
+        closing = _QUOTE_PAIRS.get(self.text[start])
+        if closing is not None:
+            close = self.text.find(closing, start + 1)
+            end = close + 1 if close > start else end
+        else:
+            stop = _FOLLOWED_VALUE_END.search(self.text, start)
+            end = stop.start() if stop is not None else end
+        value, span = clean_value(self.text, (start, end), self.aliases)
+        if not value:
+            return "", None
+        plain = m.group("new") is None and m.group("should") is None
+        if plain and not typed_value_ok(self.vocab, field, self.text[start:end].strip(), self.ctx):
+            return "", None  # "the note, it is too long": a remark; only a typed value is meant
+        try:
+            parsed = declared.parse(value, self.ctx)
+        except ValueError:
+            return "", None
+        if declared.validate is not None and declared.validate(parsed) is not None:
+            return "", None
+        return value, (at, max(span[1], end))
 
     # -- negative clauses -------------------------------------------------------------------
     def _cancel(self, clause: Clause, s: int, e: int) -> bool:
@@ -439,6 +597,8 @@ class Reader:
         self._emit(CancelAct(cancels=self.plan.root(index), evidence=self.plan.evidence(span)))
 
     def _keep(self, clause: Clause, s: int, e: int) -> bool:
+        if NOTHING_ELSE.fullmatch(self.text, s, e) and self.plan.last_change() is not None:
+            return True  # "pay 20 but don't change anything else": nothing more to do
         field = kept_field(self.text, s, e, self.vocab)
         if field is not None:
             target = self.targets.find(s, e)
@@ -520,10 +680,14 @@ class Reader:
         """An action read from the clause; a question-shaped clause is one only when it asks
         for an operation with a request ("could I get a copy …?")."""
         field = None
-        if not asked:
+        verb = asked_field_request(self.text, s, e) if asked else s
+        if verb is not None:
             field = read_field(
-                self.text, (s, e), self.vocab, self.targets, self.aliases, self.ctx
+                self.text, (verb, e), self.vocab, self.targets, self.aliases, self.ctx
             )
+            if field is not None and verb > s:
+                # "may I add a note: …?": the frame's words stand before the field's opening.
+                field = attrs.evolve(field, opening=field.opening + verb - s)
         op = read_operation(
             self.text,
             (s, e),
@@ -535,7 +699,7 @@ class Reader:
         )
         if op is not None and question_mark and not asked and op.phrase_span[0] > s:
             op = None  # "left to … on 1001?": a question naming an operation, not a request
-        if asked and op is None:
+        if asked and op is None and field is None:
             return False
         deep = op is not None and op.phrase_span[0] > s
         if field is not None and op is not None and not deep and self._carded_whole(op):
@@ -545,17 +709,20 @@ class Reader:
         if field is not None and (op is None or deep or field.opening >= op.opening):
             self._set_field(clause, field, (s, e))
         elif op is not None:
-            second = self._second_object(op, s, e)
-            if second is not None:
-                # "add a city pass and a museum ticket": two objects, one operation each.
+            if self._on_several_cases(clause, s, e):
+                return True  # "close 4711 and 4712": the same operation on each case named
+            objects = self._more_objects(op, s, e)
+            if objects:
+                # "add a city pass, 2 maps and a museum ticket": one operation per object.
                 first = read_operation(
-                    self.text, (s, second[0]), self.vocab, self.targets,
+                    self.text, (s, objects[0][0]), self.vocab, self.targets,
                     ctx=self.ctx, aliases=self.aliases,
                 )
                 if first is not None:
-                    self._operation(clause, first, (s, second[0]))
-                    if not self._follow_up(second[1], e):
-                        self.plan.not_understood(second[1], e)
+                    self._operation(clause, first, (s, objects[0][0]))
+                    ends = [o[0] for o in objects[1:]] + [e]
+                    for (_, item), item_end in zip(objects, ends, strict=True):
+                        self._next_object(clause, item, item_end)
                     return True
             self._operation(clause, op, (s, e))
         else:
@@ -583,13 +750,93 @@ class Reader:
                     return False
         return True
 
-    def _second_object(self, op: OperationReading, s: int, e: int) -> Span | None:
-        """Where "and a/an/2 …" starts a second object of an operation that takes one."""
+    def _next_object(self, clause: Clause, s: int, e: int) -> None:
+        """One more item of a list after an operation: "…, and a note 'x'" names a field of
+        its own (a change of that field); anything else is another object of the operation."""
+        words = self._without_fillers(s, e)
+        if words[0] < words[1]:
+            field = read_field(
+                self.text, words, self.vocab, self.targets, self.aliases, self.ctx
+            )
+            if field is not None:
+                self._set_field(clause, field, words)
+                return
+            if self._listed_field_without_value(*words):
+                return
+        if not self._follow_up(s, e):
+            self.plan.not_understood(s, e)
+
+    def _listed_field_without_value(self, s: int, e: int) -> bool:
+        """ "…, and a note": a field named in a list of objects with nothing after it is that
+        field's change waiting for its value (asked), never another object of the operation."""
+        lead = _LISTED_LEAD.match(self.text, s, e)
+        start = lead.end() if lead is not None else s
+        named = re.match(rf"(?:{self.vocab.field_pattern})(?!\w)", self.text[start:e], ICASE)
+        if named is None:
+            return False
+        rest = self._without_fillers(start + named.end(), e)
+        if rest[0] < rest[1]:
+            return False  # words after the field: a follow-up reads them as its value
+        name = self.vocab.field_named(named.group(0))
+        evidence = self.plan.evidence((start, e))
+        act = SetFieldAct(target=self.targets.find(s, e), field=name, value="", evidence=evidence)
+        self._emit(act, Note(field=name, span=(start, e)))
+        return True
+
+    def _on_several_cases(self, clause: Clause, s: int, e: int) -> bool:
+        """ "close 4711 and 4712 today": a list of cases right after the operation's words is
+        the same operation on each; words after the list are read as its arguments, whole."""
+        said = self._named_cases(s, e)
+        if len(said) < 2 or len({m.label for m in said}) != len(said):
+            return False
+        for before, after in itertools.pairwise(said):
+            if not _CASE_LIST_GAP.fullmatch(self.text, before.end, after.start):
+                return False
+        head = read_operation(
+            self.text, (s, said[0].end), self.vocab, self.targets, ctx=self.ctx,
+            aliases=self.aliases,
+        )
+        if head is None or head.unread or head.target != LabelTarget(label=said[0].label):
+            return False
+        args = dict(head.args)
+        unread: tuple[Span, ...] = ()
+        tail = self._without_fillers(said[-1].end, e)
+        if tail[0] < tail[1]:
+            op = self.vocab.operation(head.operation)
+            more = read_arguments(
+                op, self.text, *tail, ctx=self.ctx, aliases=self.aliases, object_start=tail[1]
+            )
+            if more.unread or not more.args or set(more.args) & set(args):
+                unread = (tail,)  # weighed as unread words; each act waits for a card
+            else:
+                args.update(more.args)
+        for index, mention in enumerate(said):
+            reading = attrs.evolve(
+                head,
+                target=LabelTarget(label=mention.label),
+                args=args,
+                unread=unread if index == len(said) - 1 else (),
+                unsure=bool(unread),
+            )
+            self._operation(clause, reading, (s, e))
+        return True
+
+    def _more_objects(self, op: OperationReading, s: int, e: int) -> list[Span]:
+        """(separator start, item start) of each further object of an operation that takes
+        one: "…, 3 maps and a museum ticket", "… and also a guide". The item keeps its "and"
+        (a follow-up reads it). A comma alone separates objects only before a count."""
         declared = self.vocab.operation(op.operation).arguments
         if not any(a.required and a.type is str and a.name in op.args for a in declared):
-            return None
-        m = _SECOND_OBJECT.search(self.text, op.phrase_span[1], e)
-        return None if m is None else (m.start(), m.start() + m.group(0).casefold().index("and"))
+            return []
+        out: list[Span] = []
+        for m in _SECOND_OBJECT.finditer(self.text, op.phrase_span[1], e):
+            joined = m.group("and")
+            if joined is not None:
+                if not _MEASURE.match(self.text, m.end(), e):
+                    out.append((m.start(), m.start("and")))
+            elif _COUNTED.match(self.text, m.end(), e):
+                out.append((m.start(), m.end()))
+        return out
 
     def _set_field(self, clause: Clause, reading: FieldReading, span: Span) -> None:
         earlier = None
@@ -614,8 +861,13 @@ class Reader:
                 evidence=self.plan.evidence(span),
             )
         self._emit(act, note)
+        tail = _JOINED_TAIL.match(self.text, reading.value_span[1], span[1])
+        if reading.rest is None and tail is not None and self._follow_up(tail.end(), span[1]):
+            return  # "email for 4711 is a@b.pt, and for 4712 c@d.pt": the same on another case
         if reading.rest is not None:  # words after the value are weighed, never dropped
-            self.plan.not_understood(*self._without_fillers(*reading.rest))
+            rest = self._without_fillers(*reading.rest)
+            if not (rest[0] < rest[1] and self._follow_up(*rest)):  # "… and 1002's to 'x'"
+                self.plan.not_understood(*rest)
 
     def _target_of(self, index: int) -> Any:
         return getattr(self.plan.acts[self.plan.root(index)], "target", None)
@@ -649,11 +901,25 @@ class Reader:
     def _inner_correction(self, s: int, e: int) -> bool:
         """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with
         no comma before it, corrects the act just read, as it would after a comma."""
-        m = MARKER_AT.match(self.text, s, e)
-        if m is None or m.end() >= e:
+        m = marker_at(self.text, s, e)
+        if m is None or m.end >= e:
+            return self._not_that_but(s, e)
+        clause = Clause(start=m.end, end=e, lead=s, marker=m.words)
+        return self._correction(clause, m.end, e)
+
+    def _not_that_but(self, s: int, e: int) -> bool:
+        """ "pay 30 on 4711 - not 30, 35": the value just said is named and denied, then the
+        one meant follows. Only when the denied words are a value of the act just read."""
+        m = _NOT_X_BUT.match(self.text, s, e)
+        index = self.plan.last_change()
+        if m is None or index is None:
             return False
-        marker = " ".join(m.group(0).strip(" ,:;.!-").casefold().split())
-        clause = Clause(start=m.end(), end=e, lead=s, marker=marker)
+        act = self.plan.acts[index]
+        said = {str(v).casefold() for v in getattr(act, "args", {}).values()}
+        said.add(str(getattr(act, "value", "")).casefold())
+        if m.group("old").strip(TRIM).casefold() not in said:
+            return False
+        clause = Clause(start=m.end(), end=e, lead=s, marker="not")
         return self._correction(clause, m.end(), e)
 
     def _start_case(self, reading: StartReading, span: Span) -> None:
@@ -709,15 +975,17 @@ class Reader:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
         value = _NOT_THAT.sub("", _VERDICT.sub("", value))
-        value = _FRAME_WORD.sub("", value)  # "no, to email her": the value, not its "to"
+        value = _FRAME_WORD.sub("", _restated(value))  # "no, to email her": not its "to"
         if _WRONG_ONE.fullmatch(value):
             return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
         index = self.plan.last_change()
+        if index is not None and self._none_after_all(value, index, (clause.lead, e)):
+            return True
         if index is None and value:
             return self._corrected_earlier(clause, value, (s, e))
         if index is None or not value:
             return False
-        said = self.targets.mentions(s, e)
+        said = self._named_cases(s, e)
         if len(said) > 1 and _NOT_THAT.fullmatch(self.text, said[0].end, e):
             said = said[:1]  # "1002 not 1001": the first case named is the one meant
         after = self.text[said[-1].end : e] if said else ""
@@ -749,6 +1017,8 @@ class Reader:
         if isinstance(act, OperationAct):
             if self._corrected_operation(index, act, value, clause, (s, e)):
                 return True
+            if self._corrected_arguments(index, act, clause, (make_it.end() if make_it else s, e)):
+                return True
             # "no, 4 - at 12 euros each": the value first, then the rest of the operation.
             head = _LEADING_VALUE.match(self.text, make_it.end() if make_it else s, e)
             if head is None or head.end() >= e:
@@ -758,6 +1028,8 @@ class Reader:
                 return False
             rest = self._without_fillers(head.end(), e)
             unread = rest[0] < rest[1] and not self._names_same_case(rest, act.target)
+            if unread and self._inner_correction(*rest):
+                return True  # "no 50 no sorry 45": corrections in a row, the last one wins
             if unread and not self._follow_up(*rest):
                 self.plan.not_understood(*rest)
             return True
@@ -765,6 +1037,29 @@ class Reader:
         evidence = self.plan.evidence((clause.lead, e))
         value = with_month(value, getattr(act, "value", None))
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
+        return True
+
+    def _named_cases(self, s: int, e: int) -> list[Any]:
+        """The cases named in ``text[s:e]``, leaving out names inside an address."""
+        said = self.targets.mentions(s, e)
+        return [m for m in said if not inside_address(self.text, m.start, m.end)]
+
+    def _none_after_all(self, value: str, index: int, span: Span) -> bool:
+        """ "note 'x', on second thought, no note": the correction takes the change back."""
+        m = _none(self.vocab.field_pattern).fullmatch(value.strip(TRIM))
+        if m is None:
+            return False
+        root = self.plan.root(index)
+        if m.group("f") is not None:
+            field = self.vocab.field_named(m.group("f"))
+            named = self.plan.latest(
+                lambda _, act, note: isinstance(act, SetFieldAct | CorrectAct)
+                and note.field == field
+            )
+            if named is None:
+                return False
+            root = self.plan.root(named)
+        self._add_cancel(root, span)
         return True
 
     def _corrected_earlier(self, clause: Clause, value: str, span: Span) -> bool:
@@ -775,7 +1070,7 @@ class Reader:
             return False
         last = earlier[-1]
         evidence = self.plan.evidence((clause.lead, span[1]))
-        said = self.targets.mentions(*span)
+        said = self._named_cases(*span)
         if said and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
             target = LabelTarget(label=said[-1].label)
             self._emit(attrs.evolve(last, target=target, evidence=evidence))
@@ -783,14 +1078,72 @@ class Reader:
         if isinstance(last, SetFieldAct):
             field = self.vocab.workflow.field(last.field)
             try:
-                if field is not None:
-                    field.parse(value, self.ctx)
+                parsed = None if field is None else field.parse(value, self.ctx)
             except ValueError:
                 return False
+            if field is not None and field.validate is not None and field.validate(parsed):
+                return False  # a value the field refuses is no correction of it
             act = SetFieldAct(target=last.target, field=last.field, value=value, evidence=evidence)
             self._emit(act, Note(field=last.field))
             return True
-        return False
+        return self._carded_again(last, value, evidence)
+
+    def _carded_again(self, last: OperationAct, value: str, evidence: Any) -> bool:
+        """ "change it to 15 May" in the turn after an operation that waits for a card: the
+        operation again with the one typed argument the value parses as. Only an operation
+        that always shows a card: the user sees what would run (an earlier one may have run)."""
+        declared = self.vocab.operation(last.operation)
+        if not needs_confirmation(declared.policy, is_destructive=declared.is_destructive):
+            return False
+        fits = []
+        for argument in declared.arguments:
+            if argument.type is str and not argument.choices:
+                continue  # free text is never a corrected value
+            said = with_month(value, last.args.get(argument.name))
+            try:
+                argument.parse(said, self.ctx)
+            except (ValueError, TypeError):
+                continue
+            fits.append((argument.name, said))
+        if len(fits) != 1:
+            return False  # no argument, or several, could take it: nothing is guessed
+        name, said = fits[0]
+        args = {**last.args, name: said}
+        act = OperationAct(
+            target=last.target, operation=last.operation, args=args, evidence=evidence,
+            confirm=True,
+        )
+        self._emit(act, Note(operation=last.operation, args=args, numbers=(name,)))
+        return True
+
+    def _corrected_arguments(
+        self, index: int, act: OperationAct, clause: Clause, span: Span
+    ) -> bool:
+        """ "book a guide paid by Marta, I mean paid by Joana", "…, actually only half":
+        the correction's words, read whole by the operation's own parsers, replace the
+        arguments they name; the others stay. Any word left unread and nothing is replaced."""
+        s, e = self._without_fillers(*span)
+        frame = _FRAME_AT.match(self.text, s, e)  # "wait, to Sunday the 22nd"
+        if frame is not None:
+            s = frame.end()
+        if s >= e:
+            return False
+        op = self.vocab.operation(act.operation)
+        reading = read_arguments(op, self.text, s, e, ctx=self.ctx, aliases=self.aliases,
+                                 object_start=e)
+        if reading.unread or not reading.args:
+            return False
+        self._add_cancel(index, (clause.lead, span[1]))
+        args = {**act.args, **reading.args}
+        corrected = OperationAct(
+            target=act.target,
+            operation=act.operation,
+            args=args,
+            evidence=(*act.evidence, *self.plan.evidence((s, e))),
+        )
+        note = self.plan.notes[index]
+        self._emit(corrected, attrs.evolve(note, args=args))
+        return True
 
     def _corrected_operation(
         self, index: int, act: OperationAct, value: str, clause: Clause, span: Span

@@ -20,10 +20,16 @@ MONTH = (
 )
 SMALL_NUMBER = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+#: An ordinal in words, "thirteenth", "twenty-first" (the workflow's date parser reads them).
+ORDINAL_WORD = (
+    r"(?:(?:twenty|thirty)[\s-]+)?(?:first|second|third|fourth|fifth|sixth"
+    r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
+    r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
+)
 
 #: A date phrase, optionally led by a preposition (group ``date`` is the phrase itself).
 DATE = re.compile(
-    r"(?<!\w)(?:(?:on|to|for|by|until|till|from)\s+)?(?P<date>"
+    r"(?<!\w)(?:(?:on|to|for|by|until|till|from)\s+)?(?:(?:the\s+)?day\s+(?=\d))?(?P<date>"
     r"(?:the\s+)?day\s+after\s+tomorrow|today|tonight|tomorrow"
     rf"|(?:(?:this|next|coming|the\s+coming)\s+)?{WEEKDAY}(?![\s,]+(?:the\s+)?(?:\d|{MONTH}\s+\d))"
     r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+month|next\s+(?:week|month)"
@@ -32,10 +38,8 @@ DATE = re.compile(
     r"|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}[.-]\d{1,2}[.-]\d{2,4}"
     rf"|(?:{WEEKDAY}\s+)?(?:the\s+)?{ORDINAL}\s+{MONTH}(?:,?\s+\d{{4}})?"
     r"|\d{1,2}(?:st|nd|rd|th)"
-    r"|(?:the\s+)?(?:(?:twenty|thirty)[\s-]+)?(?:first|second|third|fourth|fifth|sixth"
-    r"|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
-    r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
-    rf"(?:\s+of\s+{MONTH}|(?!\s+\w))"
+    rf"|(?:the\s+)?{ORDINAL_WORD}(?:\s+of\s+{MONTH}|(?!\s+\w))"
+    rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL_WORD}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
     rf"|the\s+{ORDINAL}"
@@ -53,7 +57,21 @@ MONEY = re.compile(
     rf"(?P<money>\d{{1,2}}\s?(?:cents?|c)(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
     rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
-    r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+))?",
+    r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
+    ICASE,
+)
+#: A bare number said as a price ("at 30 each", "for 12 per day", "at 8/day"): group
+#: ``number``. A number followed by other words ("for 3 days") is not a price.
+PRICED = re.compile(
+    rf"(?<!\w)(?:at|for)\s+(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
+    r"(?:\s+(?:each|apiece|a\s+piece|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
+    r"|(?![\w.,]|\s*[a-z]))",
+    ICASE,
+)
+#: How long something is wanted for ("for 3 days", "for two weeks"): group ``count``.
+DURATION = re.compile(
+    rf"(?<!\w)for\s+(?P<count>\d+|{NUMBER_WORDS.pattern})\s+"
+    r"(?:days?|hours?|weeks?|months?)(?!\w)",
     ICASE,
 )
 #: A share of what the workflow would propose ("half", "the whole thing"), or a vague amount
@@ -81,13 +99,20 @@ NUMBER = re.compile(
 #: Words that lead a clause without meaning anything for the plan.
 LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
-    r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,]+|$)"
+    r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,:]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
     r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
     r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
     r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
-    r"|(?:possibly|perhaps)\s+"
+    r"|(?:possibly|perhaps)\s+|for\s+now[\s,]+"
+    r"|(?:for\s+the\s+(?:last|\w+th|third|second)\s+time|once\s+again|one\s+more\s+time)[\s,:!.]+"
+    r"|(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth)\s+time\s+(?:asking|i(?:'m|\s+am)\s+asking)"
+    r"[\s,:!.]*"
     r"|(?:first(?:ly)?|in\s+the\s+meantime|meanwhile|also|secondly|finally)[\s,]+"
+    r"|(?:i\s+have\s+|there\s+are\s+|i\s+need\s+|just\s+)?(?:two|three|2|3|a\s+couple\s+of"
+    r"|a\s+few|some)\s+(?:small\s+|quick\s+)?things?(?:\s+to\s+(?:change|do|ask|fix))?"
+    r"(?:\s+(?:please|today|for\s+you))?\s*(?:[:,-]\s*(?:1[.)]\s*)?|$)"
+    r"|(?:do|handle|fix|change)\s+(?:two|three|four|\d)\s+things\s+(?=(?:for|on)\s)"
     r"|would\s+you\s+(?:please\s+)?(?:be\s+so\s+kind\s+as\s+to|mind)\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:kindly\s+)?"
     r"|(?:could|can|may)\s+i\s+(?:please\s+)?ask\s+you\s+to\s+"
@@ -173,7 +198,15 @@ DEICTIC = re.compile(
 )
 LEADING_PREPOSITION = re.compile(r"^(?:(?:at|for|to|on|of|with|by|in|from|about)\s+)+", ICASE)
 TRAILING_PREPOSITION = re.compile(r"(?:\s+(?:at|for|to|on|of|with|by|in|from|and))+$", ICASE)
-LEADING_ARTICLE = re.compile(r"^(?:(?:a|an|the|some|another)\s+)+", ICASE)
+LEADING_ARTICLE = re.compile(
+    r"^(?:(?:one\s+more|a\s+second|an\s+additional|a|an|the|some|another|more)\s+)+", ICASE
+)
+#: An object that names nothing ("some stuff for the kids", "something nice"): asked about.
+VAGUE_OBJECT = re.compile(
+    r"(?:(?:some|a\s+few|few|more|other|various|a\s+couple\s+of|any)\s+)?"
+    r"(?:stuff|things?|something|anything|bits|odds\s+and\s+ends)(?!\w)",
+    ICASE,
+)
 
 #: Characters trimmed from both ends of a clause or value.
 TRIM = " \t\r\n,.;:!?\u2026-\u2013\u2014\"'\u201c\u201d\u2018\u2019()"

@@ -90,9 +90,12 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
     if not best:
         return None
     best.sort(key=lambda item: (item[0], len(item[1]) != len(lowered), item[1]))
-    tied = [c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])]
-    if len(set(tied)) > 1:
-        return None  # two words are as close: never guess between them
+    tied = sorted({c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])})
+    if len(tied) > 1:
+        # Letters swapped are the likeliest slip ("wiat" is "wait", not "what"): the one
+        # candidate with the same letters wins; otherwise never guess between them.
+        same_letters = [c for c in tied if sorted(c) == sorted(lowered)]
+        return same_letters[0] if len(same_letters) == 1 else None
     return best[0][1]
 
 
@@ -101,15 +104,30 @@ _VERBS = frozenset(_COMMANDS.split(" ")[:16])
 
 
 _LOOK_BACK = 12
+#: Politeness that may stand before a clause's verb ("pls ad …", "ok so ad …").
+_LEAD_WORDS = re.compile(
+    r"(?:(?:pls|plz|please|kindly|ok(?:ay)?|so|and|also|then|now|just|hi|hey|hello)[\s,]+){1,3}$",
+    re.IGNORECASE,
+)
 
 
 def _opens_clause(text: str, at: int) -> bool:
-    return at == 0 or _OPENING.search(text, max(0, at - _LOOK_BACK), at) is not None
+    if at == 0 or _OPENING.search(text, max(0, at - _LOOK_BACK), at) is not None:
+        return True
+    lead = _LEAD_WORDS.search(text, max(0, at - 3 * _LOOK_BACK), at)
+    return lead is not None and _opens_clause(text, lead.start())
 
 
 def _one_short(word: str, known: frozenset[str]) -> str | None:
     found = {v for v in _VERBS & known if len(v) == len(word) + 1 and OSA.distance(word, v) == 1}
     return found.pop() if len(found) == 1 else None
+
+
+def _derived(word: str, known: str) -> bool:
+    """ "unsubmit", "submits": a word made from a known one with a prefix or suffix of two
+    letters or more is another word, never a typo of it (unlike "waitt")."""
+    longer = len(word) - len(known) >= 2
+    return longer and (word.endswith(known) or word.startswith(known))
 
 
 def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Corrected | None:
@@ -139,7 +157,7 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
             if english.word_usage_frequency(lowered) > _COMMON:
                 continue
             fixed = _closest(lowered, known)
-            if fixed is None:
+            if fixed is None or _derived(lowered, fixed):
                 continue
         pieces.append(text[at : m.start()])
         length += m.start() - at

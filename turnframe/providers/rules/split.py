@@ -9,7 +9,13 @@
    A sentence that opens with "if" or "suppose" is one clause: its parts belong together.
 3. A leading marker is taken off the clause and remembered: it makes the clause a correction
    or a cancellation of what came before. A clause that is only a marker hands it to the next
-   clause of its sentence.
+   clause of its sentence. A stammered marker ("no no, 10", "no, no, no - 12") is one marker,
+   and so is an admitted slip ("sorry typo, 300", "typo: 300").
+4. A clause that only announces a list ("two things:", "a few requests") carries no request
+   and is dropped; the items after it are read as clauses of their own.
+5. A clause that tells what happened ("I booked it in December", "she paid 120 at the counter")
+   and asks for nothing is a story: :func:`story` says so, and the reader never takes an act
+   or a value from it.
 """
 
 from __future__ import annotations
@@ -18,14 +24,16 @@ import re
 
 import attrs
 
-from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER, MARKER_AT, STRONG_MARKER, TRIM
+from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER_AT, STRONG_MARKER, TRIM
 from turnframe.providers.rules.vocabulary import Vocabulary
 
 _SENTENCE_END = frozenset(".!?;\n\u2026")
 _CLOSERS = frozenset(".!?;\u2026\"')\u201d\u2019")
 _WORD_START = re.compile(r"(?<![\w'])[\w€$£]")
 _CONDITIONAL = re.compile(r"(?:if|suppose|supposing|imagine|hypothetically)\b", re.IGNORECASE)
-_CONNECTIVE = re.compile(r"(?<!\w)(?:and|but|then|also|plus|first)\s*$", re.IGNORECASE)
+_CONNECTIVE = re.compile(
+    r"(?<!\w)(?:and|but|then|also|plus|first|so|anyway|anyhow)\s*$", re.IGNORECASE
+)
 _CONNECTIVE_REACH = 16  # "plus" and the spaces after it, with room to spare
 _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
@@ -35,6 +43,109 @@ _QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
 #: A single quote that opens a value ("note 'VIP'"), and one that closes it (not "it's").
 _OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
 _CLOSE_SINGLE = re.compile(r"['\u2019](?!\w)")
+
+
+#: Where a reason or a purpose starts after the request: a story, not the request.
+_REASON = re.compile(
+    r"(?<=\s)(?:because|cause|cuz|since(?=\s+(?:the|my|our|his|her|their|i|we|he|she|they|it)\b)"
+    r"|so\s+that|as\s+(?=(?:i|we|he|she|they)\s))(?!\w)",
+    re.IGNORECASE,
+)
+#: A request reported from someone else, up to where the request's own words start:
+#: "he asked me to …", "my boss wants us to …", "I was told to …".
+_REPORTED = re.compile(
+    r"(?<!\w)(?:(?:he|she|they|(?:my|our|the)\s+[\w-]+)\s+(?:asked|told|wants?|needs?"
+    r"|would\s+like)\s+(?:me|us)\s+to|(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been)"
+    r"\s+(?:asked|told)\s+to)\s+",
+    re.IGNORECASE,
+)
+#: "no no, 10": the first "no"s of a stammered marker; the last one is the marker itself.
+_REPEATED_NO = re.compile(r"(?:no[\s,!.\u2013\u2014-]+){1,4}(?=no\b)", re.IGNORECASE)
+#: Ways of owning up to a slip that the shared markers do not list: a typo, "I should have
+#: said", "let me correct that". Only before more words: the correction follows them.
+_SLIP = re.compile(
+    r"(?:(?:no|oh|oops|sorry)[\s,]+){0,3}(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
+    r"|i\s+(?:should\s+have\s+said|meant\s+to\s+(?:say|write|type))"
+    r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that|hold\s+on|wait(?=\s*[,:\u2013\u2014-])"
+    r"|(?:whatever|never\s*mind|forget\s+it|anyway)\s*[,:\u2013\u2014-]\s*"
+    r"(?:do|go\s+with|let'?s\s+(?:do|go\s+with)|make\s+it)(?=\s+\S)"
+    r"|no(?=\s*,\s*(?!(?:thanks|thank|problem|worries|need|rush|idea)\b)\w))"
+    r"(?:[\s,:;.!\u2013\u2014-]+)(?=\S)",
+    re.IGNORECASE,
+)
+#: A clause that only announces the items after it: "hey, 2 things", "I have two requests".
+_LIST_HEADER = re.compile(
+    r"(?:(?:hi|hey|hello|ok(?:ay)?|so|right)[\s,!]+){0,3}(?:i\s+have\s+|i'?ve\s+got\s+|there\s+are\s+)?"
+    r"(?:\d|two|three|four|five|a\s+(?:few|couple(?:\s+of)?)|several|some)\s+"
+    r"(?:more\s+|quick\s+|small\s+|little\s+)?(?:things|requests|changes|items|points|questions)"
+    r"(?:\s+(?:please|for\s+you|to\s+do))?",
+    re.IGNORECASE,
+)
+
+
+#: A word of politeness or a heading that ends at a colon before the request.
+_LEAD_COLON = re.compile(
+    r"(?:please|pls|plz|ok(?:ay)?|so|also|and|todo|to\s+do|requests?|changes?)\s*:\s*(?=\S)",
+    re.IGNORECASE,
+)
+#: A clause that is only a pause before the speaker changes their mind.
+_PAUSE = re.compile(r"(?:wait|hold\s+on|hang\s+on|hmm+|um+|uh+|err+)[\s.!]*", re.IGNORECASE)
+_MARKER_RUN = 3  # markers said one after another ("no, sorry, typo"): a bounded run
+
+
+#: A past event told by a person: "I booked …", "she's already paid …", "we were told …".
+_TOLD = re.compile(
+    r"(?:(?:so|and|but|then|well|yeah|also|honestly|basically)[\s,]+){0,4}"
+    r"(?:i|we|he|she|they)(?:['\u2019](?:ve|d))?\s+(?:(?:have|has|had|just|already|also|even"
+    r"|never|only|then|both|all|actually|originally|first)\s+){0,4}"
+    r"(?:[a-z]+ed|paid|bought|booked|made|took|got|went|came|stayed|spent|read|heard|saw|told"
+    r"|said|thought|knew|left|lost|found|gave|sent|had|was|were|been|did|tried|wrote|spoke"
+    r"|met|ate|slept|flew|drove|rode|chose|forgot|understood|felt|ran|sat|began|brought)(?!\w)",
+    re.IGNORECASE,
+)
+#: Words that make a clause a request whatever its tense.
+_ASKS = re.compile(
+    r"(?<!\w)(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you"
+    r"|i['\u2019]?d\s+like|i\s+would\s+like|we['\u2019]?d\s+like|want|wants|need|needs"
+    r"|should|must|have\s+to|has\s+to|let['\u2019]?s|let\s+me|asap|now|instead|make\s+it"
+    r"|change\s+it|set\s+it|update\s+it)(?!\w)|\?",
+    re.IGNORECASE,
+)
+
+
+def story(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` tells a past event and asks for nothing."""
+    return _TOLD.match(text, start, end) is not None and _ASKS.search(text, start, end) is None
+
+
+@attrs.frozen(kw_only=True)
+class Marker:
+    """Where a correction marker ends and how it reads ("no wait", "typo")."""
+
+    end: int
+    words: str
+
+
+def marker_at(text: str, pos: int, end: int) -> Marker | None:
+    """The correction marker that opens ``text[pos:end]``, if one does: the shared markers,
+    after any stammered "no"s, or an admitted slip."""
+    at = pos
+    for _ in range(_MARKER_RUN):  # "sorry, typo: 300", "no no, sorry, 45"
+        stammer = _REPEATED_NO.match(text, at, end)
+        found = MARKER_AT.match(text, stammer.end() if stammer else at, end) or _SLIP.match(
+            text, stammer.end() if stammer else at, end
+        )
+        if found is None:
+            break
+        at = found.end()
+    if at == pos:
+        return None
+    return Marker(end=at, words=" ".join(text[pos:at].strip(" ,:;.!-").casefold().split()))
+
+
+def list_header(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` only announces a list ("two things", "a few requests")."""
+    return _LIST_HEADER.fullmatch(text, start, end) is not None
 
 
 @attrs.frozen(kw_only=True)
@@ -128,7 +239,7 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
             _WORD_CHAR.search(text, gap_start, w)
         )
         opens = (
-            MARKER_AT.match(text, w, end)
+            marker_at(text, w, end)
             or vocab.starters.match(text, w, end)
             or FOLLOW_UP_AT.match(text, w, end)
         )
@@ -140,6 +251,44 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         quoted = joined and closes and _open_quote(text, start, gap_start)
         if ((joined and opens) or strong or quoted) and not _inside_quote(text, start, w):
             out.append((gap_start, w))
+    return _with_asides(text, start, end, out, vocab)
+
+
+def _takes_reason(text: str, start: int, at: int, vocab: Vocabulary) -> bool:
+    """Whether an operation named before ``at`` takes a reason ("close it because …")."""
+    for m in vocab.operation_regex.finditer(text, start, at):
+        name = vocab.operation_named(m.group(0))
+        if any(a.name == "reason" for a in vocab.operation(name).arguments):
+            return True
+    return False
+
+
+def _with_asides(
+    text: str, start: int, end: int, cuts: list[tuple[int, int]], vocab: Vocabulary
+) -> list[tuple[int, int]]:
+    """The cuts, with those that set off a reason ("… because the old one bounced") and a
+    reported request ("he asked me to …") added: a story around a request is a clause of its
+    own, so the request reads alone and the story stays unread, never taken as a value. An
+    operation that takes a reason keeps its "because …" as that argument."""
+    added: list[tuple[int, int]] = []
+    for m in _REASON.finditer(text, start, end):
+        if m.start() > start and not _inside_quote(text, start, m.start()):
+            if _takes_reason(text, max(start, m.start() - _QUOTE_REACH), m.start(), vocab):
+                continue
+            gap = m.start()
+            while gap > start and text[gap - 1] in " \t,":
+                gap -= 1
+            added.append((gap, m.start()))
+    for m in _REPORTED.finditer(text, start, end):
+        if m.end() < end and not _inside_quote(text, start, m.start()):
+            added.append((m.end(), m.end()))
+    if not added:
+        return cuts
+    merged = sorted({*cuts, *added})
+    out: list[tuple[int, int]] = []
+    for cut in merged:  # cuts never overlap: a later one starts after the one before it
+        if not out or cut[0] >= out[-1][1]:
+            out.append(cut)
     return out
 
 
@@ -187,11 +336,19 @@ def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
             lead, end = _trimmed(text, p_start, p_end)
             if lead >= end:
                 continue
+            if _PAUSE.fullmatch(text, lead, end):
+                pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
+                continue
+            if list_header(text, lead, end):
+                continue  # "2 things:": the items after it are the requests
+            opener = _LEAD_COLON.match(text, lead, end)
+            if opener is not None:  # "Please: note = 'x'": what follows the colon is asked
+                lead = opener.end()
             start, marker = lead, None
-            found = MARKER.match(text[lead:end])
+            found = marker_at(text, lead, end)
             if found is not None:
-                marker = " ".join(found.group(0).strip(" ,:;.!-").casefold().split())
-                start, end = _trimmed(text, lead + found.end(), end)
+                marker = found.words
+                start, end = _trimmed(text, found.end, end)
             if pending is not None:
                 lead, marker = pending[0], marker or pending[1]
                 pending = None

@@ -10,6 +10,7 @@ case is meant (``needs_clarification``) instead of guessing.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -71,6 +72,35 @@ def _overlaps(span: Span, spans: Sequence[Span]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in spans)
 
 
+@functools.lru_cache(maxsize=256)
+def _name_table(
+    labels: tuple[str, ...],
+    names: tuple[tuple[str, tuple[str, ...]], ...],
+    ordinary: frozenset[str],
+) -> tuple[Mapping[str, str], frozenset[str], re.Pattern[str] | None]:
+    """The names a turn may say (said key -> label to use), the single words of longer names,
+    and one pattern for them all: built once per set of labels and names, not per turn."""
+    # What a name stands for: its case's label when it names one case, else itself (the
+    # directory then finds every case it names: an ambiguous target, never a guess).
+    owners: dict[str, tuple[str, ...]] = {lb: (lb,) for lb in labels if lb.strip()}
+    owners |= {n: lbs for n, lbs in names if n.strip()}
+    parts = partial_names(list(owners), ordinary)
+    partial = frozenset(_key(p) for p in parts if " " not in p)
+    table: dict[str, str] = {}
+    for part, whole in parts.items():
+        table[_key(part)] = _stand_for(part, owners[whole])
+    for name, owned in owners.items():
+        table[_key(name)] = _stand_for(name, owned)
+    ordered = sorted({*owners, *parts}, key=lambda lb: (-len(lb), lb))
+    if not ordered:
+        return table, partial, None
+    body = "|".join(r"\s+".join(map(re.escape, lb.split())) for lb in ordered)
+    # Never inside an address or a file name ("ana.r@example.com" does not name Ana).
+    return table, partial, re.compile(
+        rf"(?<![\w@])(?<!\w\.)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4@]|[.@]\w)", ICASE
+    )
+
+
 @attrs.define
 class Targets:
     """Finds label mentions and remembers which case the turn is talking about."""
@@ -85,29 +115,13 @@ class Targets:
     #: Words never taken as part of a case's name (the workflow's own vocabulary).
     ordinary: frozenset[str] = frozenset()
     _pattern: re.Pattern[str] | None = attrs.field(init=False, default=None)
-    _names: dict[str, str] = attrs.field(init=False, factory=dict)  # said key -> label to use
-    _partial: set[str] = attrs.field(init=False, factory=set)  # single words of longer names
+    #: Said key -> label to use (shared between turns: never changed).
+    _names: Mapping[str, str] = attrs.field(init=False, factory=dict)
+    _partial: frozenset[str] = attrs.field(init=False, default=frozenset())  # words of names
 
     def __attrs_post_init__(self) -> None:
-        # What a name stands for: its case's label when it names one case, else itself (the
-        # directory then finds every case it names: an ambiguous target, never a guess).
-        owners: dict[str, tuple[str, ...]] = {lb: (lb,) for lb in self.labels if lb.strip()}
-        owners |= {n: tuple(lbs) for n, lbs in self.names.items() if n.strip()}
-        parts = partial_names(list(owners), self.ordinary)
-        self._partial = {_key(p) for p in parts if " " not in p}
-        table: dict[str, str] = {}
-        for part, whole in parts.items():
-            table[_key(part)] = _stand_for(part, owners[whole])
-        for name, labels in owners.items():
-            table[_key(name)] = _stand_for(name, labels)
-        self._names = table
-        ordered = sorted({*owners, *parts}, key=lambda lb: (-len(lb), lb))
-        if ordered:
-            body = "|".join(r"\s+".join(map(re.escape, lb.split())) for lb in ordered)
-            # A name joined to an address ("ana.reis@…", "…@rui.pt") is part of the address.
-            self._pattern = re.compile(
-                rf"(?<![\w@])(?<!\w\.)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4@]|\.\w)", ICASE
-            )
+        names = tuple(sorted((n, tuple(lbs)) for n, lbs in self.names.items()))
+        self._names, self._partial, self._pattern = _name_table(self.labels, names, self.ordinary)
 
     def _canonical(self, said: str) -> str:
         key = " ".join(said.casefold().split())

@@ -86,6 +86,7 @@ from turnframe.stores.records import (
     SessionLease,
     SessionRecord,
     TurnRecord,
+    TurnStart,
 )
 
 T = TypeVar("T")
@@ -332,6 +333,18 @@ class PostgresStore:
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None:
         return await self._read(lambda c: turns.get_turn(c, account_id, turn_id))
 
+    async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
+        async def body(c: Conn) -> TurnStart:
+            # Two statements, each its own snapshot: the turn and the listing are independent
+            # (a case that moves in between is caught at the seal or the commit, ADR 0018).
+            turn = await turns.get_turn(c, account_id, turn_id)
+            if turn is not None and turn.phase is not TurnPhase.RECEIVED:
+                return TurnStart(turn=turn, cases=None)
+            listed = await cases.list_cases(c, account_id, None, None)
+            return TurnStart(turn=turn, cases=tuple(listed))
+
+        return await self._read(body)
+
     async def list_session_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
         return await self._read(lambda c: turns.list_session_turns(c, account_id, session_id))
 
@@ -391,6 +404,11 @@ class PostgresStore:
         now = self._now()
 
         async def body(c: Conn) -> SealReceipt:
+            if seal.user_turn is not None:
+                new = seal.user_turn
+                await turns.record_user_turn(
+                    c, account_id, new.session_id, turn_id, new.payload, now
+                )
             if seal.plan is not None:
                 await turns.write_turn_payload(c, account_id, turn_id, "plan", seal.plan)
             for interaction_id in seal.expired:

@@ -68,6 +68,7 @@ from turnframe.stores.records import (
     SessionLease,
     SessionRecord,
     TurnRecord,
+    TurnStart,
 )
 from turnframe.stores.sqlite import schema, tx
 from turnframe.stores.sqlite.codec import dump_time
@@ -341,6 +342,17 @@ class SqliteStore:
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None:
         return await self._read(lambda c: turns.get_turn(c, account_id, turn_id))
 
+    async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
+        def body(c: sqlite3.Connection) -> TurnStart:
+            # Two SELECTs, each its own snapshot: the turn and the listing are independent
+            # (a case that moves in between is caught at the seal or the commit, ADR 0018).
+            turn = turns.get_turn(c, account_id, turn_id)
+            if turn is not None and turn.phase is not TurnPhase.RECEIVED:
+                return TurnStart(turn=turn, cases=None)
+            return TurnStart(turn=turn, cases=tuple(cases.list_cases(c, account_id, None, None)))
+
+        return await self._read(body)
+
     async def list_session_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
         return await self._read(lambda c: turns.list_session_turns(c, account_id, session_id))
 
@@ -405,6 +417,9 @@ class SqliteStore:
         now = self._now()
 
         def body(c: sqlite3.Connection) -> SealReceipt:
+            if seal.user_turn is not None:
+                new = seal.user_turn
+                turns.record_user_turn(c, account_id, new.session_id, turn_id, new.payload, now)
             if seal.plan is not None:
                 turns.write_turn_payload(c, account_id, turn_id, "plan", seal.plan)
             for interaction_id in seal.expired:

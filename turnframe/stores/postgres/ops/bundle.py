@@ -6,7 +6,10 @@ from collections.abc import Callable
 from datetime import datetime
 
 import anyio.to_thread
+import attrs
 
+from turnframe.lifecycle import TurnPhase
+from turnframe.stores import replies
 from turnframe.stores.inputs import CommitBundle
 from turnframe.stores.postgres.ops import cases, interactions, journal, outbox, turns
 from turnframe.stores.postgres.tx import Conn
@@ -49,9 +52,34 @@ async def commit_bundle(
         await turns.save_replay_record(conn, account, turn_id, bundle.replay_record, now)
     if bundle.phase is not None:
         await turns.move_phase(conn, account, turn_id, bundle.phase, now)
-    return BundleReceipt(
+    receipt = BundleReceipt(
         events=tuple(events),
         cases=tuple(written_cases.values()),
         outbox=tuple(effects),
         phase=None if bundle.phase is None else bundle.phase.new,
     )
+    return await _with_reply(conn, bundle, receipt, now)
+
+
+async def _with_reply(
+    conn: Conn, bundle: CommitBundle, receipt: BundleReceipt, now: datetime
+) -> BundleReceipt:
+    """The reply and the move to ``delivered`` in a savepoint: both, or neither and the bundle
+    still commits (see :mod:`turnframe.stores.replies`)."""
+    reply = replies.compose(bundle, receipt)
+    if reply is None:
+        return receipt
+    account, turn_id = bundle.account_id, bundle.turn_id
+    await conn.execute("SAVEPOINT turnframe_reply")
+    try:
+        await turns.save_assistant_turn(
+            conn, account, turn_id, reply.blocks, reply.meta, reply.thread_context, now
+        )
+        await turns.move_phase(conn, account, turn_id, replies.DELIVER, now)
+    except Exception as error:
+        await conn.execute("ROLLBACK TO SAVEPOINT turnframe_reply")
+        await conn.execute("RELEASE SAVEPOINT turnframe_reply")
+        replies.left_out(bundle, error)
+        return receipt
+    await conn.execute("RELEASE SAVEPOINT turnframe_reply")
+    return attrs.evolve(receipt, phase=TurnPhase.DELIVERED)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+import attrs
+
+from turnframe.lifecycle import TurnPhase
+from turnframe.stores import replies
 from turnframe.stores.inputs import CommitBundle
 from turnframe.stores.records import BundleReceipt
 from turnframe.stores.sqlite.ops import cases, interactions, journal, outbox, turns
@@ -38,9 +42,34 @@ def commit_bundle(
         turns.save_replay_record(conn, account, turn_id, bundle.replay_record, now)
     if bundle.phase is not None:
         turns.move_phase(conn, account, turn_id, bundle.phase, now)
-    return BundleReceipt(
+    receipt = BundleReceipt(
         events=events,
         cases=tuple(written_cases.values()),
         outbox=effects,
         phase=None if bundle.phase is None else bundle.phase.new,
     )
+    return _with_reply(conn, bundle, receipt, now)
+
+
+def _with_reply(
+    conn: sqlite3.Connection, bundle: CommitBundle, receipt: BundleReceipt, now: str
+) -> BundleReceipt:
+    """The reply and the move to ``delivered`` in a savepoint: both, or neither and the bundle
+    still commits (see :mod:`turnframe.stores.replies`)."""
+    reply = replies.compose(bundle, receipt)
+    if reply is None:
+        return receipt
+    account, turn_id = bundle.account_id, bundle.turn_id
+    conn.execute("SAVEPOINT turnframe_reply")
+    try:
+        turns.save_assistant_turn(
+            conn, account, turn_id, reply.blocks, reply.meta, reply.thread_context, now
+        )
+        turns.move_phase(conn, account, turn_id, replies.DELIVER, now)
+    except Exception as error:
+        conn.execute("ROLLBACK TO turnframe_reply")
+        conn.execute("RELEASE turnframe_reply")
+        replies.left_out(bundle, error)
+        return receipt
+    conn.execute("RELEASE turnframe_reply")
+    return attrs.evolve(receipt, phase=TurnPhase.DELIVERED)

@@ -1,0 +1,273 @@
+"""Reading the clauses of a whole turn: corrections in a row, follow-ups that lean on the act
+before them, lists of requests, and the story around a request. Every phrasing here is written
+for these tests (not taken from the phrasing corpus); each names one rule of the class."""
+
+from __future__ import annotations
+
+from interpreter_kit import REFUND, TRAVEL, read
+
+from turnframe.plan import LabelTarget, OperationAct, SetFieldAct
+from turnframe.results import ActStatus
+
+ORDER_1001 = "Order 1001"
+ORDER_1002 = "Order 1002"
+
+
+def _live_operations(reading: object) -> list[dict[str, object]]:
+    """The arguments of every operation the reduction still plans (not superseded)."""
+    out = []
+    for index, act in enumerate(reading.acts):  # type: ignore[attr-defined]
+        result = reading.results[index]  # type: ignore[attr-defined]
+        if isinstance(act, OperationAct) and result.status in (
+            ActStatus.READY_TO_EXECUTE,
+            ActStatus.AWAITING_CONFIRMATION,
+        ):
+            out.append(reading.args(index))  # type: ignore[attr-defined]
+    return out
+
+
+def _fields_set(reading: object) -> list[tuple[str, object]]:
+    """(field, value) of every field change the reduction plans to commit."""
+    out = []
+    batches = reading.reduction.batches  # type: ignore[attr-defined]
+    for batch in batches:
+        for command in batch.commands:
+            if "field" in command.args:
+                out.append((command.args["field"], command.args["value"]))
+    return out
+
+
+# -- corrections -------------------------------------------------------------------------------
+
+
+def test_corrections_said_one_after_another_leave_only_the_last_amount() -> None:
+    reading = read("refund 25 on order 1001 no 35 no sorry 30", REFUND.name)
+    assert _live_operations(reading) == [{"amount": 3000}]
+    assert reading.unread == []
+
+
+def test_a_stammered_no_still_marks_the_value_after_it_as_a_correction() -> None:
+    reading = read("set the budget to 1500 euros, no 1800, no no no 1650", TRAVEL.name)
+    assert reading.unread == []
+    assert reading.kinds == ["set_field", "correct", "correct"]
+    assert reading.acts[2].value == "1650"  # type: ignore[union-attr]
+
+
+def test_a_correction_that_says_the_first_value_was_right_brings_it_back() -> None:
+    reading = read("refund 15 on order 1001 - no, 150 - no no, 15 was right", REFUND.name)
+    assert _live_operations(reading) == [{"amount": 1500}]
+
+
+def test_a_denied_value_followed_by_the_value_meant_corrects_it() -> None:
+    reading = read("refund 25 on order 1001 - not 25, 22", REFUND.name)
+    assert _live_operations(reading) == [{"amount": 2200}]
+
+
+def test_not_followed_by_a_value_the_act_never_had_is_not_read_as_a_correction() -> None:
+    reading = read("refund 25 on order 1001 - not 40, 22", REFUND.name)
+    assert {"amount": 2200} not in _live_operations(reading)
+
+
+def test_a_correction_read_whole_as_arguments_replaces_only_the_arguments_it_names() -> None:
+    reading = read("add a bike tour paid by Pedro, I mean paid by Sofia", TRAVEL.name)
+    (args,) = _live_operations(reading)
+    assert args["item"] == "bike tour"
+    assert args["paid_by"] == "Sofia"
+
+
+def test_an_admitted_typo_marks_the_value_after_it_as_a_correction() -> None:
+    reading = read("set the budget to 900 euros, sorry typo: 9000", TRAVEL.name)
+    assert reading.unread == []
+    assert reading.kinds == ["set_field", "correct"]
+    assert _fields_set(reading) == [("budget", 900000)]
+
+
+# -- follow-ups --------------------------------------------------------------------------------
+
+
+def test_same_for_a_person_puts_the_name_where_the_act_had_a_name() -> None:
+    reading = read("add a kayak paid by Pedro, same for Sofia", TRAVEL.name)
+    payers = sorted(str(args["paid_by"]) for args in _live_operations(reading))
+    assert payers == ["Pedro", "Sofia"]
+    assert {args["item"] for args in _live_operations(reading)} == {"kayak"}
+
+
+def test_same_for_a_name_when_the_act_had_no_name_is_not_guessed() -> None:
+    reading = read("add a kayak, same for Sofia", TRAVEL.name)
+    assert all(args.get("item") != "Sofia" for args in _live_operations(reading))
+    assert "same for Sofia" in reading.unread
+
+
+def test_a_follow_up_naming_another_record_with_its_own_value_sets_it_there() -> None:
+    reading = read(
+        "set the email on order 1001 to pat@mail.example and on order 1002 to lee@mail.example",
+        REFUND.name,
+    )
+    changes = [a for a in reading.acts if isinstance(a, SetFieldAct)]
+    assert [(a.target, a.value) for a in changes] == [
+        (LabelTarget(label=ORDER_1001), "pat@mail.example"),
+        (LabelTarget(label=ORDER_1002), "lee@mail.example"),
+    ]
+    assert reading.unread == []
+
+
+def test_a_follow_up_value_for_a_free_text_field_is_read_only_when_quoted() -> None:
+    quoted = read(
+        "set the note on order 1001 to 'called', and order 1002's to 'left a message'", REFUND.name
+    )
+    assert [a.value for a in quoted.acts if isinstance(a, SetFieldAct)] == [
+        "called",
+        "left a message",
+    ]
+    bare = read(
+        "set the note on order 1001 to 'called', and order 1002's to left a message", REFUND.name
+    )
+    assert [a.value for a in bare.acts if isinstance(a, SetFieldAct)] == ["called"]
+
+
+# -- several requests in one message -----------------------------------------------------------
+
+
+def test_a_comma_list_of_counted_objects_is_one_operation_per_object() -> None:
+    reading = read("add 2 maps, 4 sunhats and 2 umbrellas", TRAVEL.name)
+    items = [(args["item"], args["quantity"]) for args in _live_operations(reading)]
+    assert items == [("maps", 2), ("sunhats", 4), ("umbrellas", 2)]
+
+
+def test_a_comma_before_an_amount_does_not_start_another_object() -> None:
+    reading = read("add a cooking class, 40 euros", TRAVEL.name)
+    assert len(_live_operations(reading)) == 1
+
+
+def test_a_line_that_only_announces_a_list_is_neither_a_request_nor_unread() -> None:
+    reading = read("two quick things:\n- set the budget to 1200\n- add a city map", TRAVEL.name)
+    assert reading.kinds == ["set_field", "operation"]
+    assert reading.unread == []
+
+
+# -- the story around a request ----------------------------------------------------------------
+
+
+def test_a_reason_after_a_request_is_set_apart_and_the_request_reads_alone() -> None:
+    reading = read("please set the budget to 1300 because our manager said so", TRAVEL.name)
+    assert _fields_set(reading) == [("budget", 130000)]
+    assert reading.unread == ["because our manager said so"]
+
+
+def test_a_reason_that_holds_a_number_never_lets_the_change_commit_unseen() -> None:
+    reading = read("set the budget to 1300 because we already spent 200", TRAVEL.name)
+    assert _fields_set(reading) == []
+
+
+def test_a_request_reported_from_someone_else_reads_from_its_own_words() -> None:
+    reading = read("my sister asked me to add a city map", TRAVEL.name)
+    (args,) = _live_operations(reading)
+    assert args["item"] == "city map"
+
+
+def test_a_correction_that_says_none_after_all_takes_the_change_back() -> None:
+    reading = read("set the note to 'gate B', on second thought, no note", TRAVEL.name)
+    assert reading.kinds == ["set_field", "cancel"]
+    assert _fields_set(reading) == []
+
+
+def test_a_value_restated_as_the_new_one_after_the_old_one_is_the_correction() -> None:
+    reading = read(
+        "set the email on order 1001 to old@mail.example, no wait that's the old one, "
+        "the new one is new@mail.example",
+        REFUND.name,
+    )
+    assert reading.kinds == ["set_field", "correct"]
+    assert reading.acts[1].value == "new@mail.example"  # type: ignore[union-attr]
+
+
+def test_no_and_a_comma_before_a_date_marks_the_date_as_a_correction() -> None:
+    reading = read("change the return date to 17 March - no, 18 March", TRAVEL.name)
+    assert reading.kinds == ["set_field", "correct"]
+    assert _fields_set(reading) == [("return_date", "2026-03-18")]
+
+
+def test_an_operation_on_a_list_of_records_is_one_act_per_record() -> None:
+    reading = read("refund 12 euros on order 1001 and order 1002", REFUND.name)
+    targets = [a.target for a in reading.acts if isinstance(a, OperationAct)]
+    assert targets == [LabelTarget(label=ORDER_1001), LabelTarget(label=ORDER_1002)]
+    assert all(reading.acts[i].args == {"amount": "12 euros"} for i in (0, 1))  # type: ignore[union-attr]
+
+
+def test_a_record_id_in_a_list_of_records_is_never_read_as_an_amount() -> None:
+    reading = read("refund order 1001 and order 1002 right now for sure", REFUND.name)
+    for act in reading.acts:
+        assert "1002" not in str(getattr(act, "args", {}).get("amount", ""))
+
+
+def test_a_clause_that_tells_what_happened_is_a_story_and_never_an_act() -> None:
+    reading = read("we added a kayak last week, please set the budget to 1400", TRAVEL.name)
+    assert reading.kinds == ["set_field"]
+    assert reading.unread == ["we added a kayak last week"]
+
+
+def test_a_story_that_names_an_operation_and_an_amount_takes_no_value_from_them() -> None:
+    reading = read("I read your refund rules and paid 35 euros at the counter", REFUND.name)
+    assert [a for a in reading.acts if isinstance(a, OperationAct)] == []
+
+
+def test_another_field_too_with_its_own_value_sets_that_field_on_the_same_record() -> None:
+    reading = read(
+        "set the return date to 19 March, and the travel date too: 13 March", TRAVEL.name
+    )
+    assert _fields_set(reading) == [
+        ("return_date", "2026-03-19"),
+        ("travel_date", "2026-03-13"),
+    ]
+
+
+# -- negations and conditions ------------------------------------------------------------------
+
+
+def test_dont_change_anything_else_after_a_request_forbids_nothing_the_turn_asked_for() -> None:
+    reading = read("set the budget to 950 and please don't touch anything else", TRAVEL.name)
+    assert _fields_set(reading) == [("budget", 95000)]
+    assert reading.unread == []
+
+
+def test_a_condition_without_a_comma_ends_where_the_request_starts() -> None:
+    reading = read("if there is a receipt on order 1001 set the note to 'seen'", REFUND.name)
+    (act,) = reading.acts
+    assert isinstance(act, SetFieldAct) and act.condition is not None
+    assert act.condition.name == "has_receipt"
+    assert _fields_set(reading) == [("note", "seen")]
+
+
+def test_if_there_is_without_a_question_before_it_is_read_as_a_condition() -> None:
+    reading = read("if there is a receipt on order 1001, set the note to 'seen'", REFUND.name)
+    assert _fields_set(reading) == [("note", "seen")]
+
+
+def test_if_so_with_no_question_before_it_never_runs_its_request_unconditionally() -> None:
+    reading = read("if so, set the note to 'seen' on order 1001", REFUND.name)
+    assert _fields_set(reading) == []
+
+
+def test_a_field_named_with_a_quoted_value_after_an_operation_is_a_change_of_that_field() -> None:
+    reading = read("add 2 maps at 4 euros each and a note 'bring cash'", TRAVEL.name)
+    assert reading.kinds == ["operation", "set_field"]
+    assert _fields_set(reading) == [("note", "bring cash")]
+
+
+def test_a_polite_word_before_a_colon_leaves_the_request_after_it_whole() -> None:
+    reading = read("please: note = 'late arrival', budget = 1100 €", TRAVEL.name)
+    assert _fields_set(reading) == [("note", "late arrival"), ("budget", 110000)]
+
+
+def test_a_pause_alone_is_never_read_as_a_request() -> None:
+    reading = read("set the budget to 700. wait. is the discount still valid?", TRAVEL.name)
+    assert reading.kinds == ["set_field", "question"]
+
+
+def test_whatever_do_after_a_question_corrects_the_change_before_the_question() -> None:
+    reading = read(
+        "set the budget to 700... hmm, is the discount still valid? whatever, do 750",
+        TRAVEL.name,
+    )
+    assert reading.kinds == ["set_field", "question", "correct"]
+    assert _fields_set(reading) == [("budget", 75000)]
