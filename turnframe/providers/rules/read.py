@@ -166,7 +166,7 @@ _IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
 #: "75 is fair", "13 was right": a corrected value with the speaker's verdict on it.
 _VERDICT = re.compile(
     r"\s+(?:is|was|would\s+be|sounds|seems|is\s+what\s+i\s+meant)\s+"
-    r"(?:fair|right|correct|better|fine|ok(?:ay)?|good|it)$",
+    r"(?:fair|right|correct|better|fine|ok(?:ay)?|good|it)(?:\s+after\s+all)?$",
     ICASE,
 )
 #: "30 not 20", "25 instead of 20": the new value, then the one it replaces.
@@ -196,7 +196,22 @@ _RESTATED = (
         r"\s+(?:it|that)\s+(?:to|as)\s+|(?:it'?s|it\s+is|it\s+should\s+be)\s+)?(?P<v>\S.*)",
         ICASE,
     ),
-    re.compile(r"(?:set|change|make|update|put)\s+(?:it|that)\s+(?:to|as)\s+(?P<v>\S.*)", ICASE),
+    re.compile(
+        r"(?:set|change|make|update|put)\s+(?:it|that)\s+(?:to|as)(?:\s*:\s*|\s+)(?P<v>\S.*)", ICASE
+    ),
+    # "30 was wrong, 3", "the date was a typo - it's the 14th": the old value, then the new.
+    re.compile(
+        r"\S.*?\s+(?:was|is)\s+(?:wrong|incorrect|a\s+typo|a\s+mistake)\s*[,;:.\u2013\u2014-]"
+        r"[\s,;:.\u2013\u2014-]*(?:(?:it'?s|it\s+is|it\s+should\s+be|make\s+it|i\s+meant)\s+)?"
+        r"(?P<v>\S.*)",
+        ICASE,
+    ),
+    # "typo, it's ana@x.pt": what it is, said after owning up to the slip.
+    re.compile(r"(?:it'?s|it\s+is|it\s+should\s+be)\s+(?P<v>\S.*)", ICASE),
+)
+#: A reason said after a corrected value ("35 to be safe"): not part of the value.
+_HEDGE = re.compile(
+    r"[\s,]+(?:(?:just\s+)?to\s+be\s+(?:safe|sure)|just\s+in\s+case)[\s.!]*$", ICASE
 )
 
 @functools.cache
@@ -207,6 +222,21 @@ def _none(field_pattern: str) -> re.Pattern[str]:
         r"(?:\s+(?:after\s+all|then|please))?",
         ICASE,
     )
+
+
+def _not_that(value: str) -> str:
+    """ "30 not 20", "Joana not Marta": the value without the one it replaces. Words after
+    "not" that look like no value ("taxi not booked yet") are the value's own words."""
+    m = _NOT_THAT.search(value)
+    if m is None:
+        return value
+    denied = re.sub(r"^[\s,]*(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?", "", m.group(0),
+                    flags=ICASE).strip(" .!")
+    words = denied.split()
+    valued = any(c.isdigit() or c in "#€$£" for c in denied)
+    if len(words) > 1 and not valued and not all(w[:1].isupper() for w in words):
+        return value
+    return value[: m.start()]
 
 
 def _restated(value: str) -> str:
@@ -220,7 +250,8 @@ def _restated(value: str) -> str:
 #: "…, and for 4712 …" after a value: where a follow-up clause starts.
 _JOINED_TAIL = re.compile(r"[\s,;'\"\u201d\u2019]*(?:and|also|plus)\s+(?=\S)", ICASE)
 _MAKE_IT = re.compile(
-    r"(?:make\s+(?:it|that)|i\s+mean|rather|(?:change|set|update|put)\s+(?:it|that)\s+to)\s+",
+    r"(?:make\s+(?:it|that)|i\s+mean|rather|(?:change|set|update|put)\s+(?:it|that)\s+to)"
+    r"(?:\s*:\s*|\s+)",
     ICASE,
 )
 
@@ -974,7 +1005,8 @@ class Reader:
         if make_it is None and clause.marker is None:
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
-        value = _NOT_THAT.sub("", _VERDICT.sub("", value))
+        value = _HEDGE.sub("", value)
+        value = _not_that(_VERDICT.sub("", value))
         value = _FRAME_WORD.sub("", _restated(value))  # "no, to email her": not its "to"
         if _WRONG_ONE.fullmatch(value):
             return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
@@ -1071,7 +1103,8 @@ class Reader:
         last = earlier[-1]
         evidence = self.plan.evidence((clause.lead, span[1]))
         said = self._named_cases(*span)
-        if said and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
+        ends = bool(said) and re.fullmatch(r"[\s,.!?]*", self.text[said[-1].end : span[1]])
+        if ends and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
             target = LabelTarget(label=said[-1].label)
             self._emit(attrs.evolve(last, target=target, evidence=evidence))
             return True

@@ -67,6 +67,7 @@ _SLIP = re.compile(
     r"(?:(?:no|oh|oops|sorry)[\s,]+){0,3}(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
     r"|i\s+(?:should\s+have\s+said|meant\s+to\s+(?:say|write|type))"
     r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that|hold\s+on|wait(?=\s*[,:\u2013\u2014-])"
+    r"|let['\u2019]?s\s+say|(?:or\s+)?better(?=\s*:)"
     r"|(?:whatever|never\s*mind|forget\s+it|anyway)\s*[,:\u2013\u2014-]\s*"
     r"(?:do|go\s+with|let'?s\s+(?:do|go\s+with)|make\s+it)(?=\s+\S)"
     r"|no(?=\s*,\s*(?!(?:thanks|thank|problem|worries|need|rush|idea)\b)\w))"
