@@ -281,7 +281,7 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
 
 
 #: "3 days of surf lessons": a count of time units before what is counted.
-_TIME_UNITS_OF = re.compile(r"(?P<u>day|night|hour|week|month)s?\s+of\s+(?P<rest>\S.*)", ICASE)
+_TIME_UNITS_OF = re.compile(r"(?P<u>day|hour|week|month)s?\s+of\s+(?P<rest>\S.*)", ICASE)
 
 
 def _per_unit_object(value: str, said: str) -> str:
