@@ -156,7 +156,16 @@ _ASKED_TO_DO = re.compile(
 )
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
-_WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
+_WRONG_ONE = re.compile(
+    r"(?:the\s+)?wrong(?:\s+\w+)?|(?:that|this|it)(?:['\u2019]s|\s+(?:was|is))\s+(?:the\s+|an?\s+)?"
+    r"(?:old|wrong|previous|outdated)(?:\s+(?:one|[\w-]+))?",
+    ICASE,
+)
+#: "the new one is …", "the right one is …": a correction even without a marker before it.
+_NEW_ONE = re.compile(
+    r"(?:the\s+)?(?:new|right|correct|real|actual)\s+(?:one|[\w-]+)\s+(?:is|should\s+be|=|:)\s*\S",
+    ICASE,
+)
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
@@ -220,6 +229,16 @@ def _none(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?:no|none|nothing)(?:\s+(?:the\s+)?(?P<f>{field_pattern}))?(?:\s+at\s+all)?"
         r"(?:\s+(?:after\s+all|then|please))?",
+        ICASE,
+    )
+
+
+@functools.cache
+def _field_says(field_pattern: str) -> re.Pattern[str]:
+    """ "the note should say: call back tuesday": the field named, then its new value."""
+    return re.compile(
+        rf"(?:the\s+|my\s+|our\s+)?(?P<f>{field_pattern})\s+(?:should|must|needs\s+to|has\s+to)"
+        r"\s+(?:say|read|be)\s*:?\s*(?P<v>\S.*)",
         ICASE,
     )
 
@@ -1002,12 +1021,18 @@ class Reader:
 
     def _correction(self, clause: Clause, s: int, e: int) -> bool:
         make_it = _MAKE_IT.match(self.text, s, e)
-        if make_it is None and clause.marker is None:
+        if make_it is None and clause.marker is None and not _NEW_ONE.match(self.text, s, e):
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
         value = _HEDGE.sub("", value)
         value = _not_that(_VERDICT.sub("", value))
         value = _FRAME_WORD.sub("", _restated(value))  # "no, to email her": not its "to"
+        says = _field_says(self.vocab.field_pattern).fullmatch(value)
+        if says is not None:
+            named = self.vocab.field_named(says.group("f"))
+            if named != self._corrected_field():
+                return False  # another field named: no correction of the one just changed
+            value = says.group("v")
         if _WRONG_ONE.fullmatch(value):
             return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
         index = self.plan.last_change()
@@ -1070,6 +1095,14 @@ class Reader:
         value = with_month(value, getattr(act, "value", None))
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
+
+    def _corrected_field(self) -> str | None:
+        """The field of the change a correction would correct, in this turn or the last."""
+        index = self.plan.last_change()
+        if index is not None:
+            return self.plan.notes[self.plan.root(index)].field
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        return earlier[-1].field if earlier and isinstance(earlier[-1], SetFieldAct) else None
 
     def _named_cases(self, s: int, e: int) -> list[Any]:
         """The cases named in ``text[s:e]``, leaving out names inside an address."""
