@@ -161,6 +161,8 @@ _WRONG_ONE = re.compile(
     r"(?:old|wrong|previous|outdated)(?:\s+(?:one|[\w-]+))?",
     ICASE,
 )
+#: "ok then …", "then …": what is said next is offered instead of what came before.
+_THEN_LEAD = re.compile(r"(?:(?:ok(?:ay)?|right|fine|alright|well)[\s,]+)?then[\s,:]*", ICASE)
 #: "the new one is …", "the right one is …": a correction even without a marker before it.
 _NEW_ONE = re.compile(
     r"(?:the\s+)?(?:new|right|correct|real|actual)\s+(?:one|[\w-]+)\s+(?:is|should\s+be|=|:)\s*\S",
@@ -380,6 +382,7 @@ class Reader:
         elif not (
             self._correction(clause, s, e)
             or (clause.marker is None and self._follow_up(s, e))
+            or self._then_instead(clause, s, e)
         ):
             self.plan.not_understood(s, e)
             if clause.marker is not None:
@@ -1096,6 +1099,17 @@ class Reader:
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
 
+    def _then_instead(self, clause: Clause, s: int, e: int) -> bool:
+        """ "ok then the 19th" in the turn after an operation (its card turned down, say):
+        the operation again with that value, on a new card; never run unseen."""
+        if self.plan.acts or not _THEN_LEAD.fullmatch(self.text, clause.lead, s):
+            return False
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not earlier or not isinstance(earlier[-1], OperationAct):
+            return False
+        value, _ = clean_value(self.text, (s, e), self.aliases)
+        return bool(value) and self._carded_again(earlier[-1], value, self.plan.evidence((s, e)))
+
     def _corrected_field(self) -> str | None:
         """The field of the change a correction would correct, in this turn or the last."""
         index = self.plan.last_change()
@@ -1136,7 +1150,15 @@ class Reader:
         last = earlier[-1]
         evidence = self.plan.evidence((clause.lead, span[1]))
         said = self._named_cases(*span)
-        ends = bool(said) and re.fullmatch(r"[\s,.!?]*", self.text[said[-1].end : span[1]])
+        ends = bool(said) and re.fullmatch(
+            r"[\s,.!?]*", self.text[said[-1].end : span[1]]
+        ) is not None
+        if ends:  # only the case said, with words that point at it: "I meant 1001"
+            named = self.text[said[-1].start : said[-1].end].casefold()
+            head = value[: max(0, value.casefold().rfind(named))]
+            ends = re.fullmatch(
+                rf"(?:{_ONLY_CASE.pattern}|(?:{self.vocab.record_nouns})s?\b\s*)*", head, ICASE
+            ) is not None
         if ends and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
             target = LabelTarget(label=said[-1].label)
             self._emit(attrs.evolve(last, target=target, evidence=evidence))
