@@ -196,3 +196,18 @@ def test_days_of_a_thing_priced_per_day_count_the_thing_not_the_days() -> None:
     (args,) = [reading.args(i) for i, a in enumerate(reading.acts) if a.kind == "operation"]
     assert args["item"] == "kayak rental"
     assert args["quantity"] == 4
+
+
+async def test_a_note_set_with_a_then_the_same_for_another_case_sets_both() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("set a note on 1002: urgent", "and 1001 too"),
+        {
+            "events": [
+                _field("order-1002", "note", "urgent"),
+                _field("order-1001", "note", "urgent"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
