@@ -211,3 +211,9 @@ async def test_a_note_set_with_a_then_the_same_for_another_case_sets_both() -> N
         },
     )
     assert graded.right, graded.why
+
+
+def test_a_weekday_before_a_corrected_day_keeps_the_month_of_the_date_it_corrects() -> None:
+    reading = read("rebook the outbound to March 8th, wait, to Monday the 9th")
+    last = len(reading.acts) - 1
+    assert str(reading.args(last)["date"]) == "2026-03-09"
