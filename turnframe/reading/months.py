@@ -12,7 +12,10 @@ _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
-_DAY_ALONE = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?", re.IGNORECASE)
+_DAY_ALONE = re.compile(
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?",
+    re.IGNORECASE,
+)
 _MONTH_IN = re.compile(rf"(?<!\w){_MONTH}(?:\s+\d{{4}})?(?!\w)", re.IGNORECASE)
 
 

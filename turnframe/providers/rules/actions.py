@@ -41,7 +41,7 @@ _SET = (
     r"|bring\s+forward)"
 )
 _FIELD_FORMS = (
-    rf"{_SET}\s+{DETERMINER}?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
+    rf"{_SET}\s+(?:{DETERMINER}|an?\s+)?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+"
     r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
     r"(?:add|write|put|leave|include|attach|enter|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"

@@ -280,6 +280,22 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     return LEADING_ARTICLE.sub("", words).strip(TRIM)
 
 
+#: "3 days of surf lessons": a count of time units before what is counted.
+_TIME_UNITS_OF = re.compile(r"(?P<u>day|hour|week|month)s?\s+of\s+(?P<rest>\S.*)", ICASE)
+
+
+def _per_unit_object(value: str, said: str) -> str:
+    """ "3 days of surf lessons at 40 per day": the count is of days, the price is per day,
+    so the object is what is had on each of them ("surf lessons"), never "days of …"."""
+    m = _TIME_UNITS_OF.fullmatch(value)
+    if m is None:
+        return value
+    unit = re.escape(m.group("u"))
+    if re.search(rf"(?:(?<!\w)(?:per|an?|each)\s+|/\s?){unit}(?!\w)", said, ICASE) is None:
+        return value
+    return m.group("rest")
+
+
 def read_arguments(
     op: Operation[Any],
     text: str,
@@ -334,6 +350,8 @@ def read_arguments(
             w.casefold() for p in (op.name, *op.aliases) for w in re.findall(r"[a-z]+", p)
         )
         value = _object_text(words, counted, own)
+        if counted:
+            value = _per_unit_object(value, text[start:end])
         key = phrase_key(value)
         names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
         beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None

@@ -156,7 +156,18 @@ _ASKED_TO_DO = re.compile(
 )
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
-_WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
+_WRONG_ONE = re.compile(
+    r"(?:the\s+)?wrong(?:\s+\w+)?|(?:that|this|it)(?:['\u2019]s|\s+(?:was|is))\s+(?:the\s+|an?\s+)?"
+    r"(?:old|wrong|previous|outdated)(?:\s+(?:one|[\w-]+))?",
+    ICASE,
+)
+#: "ok then …", "then …": what is said next is offered instead of what came before.
+_THEN_LEAD = re.compile(r"(?:(?:ok(?:ay)?|right|fine|alright|well)[\s,]+)?then[\s,:]*", ICASE)
+#: "the new one is …", "the right one is …": a correction even without a marker before it.
+_NEW_ONE = re.compile(
+    r"(?:the\s+)?(?:new|right|correct|real|actual)\s+(?:one|[\w-]+)\s+(?:is|should\s+be|=|:)\s*\S",
+    ICASE,
+)
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
@@ -166,7 +177,7 @@ _IF = re.compile(r"(?:if|suppose|supposing|imagine|what\s+if)\b", ICASE)
 #: "75 is fair", "13 was right": a corrected value with the speaker's verdict on it.
 _VERDICT = re.compile(
     r"\s+(?:is|was|would\s+be|sounds|seems|is\s+what\s+i\s+meant)\s+"
-    r"(?:fair|right|correct|better|fine|ok(?:ay)?|good|it)$",
+    r"(?:fair|right|correct|better|fine|ok(?:ay)?|good|it)(?:\s+after\s+all)?$",
     ICASE,
 )
 #: "30 not 20", "25 instead of 20": the new value, then the one it replaces.
@@ -196,7 +207,22 @@ _RESTATED = (
         r"\s+(?:it|that)\s+(?:to|as)\s+|(?:it'?s|it\s+is|it\s+should\s+be)\s+)?(?P<v>\S.*)",
         ICASE,
     ),
-    re.compile(r"(?:set|change|make|update|put)\s+(?:it|that)\s+(?:to|as)\s+(?P<v>\S.*)", ICASE),
+    re.compile(
+        r"(?:set|change|make|update|put)\s+(?:it|that)\s+(?:to|as)(?:\s*:\s*|\s+)(?P<v>\S.*)", ICASE
+    ),
+    # "30 was wrong, 3", "the date was a typo - it's the 14th": the old value, then the new.
+    re.compile(
+        r"\S.*?\s+(?:was|is)\s+(?:wrong|incorrect|a\s+typo|a\s+mistake)\s*[,;:.\u2013\u2014-]"
+        r"[\s,;:.\u2013\u2014-]*(?:(?:it'?s|it\s+is|it\s+should\s+be|make\s+it|i\s+meant)\s+)?"
+        r"(?P<v>\S.*)",
+        ICASE,
+    ),
+    # "typo, it's ana@x.pt": what it is, said after owning up to the slip.
+    re.compile(r"(?:it'?s|it\s+is|it\s+should\s+be)\s+(?P<v>\S.*)", ICASE),
+)
+#: A reason said after a corrected value ("35 to be safe"): not part of the value.
+_HEDGE = re.compile(
+    r"[\s,]+(?:(?:just\s+)?to\s+be\s+(?:safe|sure)|just\s+in\s+case)[\s.!]*$", ICASE
 )
 
 @functools.cache
@@ -207,6 +233,31 @@ def _none(field_pattern: str) -> re.Pattern[str]:
         r"(?:\s+(?:after\s+all|then|please))?",
         ICASE,
     )
+
+
+@functools.cache
+def _field_says(field_pattern: str) -> re.Pattern[str]:
+    """ "the note should say: call back tuesday": the field named, then its new value."""
+    return re.compile(
+        rf"(?:the\s+|my\s+|our\s+)?(?P<f>{field_pattern})\s+(?:should|must|needs\s+to|has\s+to)"
+        r"\s+(?:say|read|be)\s*:?\s*(?P<v>\S.*)",
+        ICASE,
+    )
+
+
+def _not_that(value: str) -> str:
+    """ "30 not 20", "Joana not Marta": the value without the one it replaces. Words after
+    "not" that look like no value ("taxi not booked yet") are the value's own words."""
+    m = _NOT_THAT.search(value)
+    if m is None:
+        return value
+    denied = re.sub(r"^[\s,]*(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?", "", m.group(0),
+                    flags=ICASE).strip(" .!")
+    words = denied.split()
+    valued = any(c.isdigit() or c in "#€$£" for c in denied)
+    if len(words) > 1 and not valued and not all(w[:1].isupper() for w in words):
+        return value
+    return value[: m.start()]
 
 
 def _restated(value: str) -> str:
@@ -220,7 +271,8 @@ def _restated(value: str) -> str:
 #: "…, and for 4712 …" after a value: where a follow-up clause starts.
 _JOINED_TAIL = re.compile(r"[\s,;'\"\u201d\u2019]*(?:and|also|plus)\s+(?=\S)", ICASE)
 _MAKE_IT = re.compile(
-    r"(?:make\s+(?:it|that)|i\s+mean|rather|(?:change|set|update|put)\s+(?:it|that)\s+to)\s+",
+    r"(?:make\s+(?:it|that)|i\s+mean|rather|(?:change|set|update|put)\s+(?:it|that)\s+to)"
+    r"(?:\s*:\s*|\s+)",
     ICASE,
 )
 
@@ -330,6 +382,7 @@ class Reader:
         elif not (
             self._correction(clause, s, e)
             or (clause.marker is None and self._follow_up(s, e))
+            or self._then_instead(clause, s, e)
         ):
             self.plan.not_understood(s, e)
             if clause.marker is not None:
@@ -971,11 +1024,18 @@ class Reader:
 
     def _correction(self, clause: Clause, s: int, e: int) -> bool:
         make_it = _MAKE_IT.match(self.text, s, e)
-        if make_it is None and clause.marker is None:
+        if make_it is None and clause.marker is None and not _NEW_ONE.match(self.text, s, e):
             return False
         value, _ = clean_value(self.text, (make_it.end() if make_it else s, e), self.aliases)
-        value = _NOT_THAT.sub("", _VERDICT.sub("", value))
+        value = _HEDGE.sub("", value)
+        value = _not_that(_VERDICT.sub("", value))
         value = _FRAME_WORD.sub("", _restated(value))  # "no, to email her": not its "to"
+        says = _field_says(self.vocab.field_pattern).fullmatch(value)
+        if says is not None:
+            named = self.vocab.field_named(says.group("f"))
+            if named != self._corrected_field():
+                return False  # another field named: no correction of the one just changed
+            value = says.group("v")
         if _WRONG_ONE.fullmatch(value):
             return True  # "sorry, wrong order": the record is corrected next ("I meant 1001")
         index = self.plan.last_change()
@@ -1039,6 +1099,25 @@ class Reader:
         self._emit(CorrectAct(corrects=index, value=value, evidence=evidence), note)
         return True
 
+    def _then_instead(self, clause: Clause, s: int, e: int) -> bool:
+        """ "ok then the 19th" in the turn after an operation (its card turned down, say):
+        the operation again with that value, on a new card; never run unseen."""
+        if self.plan.acts or not _THEN_LEAD.fullmatch(self.text, clause.lead, s):
+            return False
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not earlier or not isinstance(earlier[-1], OperationAct):
+            return False
+        value, _ = clean_value(self.text, (s, e), self.aliases)
+        return bool(value) and self._carded_again(earlier[-1], value, self.plan.evidence((s, e)))
+
+    def _corrected_field(self) -> str | None:
+        """The field of the change a correction would correct, in this turn or the last."""
+        index = self.plan.last_change()
+        if index is not None:
+            return self.plan.notes[self.plan.root(index)].field
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        return earlier[-1].field if earlier and isinstance(earlier[-1], SetFieldAct) else None
+
     def _named_cases(self, s: int, e: int) -> list[Any]:
         """The cases named in ``text[s:e]``, leaving out names inside an address."""
         said = self.targets.mentions(s, e)
@@ -1071,7 +1150,16 @@ class Reader:
         last = earlier[-1]
         evidence = self.plan.evidence((clause.lead, span[1]))
         said = self._named_cases(*span)
-        if said and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
+        ends = bool(said) and re.fullmatch(
+            r"[\s,.!?]*", self.text[said[-1].end : span[1]]
+        ) is not None
+        if ends:  # only the case said, with words that point at it: "I meant 1001"
+            named = self.text[said[-1].start : said[-1].end].casefold()
+            head = value[: max(0, value.casefold().rfind(named))]
+            ends = re.fullmatch(
+                rf"(?:{_ONLY_CASE.pattern}|(?:{self.vocab.record_nouns})s?\b\s*)*", head, ICASE
+            ) is not None
+        if ends and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
             target = LabelTarget(label=said[-1].label)
             self._emit(attrs.evolve(last, target=target, evidence=evidence))
             return True

@@ -67,6 +67,7 @@ _SLIP = re.compile(
     r"(?:(?:no|oh|oops|sorry)[\s,]+){0,3}(?:(?:that\s+was\s+|my\s+)?(?:a\s+)?typo"
     r"|i\s+(?:should\s+have\s+said|meant\s+to\s+(?:say|write|type))"
     r"|let\s+me\s+correct\s+(?:that|myself)|nope|make\s+that|hold\s+on|wait(?=\s*[,:\u2013\u2014-])"
+    r"|let['\u2019]?s\s+say|(?:or\s+)?better(?=\s*:)"
     r"|(?:whatever|never\s*mind|forget\s+it|anyway)\s*[,:\u2013\u2014-]\s*"
     r"(?:do|go\s+with|let'?s\s+(?:do|go\s+with)|make\s+it)(?=\s+\S)"
     r"|no(?=\s*,\s*(?!(?:thanks|thank|problem|worries|need|rush|idea)\b)\w))"
@@ -90,6 +91,11 @@ _LEAD_COLON = re.compile(
 )
 #: A clause that is only a pause before the speaker changes their mind.
 _PAUSE = re.compile(r"(?:wait|hold\s+on|hang\s+on|hmm+|um+|uh+|err+)[\s.!]*", re.IGNORECASE)
+#: "scratch that" said alone before the value restated: a marker of the clause after it.
+_SCRATCH = re.compile(r"(?:scrap|scratch|forget|ignore)\s+that[\s,.!:;-]*", re.IGNORECASE)
+_RESTATES = re.compile(
+    r"(?:it|that|the\s+[\w-]+)\s+(?:should|must|needs\s+to)\s+(?:say|read|be)\b", re.IGNORECASE
+)
 _MARKER_RUN = 3  # markers said one after another ("no, sorry, typo"): a bounded run
 
 
@@ -332,10 +338,15 @@ def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
         pieces.append((at, s_end))
         pending: tuple[int, str] | None = None
         sentence: list[Clause] = []
-        for p_start, p_end in pieces:
+        for n, (p_start, p_end) in enumerate(pieces):
             lead, end = _trimmed(text, p_start, p_end)
             if lead >= end:
                 continue
+            if _SCRATCH.fullmatch(text, lead, end) and n + 1 < len(pieces):
+                after = _trimmed(text, *pieces[n + 1])
+                if _RESTATES.match(text, *after):  # "scratch that, the note should say: …"
+                    pending = (lead, " ".join(text[lead:end].casefold().split()))
+                    continue
             if _PAUSE.fullmatch(text, lead, end):
                 pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
                 continue

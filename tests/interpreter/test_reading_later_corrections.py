@@ -1,0 +1,219 @@
+"""Corrections said in a later turn (and a few in the same breath), through the real runtime
+with the rules interpreter: the corrected value wins, and an operation that waits for a card
+never commits the value the user took back. The phrasings are written for these tests."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from interpreter_kit import read
+
+from turnframe.corpora import default_registry
+from turnframe.examples import sample
+from turnframe.providers.rules import RulesProvider
+from turnframe.runtime import Runtime, RuntimeSettings
+from turnframe.stores import SqliteStore
+from turnframe.testing.phrasings import Graded, Phrasing, play_one
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
+    desk = sample(desk_name)
+    registry = default_registry()
+    desk.register_corpus(registry)
+    async with contextlib.AsyncExitStack() as stack:
+        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
+        rt = await stack.enter_async_context(
+            Runtime(
+                workflows=[desk.workflow],
+                store=store,
+                provider=RulesProvider(workflows=[desk.workflow]),
+                corpora=registry,
+                settings=RuntimeSettings(pool_size=1, ask_timeout=30.0),
+            )
+        )
+        line = Phrasing(id="later", category="test", turns=turns, expect=expect)
+        return await play_one(rt, store, line, workflow=desk.name, seed=desk.seed())
+
+
+def _field(case: str, field: str, value: Any) -> dict[str, Any]:
+    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
+
+
+def _refund(amount: int) -> dict[str, Any]:
+    return {"case": "order-1001", "type": "refund_requested", "data": {"amount": amount}}
+
+
+async def test_an_amount_said_wrong_in_the_next_turn_is_confirmed_at_the_new_amount() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("please refund 50 on order 1001", "oops, 50 is wrong - 5 euros", "/click confirm"),
+        {"events": [_refund(500)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_an_earlier_date_called_right_after_all_is_the_one_confirmed() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("rebook the return to 17 March", "no, 18 March", "sorry, 17 March is fine after all",
+         "/click confirm"),
+        {
+            "events": [
+                {"case": "lisbon", "type": "rebooked", "data": {"date": "2026-03-17"}}
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_corrected_note_keeps_the_not_inside_its_words() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("add a note: hotel paid", "correction: hotel not paid in full"),
+        {
+            "events": [
+                _field("lisbon", "note", "hotel paid"),
+                _field("lisbon", "note", "hotel not paid in full"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_typo_owned_up_to_with_its_it_is_sets_the_email_again() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("the email on 1002 is rui@costa.con", "sorry, typo, it is rui@costa.com"),
+        {
+            "events": [
+                _field("order-1002", "contact_email", "rui@costa.con"),
+                _field("order-1002", "contact_email", "rui@costa.com"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_the_new_one_said_after_the_old_one_sets_the_field_again() -> None:
+    graded = await _talk(
+        "refund-desk",
+        (
+            "set the email on 1002 to rui@work.pt",
+            "hmm no, that's the outdated one. the right one is rui@home.pt",
+        ),
+        {
+            "events": [
+                _field("order-1002", "contact_email", "rui@work.pt"),
+                _field("order-1002", "contact_email", "rui@home.pt"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_scratch_that_and_the_field_restated_corrects_that_field() -> None:
+    graded = await _talk(
+        "refund-desk",
+        (
+            "put the note 'send voucher' on 1001",
+            "scratch that, the note should read: call after lunch",
+        ),
+        {
+            "events": [
+                _field("order-1001", "note", "send voucher"),
+                _field("order-1001", "note", "call after lunch"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_restated_value_of_another_field_never_corrects_the_one_just_changed() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("put the note 'send voucher' on 1001", "scratch that, the email should be: a@b.pt"),
+        {"events": [_field("order-1001", "note", "send voucher")], "ends_with": "nothing"},
+    )
+    assert not graded.wrong_commits, graded.events
+
+
+async def test_better_with_a_colon_in_the_next_turn_renames_again() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("rename the trip to Spring break", "or better: Easter in Lisbon"),
+        {
+            "events": [
+                _field("lisbon", "name", "Spring break"),
+                _field("lisbon", "name", "Easter in Lisbon"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_ok_then_another_date_after_a_turned_down_card_offers_a_new_card() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("move the outbound to the 14th of March", "/click cancel", "okay then the 15th of March"),
+        {
+            "events": [],
+            "ends_with": "card",
+            "card": {"case": "lisbon", "operation": "rebook", "arguments": {"date": "2026-03-15"}},
+        },
+    )
+    assert graded.right, graded.why
+
+
+def test_lets_say_after_an_amount_corrects_it_and_a_hedge_is_no_part_of_it() -> None:
+    reading = read("refund 60 on order 1001 ... hmm, let's say 55 just to be sure", "refund-desk")
+    assert reading.unread == []
+    assert reading.args(len(reading.acts) - 1)["amount"] == 5500
+
+
+def test_a_colon_after_change_that_to_is_no_part_of_the_corrected_note() -> None:
+    said = "note on 1002: leave at desk — no wait, change that to: leave at door"
+    reading = read(said, "refund-desk")
+    assert reading.acts[-1].value == "leave at door"  # type: ignore[attr-defined]
+
+
+def test_days_of_a_thing_priced_per_day_count_the_thing_not_the_days() -> None:
+    reading = read("could you add 4 days of kayak rental at 25 euros per day?")
+    (args,) = [reading.args(i) for i, a in enumerate(reading.acts) if a.kind == "operation"]
+    assert args["item"] == "kayak rental"
+    assert args["quantity"] == 4
+
+
+async def test_a_note_set_with_a_then_the_same_for_another_case_sets_both() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("set a note on 1002: urgent", "and 1001 too"),
+        {
+            "events": [
+                _field("order-1002", "note", "urgent"),
+                _field("order-1001", "note", "urgent"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+def test_a_weekday_before_a_corrected_day_keeps_the_month_of_the_date_it_corrects() -> None:
+    reading = read("rebook the outbound to March 8th, wait, to Monday the 9th")
+    last = len(reading.acts) - 1
+    assert str(reading.args(last)["date"]) == "2026-03-09"
