@@ -154,6 +154,8 @@ _ASKED_TO_DO = re.compile(
     r"(?:\s+(?:please|pls|kindly|maybe|possibly|also|just))*[\s,]*$",
     ICASE,
 )
+#: "can you …", "would you …" anywhere before a value: the question mark is the request's.
+_ASKING = re.compile(r"(?<!\w)(?:can|could|would|will|may)\s+(?:you|u|i|we)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
@@ -223,6 +225,17 @@ _MAKE_IT = re.compile(
     r"(?:make\s+(?:it|that)|i\s+mean|rather|(?:change|set|update|put)\s+(?:it|that)\s+to)\s+",
     ICASE,
 )
+
+
+@functools.cache
+def _owner_before_verb(nouns: str) -> re.Pattern[str]:
+    """ "for order 1002 set …", "on #1001, add …": a case, then the verb of a change."""
+    return re.compile(
+        rf"(?:for|on|in)\s+(?:the\s+|my\s+|our\s+)?(?:(?:{nouns})s?\s+)?"
+        r"(?:(?:no\.?|nr\.?|number)\s*)?(?P<id>#?[\w-]+)[\s,:]+"
+        r"(?=(?:please\s+)?(?:set|change|update|add|put|write|make|correct|fix)\s)",
+        ICASE,
+    )
 
 
 @functools.cache
@@ -302,6 +315,8 @@ class Reader:
                 self.plan.not_understood(s, e)  # "I booked it in May": a story, never an act
             return
         headed = self._case_heading(s, e)
+        if headed is None:
+            headed = self._owner_first(s, e)
         if headed is not None:
             s = headed
         body = self.text[s:e]
@@ -399,6 +414,19 @@ class Reader:
         words = [w for w in words if not _record_word(self.vocab.record_nouns).fullmatch(w)]
         if len(words) > 1 or any(w in self.vocab.field_names for w in words):
             return None  # "note 1002: …" is a field with its case, not a heading
+        self.targets.remember(LabelTarget(label=said[0].label))
+        return m.end()
+
+    def _owner_first(self, s: int, e: int) -> int | None:
+        """ "For order 1002 set the email to …", "on 1001, add a note: …": the one case
+        named before the verb of a change; the case becomes the current one and the rest is
+        read."""
+        m = _owner_before_verb(self.vocab.record_nouns).match(self.text, s, e)
+        if m is None:
+            return None
+        said = self.targets.mentions(s, m.end())
+        if len(said) != 1 or said[0].end != m.end("id"):
+            return None
         self.targets.remember(LabelTarget(label=said[0].label))
         return m.end()
 
@@ -707,6 +735,8 @@ class Reader:
             # card both read the clause whole; the card shows what would run, so it wins.
             field = None
         if field is not None and (op is None or deep or field.opening >= op.opening):
+            if question_mark and not asked:
+                field = self._asked_value(clause, field)
             self._set_field(clause, field, (s, e))
         elif op is not None:
             if self._on_several_cases(clause, s, e):
@@ -731,6 +761,25 @@ class Reader:
                 return False
             self._start_case(start, (s, e))
         return True
+
+    def _asked_value(self, clause: Clause, field: FieldReading) -> FieldReading:
+        """ "for 1002 add note: duplicate booking?": a free-text value said after a colon in a
+        clause that is not asked as a question keeps its question mark."""
+        end = field.value_span[1]
+        declared = self.vocab.workflow.field(field.field)
+        before = self.text[max(0, field.value_span[0] - 3) : field.value_span[0]]
+        if (
+            self.text[end : end + 1] != "?"
+            or ":" not in before
+            or declared is None
+            or declared.type is not str
+            or field.rest is not None
+            or _ASKING.search(self.text, clause.start, field.value_span[0]) is not None
+        ):
+            return field
+        return attrs.evolve(
+            field, value=field.value + "?", value_span=(field.value_span[0], end + 1)
+        )
 
     def _carded_whole(self, op: OperationReading) -> bool:
         """The operation waits for a card, and its reading left nothing unread and said every
