@@ -271,3 +271,58 @@ def test_whatever_do_after_a_question_corrects_the_change_before_the_question() 
     )
     assert reading.kinds == ["set_field", "question", "correct"]
     assert _fields_set(reading) == [("budget", 75000)]
+
+
+# -- round 2: stories and field phrasings (#12) ------------------------------------------------
+def test_a_case_named_before_the_verb_is_the_case_of_every_change_after_it() -> None:
+    reading = read(
+        "for order 1002, change the email to desk@quinta.pt and add a note: refund by card",
+        REFUND.name,
+    )
+    assert _fields_set(reading) == [("contact_email", "desk@quinta.pt"), ("note", "refund by card")]
+    assert all(
+        a.target == LabelTarget(label=ORDER_1002)  # type: ignore[union-attr]
+        for a in reading.acts
+    )
+
+
+def test_a_date_before_the_verb_is_never_taken_for_a_case() -> None:
+    reading = read("on 12/03 set the budget to 800 euros", TRAVEL.name)
+    assert _fields_set(reading) == []  # the date is not read past: nothing commits on a guess
+
+
+def test_a_question_mark_after_a_colon_value_stays_in_the_value() -> None:
+    reading = read("on order 1001 add a note: was the deposit returned?", REFUND.name)
+    assert _fields_set(reading) == [("note", "was the deposit returned?")]
+
+
+def test_a_question_mark_of_a_can_you_request_is_not_the_values() -> None:
+    reading = read("can you add a note to order 1001: wants a call?", REFUND.name)
+    assert _fields_set(reading) == [("note", "wants a call")]
+
+
+def test_would_it_be_possible_to_before_a_field_change_is_a_request() -> None:
+    reading = read("Hello, would it be possible to set the budget to 2,300 euros?", TRAVEL.name)
+    assert _fields_set(reading) == [("budget", 230000)]
+
+
+def test_put_this_in_the_notes_takes_the_value_after_the_colon() -> None:
+    reading = read("please put this in the notes: gate code 4411", TRAVEL.name)
+    assert _fields_set(reading) == [("note", "gate code 4411")]
+
+
+def test_a_complaint_before_a_colon_leaves_the_request_after_it() -> None:
+    reading = read("we wrote you four times already: set the budget to 950 euros", TRAVEL.name)
+    assert _fields_set(reading) == [("budget", 95000)]
+    assert reading.unread == ["we wrote you four times already"]
+
+
+def test_a_story_before_a_colon_with_nothing_asked_after_it_stays_a_story() -> None:
+    reading = read("I booked it in April: the hotel was full", TRAVEL.name)
+    assert reading.acts == ()
+
+
+def test_add_a_note_with_nothing_after_it_asks_for_the_note() -> None:
+    reading = read("please write a note", TRAVEL.name)
+    assert [(a.field, a.value) for a in reading.acts] == [("note", "")]  # type: ignore[union-attr]
+    assert reading.statuses == ["needs_clarification"]

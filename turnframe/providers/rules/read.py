@@ -246,7 +246,8 @@ def _record_word(nouns: str) -> re.Pattern[str]:
 @functools.cache
 def _no_value(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
-        r"(?:change|set|update|edit|fix|modify|correct)\s+(?:the\s+|my\s+|our\s+|its\s+)?"
+        r"(?:(?:change|set|update|edit|fix|modify|correct)\s+(?:the\s+|my\s+|our\s+|its\s+)?"
+        r"|(?:add|write|leave)\s+(?:a\s+|an\s+|another\s+|the\s+)?)"
         rf"(?P<f>{field_pattern})(?:\s+(?:on|of|for|in)\s+(?:the\s+|my\s+|our\s+)?[\w#'\u2019.-]+"
         r"(?:\s+[\w#-]+)?)?",
         ICASE,
@@ -309,6 +310,12 @@ class Reader:
         if s >= e:
             return
         if clause.marker is None and story(self.text, s, e):
+            colon = self.text.find(":", s, e)
+            if colon > s and story(self.text, s, colon) and self.text[colon + 1 : e].strip():
+                # "I've asked three times: set the limit to 900": the story, then the request
+                self.plan.not_understood(s, colon)
+                self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1))
+                return
             if _ASKS_WHETHER.match(self.text, s, e):
                 self._question(clause, s, e)  # "I was wondering if the order was sent"
             else:
