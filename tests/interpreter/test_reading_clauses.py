@@ -326,3 +326,18 @@ def test_add_a_note_with_nothing_after_it_asks_for_the_note() -> None:
     reading = read("please write a note", TRAVEL.name)
     assert [(a.field, a.value) for a in reading.acts] == [("note", "")]  # type: ignore[union-attr]
     assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_count_of_days_of_something_counts_the_thing_not_the_days() -> None:
+    reading = read("add 4 days of bike rental at 15 euros per day", TRAVEL.name)
+    assert _live_operations(reading) == [
+        {"item": "bike rental", "quantity": 4, "unit_price": 1500}
+    ]
+
+
+def test_what_someone_is_doing_after_a_request_is_a_story_not_another_object() -> None:
+    reading = read(
+        "Could you add a city map for 5 euros? He's collecting maps from every trip.", TRAVEL.name
+    )
+    assert reading.kinds == ["operation"]
+    assert reading.unread == ["He's collecting maps from every trip"]
