@@ -341,3 +341,26 @@ def test_what_someone_is_doing_after_a_request_is_a_story_not_another_object() -
     )
     assert reading.kinds == ["operation"]
     assert reading.unread == ["He's collecting maps from every trip"]
+
+
+def test_either_way_before_a_request_after_a_question_leaves_the_request_sure() -> None:
+    reading = read("Is breakfast included? In any case, add a note: ask the hotel", TRAVEL.name)
+    assert _fields_set(reading) == [("note", "ask the hotel")]
+    assert reading.unread == []
+
+
+def test_what_can_stay_as_it_is_is_never_another_change() -> None:
+    reading = read(
+        "Please move the outbound to March 14. The return can stay as it is.", TRAVEL.name
+    )
+    assert [a.args["leg"] for a in reading.acts if isinstance(a, OperationAct)] == ["outbound"]
+
+
+def test_the_flight_out_is_the_outbound_leg() -> None:
+    reading = read("could you move our flight out to March 14", TRAVEL.name)
+    assert reading.args(0)["leg"] == "outbound"
+
+
+def test_thanks_a_million_is_a_thank_you_not_an_object() -> None:
+    reading = read("add a city map for 4 euros. Thanks a million", TRAVEL.name)
+    assert reading.kinds == ["operation", "chitchat"]

@@ -156,6 +156,13 @@ _ASKED_TO_DO = re.compile(
 )
 #: "can you …", "would you …" anywhere before a value: the question mark is the request's.
 _ASKING = re.compile(r"(?<!\w)(?:can|could|would|will|may)\s+(?:you|u|i|we)(?!\w)", ICASE)
+#: "the way back can stay as it is", "everything else remains the same": what is not changed.
+_STAYS = re.compile(
+    r"(?:[\w'\u2019-]+\s+){1,4}(?:can|should|will|may|is\s+to|must)\s+(?:just\s+)?"
+    r"(?:stay|remain|be\s+left)\s+(?:as\s+it\s+is|as\s+is|the\s+same|unchanged|where\s+it\s+is"
+    r"|untouched|alone|as\s+it\s+was)",
+    ICASE,
+)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
@@ -337,6 +344,9 @@ class Reader:
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
+            return
+        if _STAYS.fullmatch(body):
+            self.plan.not_understood(s, e)  # "the rest can stay as it is": nothing to change
             return
         short = _SHORT_FOLLOW_UP.fullmatch(body) or _SHORT_FOLLOW_UP.fullmatch(
             self.text, clause.start, e
