@@ -364,3 +364,20 @@ def test_the_flight_out_is_the_outbound_leg() -> None:
 def test_thanks_a_million_is_a_thank_you_not_an_object() -> None:
     reading = read("add a city map for 4 euros. Thanks a million", TRAVEL.name)
     assert reading.kinds == ["operation", "chitchat"]
+
+
+def test_that_refund_takes_the_one_amount_the_story_names_and_waits_for_a_card() -> None:
+    reading = read(
+        "Yesterday your agent offered 25 euros back on order 1001. Please process that refund.",
+        REFUND.name,
+    )
+    assert _live_operations(reading) == [{"amount": 2500}]
+    assert reading.statuses == ["awaiting_confirmation"]
+
+
+def test_that_refund_takes_no_amount_when_the_story_names_two() -> None:
+    reading = read(
+        "Your agent offered 25 euros, then 30 euros on order 1001. Please process that refund.",
+        REFUND.name,
+    )
+    assert reading.acts[0].args.get("amount") is None  # type: ignore[union-attr]

@@ -77,6 +77,7 @@ from turnframe.providers.rules.shapes import (
     FOLLOW_UP,
     ICASE,
     LEADING_FILLER,
+    MONEY,
     TRAILING_FILLER,
     TRIM,
 )
@@ -163,6 +164,8 @@ _STAYS = re.compile(
     r"|untouched|alone|as\s+it\s+was)",
     ICASE,
 )
+#: Words that point back to something said before: "that refund", "do the same".
+_POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(r"(?:the\s+)?wrong(?:\s+\w+)?", ICASE)
@@ -949,6 +952,9 @@ class Reader:
             )
             if earlier is not None:
                 self._add_cancel(earlier, (clause.lead, span[1]))
+        referred = self._amount_referred(reading, span)
+        if referred:  # "… promised me 40 euros back. Please process that refund": carded
+            reading = attrs.evolve(reading, args={**reading.args, **referred}, unsure=True)
         act = OperationAct(
             target=reading.target,
             operation=reading.operation,
@@ -963,6 +969,31 @@ class Reader:
         for unread in reading.unread:
             if not self._inner_correction(*unread):
                 self.plan.not_understood(*unread)
+
+    def _amount_referred(self, reading: OperationReading, span: Span) -> dict[str, str]:
+        """ "your colleague promised me 40 euros back. Please process that refund": a required
+        amount the request leaves out but points back to ("that", "this", "the same") is the one
+        amount said elsewhere in the message, when exactly one is; the act then waits for a
+        card. Two different amounts, or none, and nothing is taken."""
+        if not _POINTS_BACK.search(self.text, *span):
+            return {}
+        declared = self.vocab.operation(reading.operation)
+        missing = [
+            a for a in declared.arguments
+            if a.required and a.type is not str and a.name not in reading.args
+        ]
+        said = [m for m in MONEY.finditer(self.text) if not span[0] <= m.start() < span[1]]
+        out: dict[str, str] = {}
+        for argument in missing:
+            values: dict[Any, str] = {}
+            for m in said:
+                try:
+                    values[argument.parse(m.group("money"), self.ctx)] = m.group("money")
+                except (ValueError, TypeError):
+                    continue
+            if len(values) == 1 and len(said) == 1:
+                out[argument.name] = next(iter(values.values()))
+        return out
 
     def _inner_correction(self, s: int, e: int) -> bool:
         """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with
