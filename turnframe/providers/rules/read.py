@@ -164,7 +164,7 @@ _STAYS = re.compile(
     r"|untouched|alone|as\s+it\s+was)",
     ICASE,
 )
-#: Words that point back to something said before: "that refund", "do the same".
+#: Words that point back to something said before: "that payment", "do the same".
 _POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
@@ -953,7 +953,7 @@ class Reader:
             if earlier is not None:
                 self._add_cancel(earlier, (clause.lead, span[1]))
         referred = self._amount_referred(reading, span)
-        if referred:  # "… promised me 40 euros back. Please process that refund": carded
+        if referred:  # "… agreed to 40 euros. Please make that payment": carded
             reading = attrs.evolve(reading, args={**reading.args, **referred}, unsure=True)
         act = OperationAct(
             target=reading.target,
@@ -971,7 +971,7 @@ class Reader:
                 self.plan.not_understood(*unread)
 
     def _amount_referred(self, reading: OperationReading, span: Span) -> dict[str, str]:
-        """ "your colleague promised me 40 euros back. Please process that refund": a required
+        """ "your colleague agreed to 40 euros. Please make that payment": a required
         amount the request leaves out but points back to ("that", "this", "the same") is the one
         amount said elsewhere in the message, when exactly one is; the act then waits for a
         card. Two different amounts, or none, and nothing is taken."""
