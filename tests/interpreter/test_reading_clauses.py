@@ -381,3 +381,17 @@ def test_that_refund_takes_no_amount_when_the_story_names_two() -> None:
         REFUND.name,
     )
     assert reading.acts[0].args.get("amount") is None  # type: ignore[union-attr]
+
+
+def test_a_field_asked_for_then_spelled_out_in_the_next_sentence_takes_that_value() -> None:
+    reading = read(
+        "Could you put a note on order 1001 for the accountant? Write exactly: paid in cash.",
+        REFUND.name,
+    )
+    assert _fields_set(reading) == [("note", "paid in cash")]
+
+
+def test_a_field_change_asked_as_a_question_with_no_value_asks_for_the_value() -> None:
+    reading = read("could you change the email on order 1002?", REFUND.name)
+    assert [(a.field, a.value) for a in reading.acts] == [("contact_email", "")]  # type: ignore[union-attr]
+    assert reading.statuses == ["needs_clarification"]

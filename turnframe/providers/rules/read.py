@@ -257,7 +257,7 @@ def _record_word(nouns: str) -> re.Pattern[str]:
 def _no_value(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         r"(?:(?:change|set|update|edit|fix|modify|correct)\s+(?:the\s+|my\s+|our\s+|its\s+)?"
-        r"|(?:add|write|leave)\s+(?:a\s+|an\s+|another\s+|the\s+)?)"
+        r"|(?:add|write|leave|put)\s+(?:a\s+|an\s+|another\s+|the\s+)?)"
         rf"(?P<f>{field_pattern})(?:\s+(?:on|of|for|in)\s+(?:the\s+|my\s+|our\s+)?[\w#'\u2019.-]+"
         r"(?:\s+[\w#-]+)?)?",
         ICASE,
@@ -282,6 +282,14 @@ _VALUE_FOLLOWS = re.compile(
     r"(?:(?:and|but|so)\s+)?(?:it|that|this|(?:the\s+)?new\s+one"
     r"|(?P<new>the\s+(?:new|right|correct)\s+[\w-]+))\s+(?:(?P<should>should\s+(?:be|say|read)"
     r"|must\s+(?:be|say)|needs\s+to\s+(?:be|say)|has\s+to\s+be)|is\s+now|will\s+be|is)\s+(?=\S)",
+    ICASE,
+)
+#: After a field named without its value, the next sentence spelling it out: "…? Put
+#: exactly: V", ". Write this: V", ". It should say: V".
+_VALUE_SPELLED = re.compile(
+    r"(?:\s+[^.?!:\n\"\u201c]{1,80})?[.?!]+\s+(?:please\s+)?"
+    r"(?:put|write|type|make\s+it|it\s+should\s+(?:say|read)|say)"
+    r"(?:\s+(?:exactly|literally|this|the\s+following|word\s+for\s+word))?\s*:\s*(?=\S)",
     ICASE,
 )
 #: Where such a value ends: a sentence end, or a comma before a new thought.
@@ -358,6 +366,9 @@ class Reader:
             return  # "and 1002?", "what about Rui?": the previous act on another case
         if self._it_is_the_field_asked(clause, s, e):
             return
+        verb = asked_field_request(self.text, s, e) if asked else s
+        if (asked or clause.question) and verb is not None and self._field_without_value(verb, e):
+            return  # "could you put a note on it? Write: …", "could you change the email?"
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
         elif self._field_without_value(s, e):
@@ -582,7 +593,10 @@ class Reader:
         'no nuts'", "change the email, the new one is …"), when the field's parser and
         validator accept it; ``("", None)`` otherwise."""
         m = _VALUE_FOLLOWS.match(self.text, at)
+        spelled = None if m is not None else _VALUE_SPELLED.match(self.text, at)
         declared = self.vocab.workflow.field(field)
+        if spelled is not None:  # "… a note on the order? Put exactly: V": the value, told
+            m = spelled
         if m is None or declared is None:
             return "", None
         start, end = m.end(), len(self.text)
@@ -596,7 +610,7 @@ class Reader:
         value, span = clean_value(self.text, (start, end), self.aliases)
         if not value:
             return "", None
-        plain = m.group("new") is None and m.group("should") is None
+        plain = spelled is None and m.group("new") is None and m.group("should") is None
         if plain and not typed_value_ok(self.vocab, field, self.text[start:end].strip(), self.ctx):
             return "", None  # "the note, it is too long": a remark; only a typed value is meant
         try:
