@@ -395,3 +395,17 @@ def test_a_field_change_asked_as_a_question_with_no_value_asks_for_the_value() -
     reading = read("could you change the email on order 1002?", REFUND.name)
     assert [(a.field, a.value) for a in reading.acts] == [("contact_email", "")]  # type: ignore[union-attr]
     assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_complaint_before_a_stated_value_then_put_it_on_the_case_is_one_change() -> None:
+    reading = read(
+        "I have told you again and again my email is joana@mail.pt, put it on order 1002 now",
+        REFUND.name,
+    )
+    assert _fields_set(reading) == [("contact_email", "joana@mail.pt")]
+    assert reading.acts[0].target == LabelTarget(label=ORDER_1002)  # type: ignore[union-attr]
+
+
+def test_put_it_on_another_case_than_the_change_is_never_absorbed() -> None:
+    reading = read("my email on order 1001 is joana@mail.pt, put it on order 1002", REFUND.name)
+    assert reading.unread != []

@@ -164,6 +164,20 @@ _STAYS = re.compile(
     r"|untouched|alone|as\s+it\s+was)",
     ICASE,
 )
+#: "I've told you five times", "I said already that": a complaint before what was said.
+_TOLD_YOU = re.compile(
+    r"(?:i(?:['\u2019]ve|\s+have)?\s+)(?:told|said\s+to|written\s+to|asked)\s+you"
+    r"(?:\s+(?:already|before|again\s+and\s+again|again|(?:\d+|[a-z]+)\s+times"
+    r"|so\s+many\s+times))*"
+    r"(?:\s+that)?[\s,:]+(?=(?:my|our|the)\s)",
+    ICASE,
+)
+#: "put it on order 1001 already": the change just said, on the case it names.
+_PUT_IT_ON = re.compile(
+    r"(?:put|add|set|save|apply|update)\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
+    r"(?:\s+(?:already|now|please|asap|today))*",
+    ICASE,
+)
 #: Words that point back to something said before: "that payment", "do the same".
 _POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
@@ -327,6 +341,13 @@ class Reader:
         s, e = self._without_fillers(s, e)
         if s >= e:
             return
+        told = _TOLD_YOU.match(self.text, s, e)
+        if clause.marker is None and told is not None and told.end() < e:
+            # "I've told you five times my email is V": the complaint, then the statement
+            self.read(attrs.evolve(clause, start=told.end(), lead=told.end()))
+            return
+        if self._put_it_on(s, e):
+            return
         if clause.marker is None and story(self.text, s, e):
             colon = self.text.find(":", s, e)
             if colon > s and story(self.text, s, colon) and self.text[colon + 1 : e].strip():
@@ -460,6 +481,19 @@ class Reader:
             return None
         self.targets.remember(LabelTarget(label=said[0].label))
         return m.end()
+
+    def _put_it_on(self, s: int, e: int) -> bool:
+        """ "my email is V, put it on order 1001 already": the change just read, put on the
+        one case it is already on: nothing more to do."""
+        m = _PUT_IT_ON.fullmatch(self.text, s, e)
+        index = self.plan.last_change()
+        if m is None or index is None:
+            return False
+        said = self.targets.mentions(m.start("on"), e)
+        act = self.plan.acts[self.plan.root(index)]
+        if len(said) != 1 or not isinstance(act, SetFieldAct):
+            return False
+        return act.target == LabelTarget(label=said[0].label)
 
     def _asked_condition(self) -> ActCondition | None:
         """The condition the turn's latest question asks about ("Is there a warranty? If so …")."""
