@@ -271,3 +271,141 @@ def test_whatever_do_after_a_question_corrects_the_change_before_the_question() 
     )
     assert reading.kinds == ["set_field", "question", "correct"]
     assert _fields_set(reading) == [("budget", 75000)]
+
+
+# -- round 2: stories and field phrasings (#12) ------------------------------------------------
+def test_a_case_named_before_the_verb_is_the_case_of_every_change_after_it() -> None:
+    reading = read(
+        "for order 1002, change the email to desk@quinta.pt and add a note: refund by card",
+        REFUND.name,
+    )
+    assert _fields_set(reading) == [("contact_email", "desk@quinta.pt"), ("note", "refund by card")]
+    assert all(
+        a.target == LabelTarget(label=ORDER_1002)  # type: ignore[union-attr]
+        for a in reading.acts
+    )
+
+
+def test_a_date_before_the_verb_is_never_taken_for_a_case() -> None:
+    reading = read("on 12/03 set the budget to 800 euros", TRAVEL.name)
+    assert _fields_set(reading) == []  # the date is not read past: nothing commits on a guess
+
+
+def test_a_question_mark_after_a_colon_value_stays_in_the_value() -> None:
+    reading = read("on order 1001 add a note: was the deposit returned?", REFUND.name)
+    assert _fields_set(reading) == [("note", "was the deposit returned?")]
+
+
+def test_a_question_mark_of_a_can_you_request_is_not_the_values() -> None:
+    reading = read("can you add a note to order 1001: wants a call?", REFUND.name)
+    assert _fields_set(reading) == [("note", "wants a call")]
+
+
+def test_would_it_be_possible_to_before_a_field_change_is_a_request() -> None:
+    reading = read("Hello, would it be possible to set the budget to 2,300 euros?", TRAVEL.name)
+    assert _fields_set(reading) == [("budget", 230000)]
+
+
+def test_put_this_in_the_notes_takes_the_value_after_the_colon() -> None:
+    reading = read("please put this in the notes: gate code 4411", TRAVEL.name)
+    assert _fields_set(reading) == [("note", "gate code 4411")]
+
+
+def test_a_complaint_before_a_colon_leaves_the_request_after_it() -> None:
+    reading = read("we wrote you four times already: set the budget to 950 euros", TRAVEL.name)
+    assert _fields_set(reading) == [("budget", 95000)]
+    assert reading.unread == ["we wrote you four times already"]
+
+
+def test_a_story_before_a_colon_with_nothing_asked_after_it_stays_a_story() -> None:
+    reading = read("I booked it in April: the hotel was full", TRAVEL.name)
+    assert reading.acts == ()
+
+
+def test_add_a_note_with_nothing_after_it_asks_for_the_note() -> None:
+    reading = read("please write a note", TRAVEL.name)
+    assert [(a.field, a.value) for a in reading.acts] == [("note", "")]  # type: ignore[union-attr]
+    assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_count_of_days_of_something_counts_the_thing_not_the_days() -> None:
+    reading = read("add 4 days of bike rental at 15 euros per day", TRAVEL.name)
+    assert _live_operations(reading) == [
+        {"item": "bike rental", "quantity": 4, "unit_price": 1500}
+    ]
+
+
+def test_what_someone_is_doing_after_a_request_is_a_story_not_another_object() -> None:
+    reading = read(
+        "Could you add a city map for 5 euros? He's collecting maps from every trip.", TRAVEL.name
+    )
+    assert reading.kinds == ["operation"]
+    assert reading.unread == ["He's collecting maps from every trip"]
+
+
+def test_either_way_before_a_request_after_a_question_leaves_the_request_sure() -> None:
+    reading = read("Is breakfast included? In any case, add a note: ask the hotel", TRAVEL.name)
+    assert _fields_set(reading) == [("note", "ask the hotel")]
+    assert reading.unread == []
+
+
+def test_what_can_stay_as_it_is_is_never_another_change() -> None:
+    reading = read(
+        "Please move the outbound to March 14. The return can stay as it is.", TRAVEL.name
+    )
+    assert [a.args["leg"] for a in reading.acts if isinstance(a, OperationAct)] == ["outbound"]
+
+
+def test_the_flight_out_is_the_outbound_leg() -> None:
+    reading = read("could you move our flight out to March 14", TRAVEL.name)
+    assert reading.args(0)["leg"] == "outbound"
+
+
+def test_thanks_a_million_is_a_thank_you_not_an_object() -> None:
+    reading = read("add a city map for 4 euros. Thanks a million", TRAVEL.name)
+    assert reading.kinds == ["operation", "chitchat"]
+
+
+def test_that_refund_takes_the_one_amount_the_story_names_and_waits_for_a_card() -> None:
+    reading = read(
+        "Yesterday your agent offered 25 euros back on order 1001. Please process that refund.",
+        REFUND.name,
+    )
+    assert _live_operations(reading) == [{"amount": 2500}]
+    assert reading.statuses == ["awaiting_confirmation"]
+
+
+def test_that_refund_takes_no_amount_when_the_story_names_two() -> None:
+    reading = read(
+        "Your agent offered 25 euros, then 30 euros on order 1001. Please process that refund.",
+        REFUND.name,
+    )
+    assert reading.acts[0].args.get("amount") is None  # type: ignore[union-attr]
+
+
+def test_a_field_asked_for_then_spelled_out_in_the_next_sentence_takes_that_value() -> None:
+    reading = read(
+        "Could you put a note on order 1001 for the accountant? Write exactly: paid in cash.",
+        REFUND.name,
+    )
+    assert _fields_set(reading) == [("note", "paid in cash")]
+
+
+def test_a_field_change_asked_as_a_question_with_no_value_asks_for_the_value() -> None:
+    reading = read("could you change the email on order 1002?", REFUND.name)
+    assert [(a.field, a.value) for a in reading.acts] == [("contact_email", "")]  # type: ignore[union-attr]
+    assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_complaint_before_a_stated_value_then_put_it_on_the_case_is_one_change() -> None:
+    reading = read(
+        "I have told you again and again my email is joana@mail.pt, put it on order 1002 now",
+        REFUND.name,
+    )
+    assert _fields_set(reading) == [("contact_email", "joana@mail.pt")]
+    assert reading.acts[0].target == LabelTarget(label=ORDER_1002)  # type: ignore[union-attr]
+
+
+def test_put_it_on_another_case_than_the_change_is_never_absorbed() -> None:
+    reading = read("my email on order 1001 is joana@mail.pt, put it on order 1002", REFUND.name)
+    assert reading.unread != []

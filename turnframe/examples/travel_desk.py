@@ -117,7 +117,7 @@ def parse_leg(text: str, ctx: ParseContext) -> str:
     phrase = " ".join(words)
     if phrase in ("return", "way back", "inbound", "back", "home", "second", "last"):
         return "return"
-    if phrase in ("outbound", "outward", "way out", "departure", "first", "way there"):
+    if phrase in ("outbound", "outward", "way out", "out", "departure", "first", "way there"):
         return "outbound"
     raise ValueError(f"{text.strip()!r} is not a leg of the trip (outbound or return)")
 

@@ -46,7 +46,7 @@ _FIELD_FORMS = (
     r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
     r"(?:add|write|put|leave|include|attach|enter|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
-    r"(?:(?:a|an|the|this|one|another)\s+)?"
+    r"(?:(?:this|it|that)\s+(?:in|on|into|to|as)\s+)?(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
     r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading|that(?=\s+(?:we|i|he|she|they)\b))"
     r"\s+|\s+-\s+"
@@ -146,7 +146,8 @@ _ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", I
 #: "could you please change the email to …").
 _ASKED_FIELD_FRAME = re.compile(
     r"(?:(?:please|kindly|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
-    r"(?:(?:can|could|may|would|will)\s+(?:i|we|you)|would\s+you\s+mind)"
+    r"(?:(?:can|could|may|would|will)\s+(?:i|we|you)|would\s+you\s+mind"
+    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to)"
     r"(?:\s+(?:please|possibly|kindly|perhaps|just))*\s+(?=[a-z])",
     ICASE,
 )

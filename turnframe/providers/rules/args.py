@@ -277,7 +277,17 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     tail = _AS_NOUN.search(words)
     if tail is not None and tail.group("noun").casefold().rstrip("s") in phrase_words:
         words = words[: tail.start()].strip(TRIM)
-    return LEADING_ARTICLE.sub("", words).strip(TRIM)
+    words = LEADING_ARTICLE.sub("", words).strip(TRIM)
+    if counted:  # "3 days of guided tours": the count says how long, the object is the tours
+        words = _DURATION_OF.sub("", words)
+    return words
+
+
+#: A unit of time before "of" after a count: the count is a duration of the object.
+_DURATION_OF = re.compile(
+    r"^(?:days?|hours?|weeks?|months?|evenings?|mornings?|afternoons?)\s+of\s+(?=\w)",
+    re.IGNORECASE,
+)
 
 
 #: "3 days of surf lessons": a count of time units before what is counted.

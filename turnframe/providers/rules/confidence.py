@@ -165,6 +165,15 @@ _VAGUE_DATE = re.compile(
 )
 
 
+#: "I've asked you three times": how often something was said, not a value.
+_REPEATS = re.compile(
+    rf"(?<!\w)(?P<said>asked|told|said|wrote|written|called|emailed|mailed|tried|requested"
+    rf"|explained|mentioned|repeated)(?P<between>(?:\s+(?:you|u|it|this|that|already|now))*)\s+"
+    rf"(?:\d+|{NUMBER_WORDS.pattern})\s+times(?!\w)",
+    ICASE,
+)
+
+
 @attrs.frozen
 class Doubt:
     """Why a change is held back: ``kind`` is ``value`` (its value may be wrong: ask) or
@@ -181,7 +190,7 @@ def unexplained_doubt(words: str, vocab: Vocabulary) -> Doubt | None:
     if vague_words(words) is not None or vague_value(words):  # "a fair amount", "something"
         return Doubt("value", words)
     amended = correcting or _HEDGE.search(words)  # "actually only half", "maybe just half"
-    value = _VALUE.search(words) or (amended and _PORTION.search(words))
+    value = _VALUE.search(_REPEATS.sub(" ", words)) or (amended and _PORTION.search(words))
     if _HEDGE.search(words):  # "or maybe 1600": the value is in doubt; "not sure": the change
         return Doubt("value" if value else "hedge", words)
     named = vocab.operation_regex.search(words) or re.search(

@@ -77,6 +77,7 @@ from turnframe.providers.rules.shapes import (
     FOLLOW_UP,
     ICASE,
     LEADING_FILLER,
+    MONEY,
     TRAILING_FILLER,
     TRIM,
 )
@@ -154,6 +155,31 @@ _ASKED_TO_DO = re.compile(
     r"(?:\s+(?:please|pls|kindly|maybe|possibly|also|just))*[\s,]*$",
     ICASE,
 )
+#: "can you …", "would you …" anywhere before a value: the question mark is the request's.
+_ASKING = re.compile(r"(?<!\w)(?:can|could|would|will|may)\s+(?:you|u|i|we)(?!\w)", ICASE)
+#: "the way back can stay as it is", "everything else remains the same": what is not changed.
+_STAYS = re.compile(
+    r"(?:[\w'\u2019-]+\s+){1,4}(?:can|should|will|may|is\s+to|must)\s+(?:just\s+)?"
+    r"(?:stay|remain|be\s+left)\s+(?:as\s+it\s+is|as\s+is|the\s+same|unchanged|where\s+it\s+is"
+    r"|untouched|alone|as\s+it\s+was)",
+    ICASE,
+)
+#: "I've told you five times", "I said already that": a complaint before what was said.
+_TOLD_YOU = re.compile(
+    r"(?:i(?:['\u2019]ve|\s+have)?\s+)(?:told|said\s+to|written\s+to|asked)\s+you"
+    r"(?:\s+(?:already|before|again\s+and\s+again|again|(?:\d+|[a-z]+)\s+times"
+    r"|so\s+many\s+times))*"
+    r"(?:\s+that)?[\s,:]+(?=(?:my|our|the)\s)",
+    ICASE,
+)
+#: "put it on order 1001 already": the change just said, on the case it names.
+_PUT_IT_ON = re.compile(
+    r"(?:put|add|set|save|apply|update)\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
+    r"(?:\s+(?:already|now|please|asap|today))*",
+    ICASE,
+)
+#: Words that point back to something said before: "that payment", "do the same".
+_POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(
@@ -278,6 +304,17 @@ _MAKE_IT = re.compile(
 
 
 @functools.cache
+def _owner_before_verb(nouns: str) -> re.Pattern[str]:
+    """ "for order 1002 set …", "on #1001, add …": a case, then the verb of a change."""
+    return re.compile(
+        rf"(?:for|on|in)\s+(?:the\s+|my\s+|our\s+)?(?:(?:{nouns})s?\s+)?"
+        r"(?:(?:no\.?|nr\.?|number)\s*)?(?P<id>#?[\w-]+)[\s,:]+"
+        r"(?=(?:please\s+)?(?:set|change|update|add|put|write|make|correct|fix)\s)",
+        ICASE,
+    )
+
+
+@functools.cache
 def _record_word(nouns: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
 
@@ -285,7 +322,8 @@ def _record_word(nouns: str) -> re.Pattern[str]:
 @functools.cache
 def _no_value(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
-        r"(?:change|set|update|edit|fix|modify|correct)\s+(?:the\s+|my\s+|our\s+|its\s+)?"
+        r"(?:(?:change|set|update|edit|fix|modify|correct)\s+(?:the\s+|my\s+|our\s+|its\s+)?"
+        r"|(?:add|write|leave|put)\s+(?:a\s+|an\s+|another\s+|the\s+)?)"
         rf"(?P<f>{field_pattern})(?:\s+(?:on|of|for|in)\s+(?:the\s+|my\s+|our\s+)?[\w#'\u2019.-]+"
         r"(?:\s+[\w#-]+)?)?",
         ICASE,
@@ -310,6 +348,14 @@ _VALUE_FOLLOWS = re.compile(
     r"(?:(?:and|but|so)\s+)?(?:it|that|this|(?:the\s+)?new\s+one"
     r"|(?P<new>the\s+(?:new|right|correct)\s+[\w-]+))\s+(?:(?P<should>should\s+(?:be|say|read)"
     r"|must\s+(?:be|say)|needs\s+to\s+(?:be|say)|has\s+to\s+be)|is\s+now|will\s+be|is)\s+(?=\S)",
+    ICASE,
+)
+#: After a field named without its value, the next sentence spelling it out: "…? Put
+#: exactly: V", ". Write this: V", ". It should say: V".
+_VALUE_SPELLED = re.compile(
+    r"(?:\s+[^.?!:\n\"\u201c]{1,80})?[.?!]+\s+(?:please\s+)?"
+    r"(?:put|write|type|make\s+it|it\s+should\s+(?:say|read)|say)"
+    r"(?:\s+(?:exactly|literally|this|the\s+following|word\s+for\s+word))?\s*:\s*(?=\S)",
     ICASE,
 )
 #: Where such a value ends: a sentence end, or a comma before a new thought.
@@ -347,13 +393,28 @@ class Reader:
         s, e = self._without_fillers(s, e)
         if s >= e:
             return
+        told = _TOLD_YOU.match(self.text, s, e)
+        if clause.marker is None and told is not None and told.end() < e:
+            # "I've told you five times my email is V": the complaint, then the statement
+            self.read(attrs.evolve(clause, start=told.end(), lead=told.end()))
+            return
+        if self._put_it_on(s, e):
+            return
         if clause.marker is None and story(self.text, s, e):
+            colon = self.text.find(":", s, e)
+            if colon > s and story(self.text, s, colon) and self.text[colon + 1 : e].strip():
+                # "I've asked three times: set the limit to 900": the story, then the request
+                self.plan.not_understood(s, colon)
+                self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1))
+                return
             if _ASKS_WHETHER.match(self.text, s, e):
                 self._question(clause, s, e)  # "I was wondering if the order was sent"
             else:
                 self.plan.not_understood(s, e)  # "I booked it in May": a story, never an act
             return
         headed = self._case_heading(s, e)
+        if headed is None:
+            headed = self._owner_first(s, e)
         if headed is not None:
             s = headed
         body = self.text[s:e]
@@ -368,6 +429,9 @@ class Reader:
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
+        if _STAYS.fullmatch(body):
+            self.plan.not_understood(s, e)  # "the rest can stay as it is": nothing to change
+            return
         short = _SHORT_FOLLOW_UP.fullmatch(body) or _SHORT_FOLLOW_UP.fullmatch(
             self.text, clause.start, e
         )  # "and 1002?": the "and" a filler trim took off still marks a follow-up
@@ -375,6 +439,9 @@ class Reader:
             return  # "and 1002?", "what about Rui?": the previous act on another case
         if self._it_is_the_field_asked(clause, s, e):
             return
+        verb = asked_field_request(self.text, s, e) if asked else s
+        if (asked or clause.question) and verb is not None and self._field_without_value(verb, e):
+            return  # "could you put a note on it? Write: …", "could you change the email?"
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
         elif self._field_without_value(s, e):
@@ -454,6 +521,32 @@ class Reader:
             return None  # "note 1002: …" is a field with its case, not a heading
         self.targets.remember(LabelTarget(label=said[0].label))
         return m.end()
+
+    def _owner_first(self, s: int, e: int) -> int | None:
+        """ "For order 1002 set the email to …", "on 1001, add a note: …": the one case
+        named before the verb of a change; the case becomes the current one and the rest is
+        read."""
+        m = _owner_before_verb(self.vocab.record_nouns).match(self.text, s, e)
+        if m is None:
+            return None
+        said = self.targets.mentions(s, m.end())
+        if len(said) != 1 or said[0].end != m.end("id"):
+            return None
+        self.targets.remember(LabelTarget(label=said[0].label))
+        return m.end()
+
+    def _put_it_on(self, s: int, e: int) -> bool:
+        """ "my email is V, put it on order 1001 already": the change just read, put on the
+        one case it is already on: nothing more to do."""
+        m = _PUT_IT_ON.fullmatch(self.text, s, e)
+        index = self.plan.last_change()
+        if m is None or index is None:
+            return False
+        said = self.targets.mentions(m.start("on"), e)
+        act = self.plan.acts[self.plan.root(index)]
+        if len(said) != 1 or not isinstance(act, SetFieldAct):
+            return False
+        return act.target == LabelTarget(label=said[0].label)
 
     def _asked_condition(self) -> ActCondition | None:
         """The condition the turn's latest question asks about ("Is there a warranty? If so …")."""
@@ -587,7 +680,10 @@ class Reader:
         'no nuts'", "change the email, the new one is …"), when the field's parser and
         validator accept it; ``("", None)`` otherwise."""
         m = _VALUE_FOLLOWS.match(self.text, at)
+        spelled = None if m is not None else _VALUE_SPELLED.match(self.text, at)
         declared = self.vocab.workflow.field(field)
+        if spelled is not None:  # "… a note on the order? Put exactly: V": the value, told
+            m = spelled
         if m is None or declared is None:
             return "", None
         start, end = m.end(), len(self.text)
@@ -601,7 +697,7 @@ class Reader:
         value, span = clean_value(self.text, (start, end), self.aliases)
         if not value:
             return "", None
-        plain = m.group("new") is None and m.group("should") is None
+        plain = spelled is None and m.group("new") is None and m.group("should") is None
         if plain and not typed_value_ok(self.vocab, field, self.text[start:end].strip(), self.ctx):
             return "", None  # "the note, it is too long": a remark; only a typed value is meant
         try:
@@ -760,6 +856,8 @@ class Reader:
             # card both read the clause whole; the card shows what would run, so it wins.
             field = None
         if field is not None and (op is None or deep or field.opening >= op.opening):
+            if question_mark and not asked:
+                field = self._asked_value(clause, field)
             self._set_field(clause, field, (s, e))
         elif op is not None:
             if self._on_several_cases(clause, s, e):
@@ -784,6 +882,25 @@ class Reader:
                 return False
             self._start_case(start, (s, e))
         return True
+
+    def _asked_value(self, clause: Clause, field: FieldReading) -> FieldReading:
+        """ "for 1002 add note: duplicate booking?": a free-text value said after a colon in a
+        clause that is not asked as a question keeps its question mark."""
+        end = field.value_span[1]
+        declared = self.vocab.workflow.field(field.field)
+        before = self.text[max(0, field.value_span[0] - 3) : field.value_span[0]]
+        if (
+            self.text[end : end + 1] != "?"
+            or ":" not in before
+            or declared is None
+            or declared.type is not str
+            or field.rest is not None
+            or _ASKING.search(self.text, clause.start, field.value_span[0]) is not None
+        ):
+            return field
+        return attrs.evolve(
+            field, value=field.value + "?", value_span=(field.value_span[0], end + 1)
+        )
 
     def _carded_whole(self, op: OperationReading) -> bool:
         """The operation waits for a card, and its reading left nothing unread and said every
@@ -936,6 +1053,9 @@ class Reader:
             )
             if earlier is not None:
                 self._add_cancel(earlier, (clause.lead, span[1]))
+        referred = self._amount_referred(reading, span)
+        if referred:  # "… agreed to 40 euros. Please make that payment": carded
+            reading = attrs.evolve(reading, args={**reading.args, **referred}, unsure=True)
         act = OperationAct(
             target=reading.target,
             operation=reading.operation,
@@ -950,6 +1070,31 @@ class Reader:
         for unread in reading.unread:
             if not self._inner_correction(*unread):
                 self.plan.not_understood(*unread)
+
+    def _amount_referred(self, reading: OperationReading, span: Span) -> dict[str, str]:
+        """ "your colleague agreed to 40 euros. Please make that payment": a required
+        amount the request leaves out but points back to ("that", "this", "the same") is the one
+        amount said elsewhere in the message, when exactly one is; the act then waits for a
+        card. Two different amounts, or none, and nothing is taken."""
+        if not _POINTS_BACK.search(self.text, *span):
+            return {}
+        declared = self.vocab.operation(reading.operation)
+        missing = [
+            a for a in declared.arguments
+            if a.required and a.type is not str and a.name not in reading.args
+        ]
+        said = [m for m in MONEY.finditer(self.text) if not span[0] <= m.start() < span[1]]
+        out: dict[str, str] = {}
+        for argument in missing:
+            values: dict[Any, str] = {}
+            for m in said:
+                try:
+                    values[argument.parse(m.group("money"), self.ctx)] = m.group("money")
+                except (ValueError, TypeError):
+                    continue
+            if len(values) == 1 and len(said) == 1:
+                out[argument.name] = next(iter(values.values()))
+        return out
 
     def _inner_correction(self, s: int, e: int) -> bool:
         """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with

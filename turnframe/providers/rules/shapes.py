@@ -105,6 +105,7 @@ LEADING_FILLER = re.compile(
     r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
     r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
     r"|(?:possibly|perhaps)\s+|for\s+now[\s,]+"
+    r"|(?:either\s+way|in\s+any\s+case|regardless|whatever\s+the\s+answer)(?:[\s,:]+|$)"
     r"|(?:for\s+the\s+(?:last|\w+th|third|second)\s+time|once\s+again|one\s+more\s+time)[\s,:!.]+"
     r"|(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth)\s+time\s+(?:asking|i(?:'m|\s+am)\s+asking)"
     r"[\s,:!.]*"
@@ -163,7 +164,8 @@ STRONG_MARKER = re.compile(
 
 #: A clause that is only small talk.
 CHITCHAT = re.compile(
-    r"(?:(?:ok(?:ay)?|thanks?(?:\s+(?:a\s+lot|so\s+much|very\s+much))?|thank\s+you"
+    r"(?:(?:ok(?:ay)?|thanks?(?:\s+(?:a\s+lot|so\s+much|very\s+much|a\s+million|a\s+bunch"
+    r"|loads|heaps|again))?|thank\s+you"
     r"(?:\s+(?:so|very)\s+much)?|cheers|great|perfect|cool|nice|good|awesome|wonderful"
     r"|excellent|fine|alright|all\s+right|got\s+it|sounds\s+good|hello|hi|hey|good\s+"
     r"(?:morning|afternoon|evening)|bye|goodbye|see\s+you(?:\s+(?:later|soon|tomorrow))?"

@@ -119,9 +119,21 @@ _ASKS = re.compile(
 )
 
 
+#: What a person is doing now: "she's saving up for it", "we are travelling with a baby".
+_DOING = re.compile(
+    r"(?:(?:so|and|but|well|also|honestly)[\s,]+){0,2}(?:he|she|they|we)(?:['\u2019]s|['\u2019]re"
+    r"|\s+is|\s+are)\s+(?:(?:still|already|also|just|really)\s+)?"
+    r"(?!(?:requesting|asking|wondering|hoping|looking|trying|writing|contacting|calling|emailing"
+    r"|reaching|waiting|going|planning|thinking)\b)[a-z]{2,}ing(?!\w)",
+    re.IGNORECASE,
+)
+
+
 def story(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` tells a past event and asks for nothing."""
-    return _TOLD.match(text, start, end) is not None and _ASKS.search(text, start, end) is None
+    """Whether ``text[start:end]`` tells a past event (or what someone is doing) and asks for
+    nothing."""
+    told = _TOLD.match(text, start, end) or _DOING.match(text, start, end)
+    return told is not None and _ASKS.search(text, start, end) is None
 
 
 @attrs.frozen(kw_only=True)
