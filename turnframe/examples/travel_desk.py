@@ -36,6 +36,7 @@ from turnframe.results import Rejection
 from turnframe.workflow import (
     Argument,
     Condition,
+    CurrentValue,
     DomainEvent,
     Field,
     Operation,
@@ -329,7 +330,15 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             policy=NEEDS_CARD,
             arguments=(
                 Argument(name="leg", type=str, parse=parse_leg, choices=LEGS),
-                Argument(name="date", type=date, parse=parse_date, show=show_date),
+                Argument(
+                    name="date",
+                    type=date,
+                    parse=parse_date,
+                    show=show_date,
+                    current=CurrentValue(
+                        by="leg", fields={"outbound": "travel_date", "return": "return_date"}
+                    ),
+                ),
                 Argument(name="flight", type=str, parse=parse_flight, required=False),
             ),
             aliases=("rebook", "move the flight", "change the flight"),

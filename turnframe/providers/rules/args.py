@@ -37,6 +37,7 @@ from turnframe.providers.rules.shapes import (
     PRICED,
     PRONOUN,
     SHARE,
+    SHIFT,
     TIMES,
     TRAILING_PREPOSITION,
     TRIM,
@@ -160,6 +161,19 @@ class _Carver:
                 self.numbers.append((m.start(), argument.name))
             elif group == "date":
                 self.dates.append(m.span())  # a date is never read again as a number
+
+    def shifts(self, start: int, end: int) -> None:
+        """ "a day later" goes to an argument the workflow counts from a current value; the
+        reducer resolves it from the case state."""
+        for argument in self.op.arguments:
+            if argument.current is None or argument.name in self.args:
+                continue
+            found = SHIFT.finditer(self.text, start, end)
+            m = next((m for m in found if self.free(m.span())), None)
+            if m is not None:
+                self.args[argument.name] = m.group("shift")
+                self.consumed.append(m.span())
+                self.numbers.append((m.start(), argument.name))
 
     def shares(self, start: int, end: int) -> None:
         """ "half", "the whole thing", "some money" go to the argument the workflow proposes a
@@ -298,6 +312,7 @@ def read_arguments(
     object_arg = next((a for a in op.arguments if a.required and _is_text(a)), None)
     object_name = object_arg.name if object_arg is not None else None
     carver.shapes(DATE, "date", start, end)
+    carver.shifts(start, end)
     carver.shapes(MONEY, "money", start, end)
     carver.shares(start, end)
     carver.cues(start, end, object_name)

@@ -39,7 +39,7 @@ from turnframe.plan import (
     SetFieldAct,
 )
 from turnframe.providers.rules.builder import PlanBuilder
-from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
+from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY, SHIFT
 from turnframe.providers.rules.split import sentences
 from turnframe.providers.rules.vague import (
     partial_words,
@@ -238,7 +238,10 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
 
 def vague_date(value: str, today: date | None = None) -> bool:
     """ "next week", "the weekend", "sometime in March": a span, not a day; and a day alone
-    ("the 20th") that this month has already passed: which month is meant is not said."""
+    ("the 20th") that this month has already passed: which month is meant is not said. A
+    move by a said number of days ("two days later") is exact, not vague."""
+    if SHIFT.fullmatch(value.strip()) is not None:
+        return False
     if _VAGUE_DATE.search(value) is not None:
         return True
     day = _DAY_ALONE.fullmatch(value.strip())
