@@ -370,12 +370,23 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
                 "valid",
                 "expire",
                 "expires",
+                "code still good",
+                "code still work",
+                "promo code",
             ),
         ),
         Question(
             name="status",
             answer=lambda s: f"The trip is {s.status}.",
-            aliases=("is it submitted", "where does it stand", "submitted", "sent", "stand"),
+            aliases=(
+                "is it submitted",
+                "where does it stand",
+                "submitted",
+                "sent",
+                "stand",
+                "draft",
+                "withdrawn",
+            ),
         ),
         Question(
             name="extras_total",
@@ -388,6 +399,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             aliases=(
                 "when do I travel",
                 "when do I leave",
+                "when do we fly",
                 "leave",
                 "start",
                 "depart",

@@ -46,6 +46,7 @@ from turnframe.providers.rules.actions import (
     read_operation,
     read_start,
     typed_value_ok,
+    unnamed_owner,
 )
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
@@ -956,8 +957,14 @@ class Reader:
         if reading.recall is not None:
             self._emit(RecallAct(description=reading.recall, evidence=evidence))
             return
-        if reading.about_case:
-            target: Any = self.targets.find(s, e)
+        named = self.targets.mentions(s, e)
+        unknown = None if named else unnamed_owner(self.text, s, e, self.vocab)
+        if reading.about_case and unknown is not None and unknown[1] is not None:
+            # "the status of the Berlin case": a record that is none of the user's is asked
+            # about (the reducer asks which), never answered about another record.
+            target: Any = unknown[1]
+        elif reading.about_case:
+            target = self.targets.find(s, e)
         else:
             said = self.targets.mentions(s, e)
             target = LabelTarget(label=said[0].label) if said else None

@@ -1,0 +1,68 @@
+"""Questions the desk answers from the record: question words typed short ("hw", "whn"), a
+value of the record named instead of the question (a status, the discount's code), and a
+record that is none of the user's, which is asked about, never answered about another one.
+The phrasings are written for these tests (never taken from the corpus)."""
+
+from __future__ import annotations
+
+import pytest
+from interpreter_kit import REFUND, read
+from test_reading_safety import events, play, shown
+
+from turnframe.plan import QuestionAct
+
+
+def _question(text: str, desk: str = "travel-desk") -> QuestionAct:
+    reading = read(text, desk)
+    (act,) = reading.acts
+    assert isinstance(act, QuestionAct)
+    return act
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.parametrize(
+    ("said", "question"),
+    [
+        ("wht is the status of my trip", "status"),
+        ("whn do we fly out", "travel_date"),
+    ],
+)
+def test_a_question_word_typed_short_still_asks_the_records_question(
+    said: str, question: str
+) -> None:
+    assert _question(said).question == question
+
+
+def test_how_typed_as_hw_asks_what_was_paid_on_the_order_named() -> None:
+    act = _question("hw much was paid on order 1002", REFUND.name)
+    assert act.question == "amount_paid"
+
+
+@pytest.mark.parametrize(
+    ("said", "question"),
+    [
+        ("has it been withdrawn?", "status"),
+        ("is the trip still in draft", "status"),
+        ("does the promo code still work?", "discount_valid"),
+    ],
+)
+def test_a_value_of_the_record_named_in_a_question_asks_the_question_about_it(
+    said: str, question: str
+) -> None:
+    assert _question(said).question == question
+
+
+def test_a_question_about_a_trip_that_is_none_of_the_users_asks_which_trip() -> None:
+    reading = read("is the Berlin trip submitted yet?")
+    assert reading.statuses == ["needs_clarification"]
+    assert reading.reasons == ["turnframe.act.unknown_target"]
+
+
+@pytest.mark.anyio
+async def test_a_question_about_an_unknown_trip_is_never_answered_about_the_users_trip() -> None:
+    graded = await play("travel-desk", "when does the Madrid trip leave?")
+    assert "answer:case_question" not in shown(graded) and events(graded) == []
