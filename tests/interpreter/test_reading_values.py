@@ -336,3 +336,15 @@ def test_words_beside_a_choice_go_to_an_argument_that_reads_them() -> None:
 def test_a_note_that_reports_what_someone_says_takes_the_reported_words() -> None:
     act = _only_field("for now add a note that she arrives by train")
     assert (act.field, act.value) == ("note", "she arrives by train")
+
+
+def test_a_field_value_in_another_currency_is_asked_for_never_refused_or_converted() -> None:
+    for said in ("set the budget to $750", "change the budget to 1200 dollars"):
+        reading = read(said)
+        act = _only_field(said)
+        assert act.field == "budget" and act.value == ""
+        assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_field_value_in_the_workflows_currency_is_still_set_at_once() -> None:
+    assert read("change the budget to €750").statuses == ["ready_to_execute"]
