@@ -348,3 +348,19 @@ def test_a_field_value_in_another_currency_is_asked_for_never_refused_or_convert
 
 def test_a_field_value_in_the_workflows_currency_is_still_set_at_once() -> None:
     assert read("change the budget to €750").statuses == ["ready_to_execute"]
+
+
+def test_a_request_to_put_through_an_operation_asked_as_a_question_waits_for_its_card() -> None:
+    for said in (
+        "could you process a refund of 12 euros on order 1001?",
+        "Can you please put through a refund of 7 euros for order 1001?",
+    ):
+        reading = read(said, REFUND.name)
+        act = _only_operation(said, REFUND.name)
+        assert act.operation == "refund" and "euros" in act.args["amount"]
+        assert reading.statuses == ["awaiting_confirmation"]
+
+
+def test_asking_whether_a_refund_can_be_processed_faster_is_no_request() -> None:
+    reading = read("can you process my refund any faster?", REFUND.name)
+    assert not any(isinstance(a, OperationAct) for a in reading.acts)

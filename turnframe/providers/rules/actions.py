@@ -446,6 +446,20 @@ def read_field(
     return None
 
 
+#: "can you put through a …", "could you process a …": a light verb and one new thing.
+_ASKED_LIGHT = re.compile(
+    rf"{_REQUEST_LEAD}(?:can|could|would|will)\s+you(?:\s+(?:please|possibly|kindly|just))*"
+    r"\s+(?:put\s+through|process|issue|arrange|do|make)\s+an?\s+",
+    ICASE,
+)
+
+
+def asked_request(text: str, start: int, end: int) -> bool:
+    """ "can you put through a", "could I get my": the words before an operation's phrase in
+    a clause shaped like a question are a request frame (it asks for the operation)."""
+    return any(p.fullmatch(text, start, end) for p in (_ASKED_REQUEST, _ASKED_LIGHT))
+
+
 def asked_field_request(text: str, start: int, end: int) -> int | None:
     """Where the verb starts after a question-shaped request frame ("may I add a note: …"),
     or ``None``: the rest is then read as a field change like any other."""

@@ -41,6 +41,7 @@ from turnframe.providers.rules.actions import (
     OperationReading,
     StartReading,
     asked_field_request,
+    asked_request,
     clean_value,
     read_field,
     read_operation,
@@ -698,7 +699,13 @@ class Reader:
             aliases=self.aliases,
             asked=asked,
         )
-        if op is not None and question_mark and not asked and op.phrase_span[0] > s:
+        if (
+            op is not None
+            and question_mark
+            and not asked
+            and op.phrase_span[0] > s
+            and not asked_request(self.text, clause.start, op.phrase_span[0])
+        ):
             op = None  # "left to … on 1001?": a question naming an operation, not a request
         if asked and op is None and field is None:
             return False
