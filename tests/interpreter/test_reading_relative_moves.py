@@ -109,3 +109,19 @@ def test_a_current_value_naming_an_unknown_argument_or_field_is_a_declaration_er
             apply=lambda state, event: state,
             project=lambda state: {},
         )
+
+
+def test_a_flight_number_then_an_arrow_and_a_date_is_a_rebooking_of_that_leg_on_a_card() -> None:
+    reading = read("TP1350 => 18 March thanks")
+    assert reading.statuses == ["awaiting_confirmation"]
+    assert reading.args(0) == {"leg": "return", "date": "2026-03-18"}
+
+
+def test_a_leg_then_an_arrow_and_a_shift_is_a_rebooking_moved_from_its_date() -> None:
+    reading = read("way back \u2192 one day later")
+    assert reading.args(0) == {"leg": "return", "date": "2026-03-17"}
+
+
+def test_an_arrow_between_words_no_operation_takes_reads_no_operation() -> None:
+    reading = read("Lisbon -> Faro")
+    assert reading.statuses == []

@@ -650,6 +650,53 @@ def read_operation(
     )
 
 
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
+
+
+def read_arrowed_operation(
+    text: str,
+    span: Span,
+    vocab: Vocabulary,
+    targets: Targets,
+    *,
+    ctx: ParseContext,
+    aliases: Sequence[AliasMatch],
+) -> OperationReading | None:
+    """ "X -> 11 March": a verbless clause whose words before an arrow name what an
+    operation's choice argument picks and whose words after it are its typed arguments
+    (a date, an amount). Only an operation that waits for a confirmation card is read so
+    (the card shows the exact arguments, and the reducer reads the choice from the case),
+    and only when exactly one such operation takes the words after the arrow."""
+    start, end = span
+    arrow = _ARROW.search(text, start, end)
+    head = text[start : arrow.start()].strip(TRIM) if arrow is not None else ""
+    if arrow is None or not head or _ARROW.search(text, arrow.end(), end):
+        return None
+    found: list[OperationReading] = []
+    for op in vocab.workflow.operations:
+        choice = next((a for a in op.arguments if a.choices and a.required), None)
+        if choice is None or not _confirmed(vocab, op.name):
+            continue
+        reading = read_arguments(op, text, arrow.end(), end, ctx=ctx, aliases=aliases)
+        typed = {n: v for n, v in reading.args.items() if n in reading.numbers}
+        args = {**typed, choice.name: head}
+        if not typed or any(a.required and a.name not in args for a in op.arguments):
+            continue
+        found.append(
+            OperationReading(
+                operation=op.name,
+                args=args,
+                numbers=tuple(n for n in reading.numbers if n in typed),
+                target=targets.find(start, end),
+                opening=arrow.end() - start,
+                phrase_span=arrow.span(),
+                unread=(),
+                unsure=True,
+            )
+        )
+    return found[0] if len(found) == 1 else None
+
+
 def read_start(text: str, span: Span) -> StartReading | None:
     m = _START.fullmatch(text, span[0], span[1])
     if m is None:

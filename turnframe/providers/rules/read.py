@@ -43,6 +43,7 @@ from turnframe.providers.rules.actions import (
     asked_field_request,
     asked_request,
     clean_value,
+    read_arrowed_operation,
     read_field,
     read_operation,
     read_start,
@@ -317,6 +318,12 @@ class Reader:
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
+            return
+        arrowed = read_arrowed_operation(
+            self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
+        )
+        if arrowed is not None:  # "X -> 11 March": the one carded operation it can mean
+            self._operation(clause, arrowed, (s, e))
             return
         short = _SHORT_FOLLOW_UP.fullmatch(body) or _SHORT_FOLLOW_UP.fullmatch(
             self.text, clause.start, e
