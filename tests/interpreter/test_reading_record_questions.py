@@ -1,6 +1,7 @@
 """Questions the desk answers from the record: question words typed short ("hw", "whn"), a
 value of the record named instead of the question (a status, the discount's code), and a
-record that is none of the user's, which is asked about, never answered about another one.
+record that is none of the user's, which is asked about, never answered about another one;
+and a record named first ("on #1002 add …"), then what to do with it.
 The phrasings are written for these tests (never taken from the corpus)."""
 
 from __future__ import annotations
@@ -66,3 +67,15 @@ def test_a_question_about_a_trip_that_is_none_of_the_users_asks_which_trip() -> 
 async def test_a_question_about_an_unknown_trip_is_never_answered_about_the_users_trip() -> None:
     graded = await play("travel-desk", "when does the Madrid trip leave?")
     assert "answer:case_question" not in shown(graded) and events(graded) == []
+
+
+@pytest.mark.anyio
+async def test_a_case_named_first_after_for_then_a_request_is_that_cases_request() -> None:
+    graded = await play("refund-desk", "on #1002 add a note: ring before noon")
+    assert events(graded) == [("field_set", {"field": "note", "value": "ring before noon"})]
+
+
+def test_a_case_named_after_its_record_noun_then_a_request_targets_that_case() -> None:
+    reading = read("for order 1002 set the note to keep the receipt?", REFUND.name)
+    (act,) = reading.acts
+    assert act.target is not None and getattr(act.target, "label", "") == "Order 1002"

@@ -133,6 +133,13 @@ _ONLY_CASE = re.compile(
 _HEADING = re.compile(
     r"(?:[^:;,.>\u2192]|(?<=nr|no)\.){1,40}?\s*(?::|\s-|\s*->|\s*\u2192)\s+(?=\w)", ICASE
 )
+#: "for #1002 add …", "on order 1001 set …": a case named first after a preposition.
+_LED_BY_CASE = tuple(
+    re.compile(rf"(?:for|on|regarding|re:?)\s+(?:(?:the|my|our)\s+)?{noun}(?:no\.?\s*|#)?", ICASE)
+    for noun in ("", r"[a-z]+\s+")  # the case said at once, or after its record noun
+)
+#: What follows such a case before the request: nothing but spaces (a verb comes next).
+_VERB_NEXT = re.compile(r"(?:'s|\u2019s)?\s+(?=[a-z]{2,}\s)", ICASE)
 _IF_SO = re.compile(
     r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
     r"[\s,]+(?:then\s+)?",
@@ -397,6 +404,14 @@ class Reader:
     def _case_heading(self, s: int, e: int) -> int | None:
         """ "Ticket 4711: close", "Anna - note: VIP": a case named first, then what to
         do with it; the case becomes the current one and the rest is read."""
+        for lead in _LED_BY_CASE:
+            led = lead.match(self.text, s, e)
+            said = self.targets.mentions(led.end(), e) if led is not None else []
+            if led is not None and said and said[0].start == led.end():
+                after = _VERB_NEXT.match(self.text, said[0].end, e)
+                if after is not None:  # "for #1002 add note: …": the case, then the request
+                    self.targets.remember(LabelTarget(label=said[0].label))
+                    return after.end()
         m = _HEADING.match(self.text, s, e)
         if m is None:
             return None
