@@ -364,3 +364,12 @@ def test_a_request_to_put_through_an_operation_asked_as_a_question_waits_for_its
 def test_asking_whether_a_refund_can_be_processed_faster_is_no_request() -> None:
     reading = read("can you process my refund any faster?", REFUND.name)
     assert not any(isinstance(a, OperationAct) for a in reading.acts)
+
+
+def test_days_of_a_per_day_thing_are_its_quantity_and_never_part_of_the_item() -> None:
+    act = _only_operation("please add 5 days of kayak hire at 25 euros a day")
+    assert act.args == {"item": "kayak hire", "quantity": "5", "unit_price": "25 euros"}
+
+
+def test_days_named_without_a_count_stay_part_of_the_item() -> None:
+    assert _only_operation("add spa days of relaxation").args["item"] == "spa days of relaxation"

@@ -56,6 +56,8 @@ _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$",
 _FOR_PRONOUN = re.compile(
     r"\s+for\s+(?:me|him|her|them|us|you|myself|himself|herself|themselves|ourselves)$", ICASE
 )
+#: The unit a count of a per-day thing was said in, before the thing ("days of …").
+_COUNTED_SPAN = re.compile(r"^(?:days?|weeks?)\s+of\s+(?=\w)", ICASE)
 _OBJECT_PRONOUN = re.compile(r"(?<!\w)(?:me|us|him|them|it)(?!\w)", ICASE)
 _FUNCTION_ONLY = re.compile(
     r"(?:(?:for|of|a|an|the|with|to|at|on|in|and|my|our|your|his|her|their)\b[\s,]*)+", ICASE
@@ -288,6 +290,8 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
     words = _FOR_PRONOUN.sub("", words)
+    if counted:  # "3 days of surf lessons": the days are the count, the lessons the object
+        words = _COUNTED_SPAN.sub("", words, count=1)
     tail = _AS_NOUN.search(words)
     if tail is not None and tail.group("noun").casefold().rstrip("s") in phrase_words:
         words = words[: tail.start()].strip(TRIM)
