@@ -79,3 +79,20 @@ def test_a_case_named_after_its_record_noun_then_a_request_targets_that_case() -
     reading = read("for order 1002 set the note to keep the receipt?", REFUND.name)
     (act,) = reading.acts
     assert act.target is not None and getattr(act.target, "label", "") == "Order 1002"
+
+
+@pytest.mark.anyio
+async def test_a_case_number_then_a_question_asks_it_about_that_case() -> None:
+    graded = await play("refund-desk", "#1001 what was paid")
+    assert shown(graded) == ["answer:case_question"] and events(graded) == []
+
+
+@pytest.mark.anyio
+async def test_a_case_number_then_a_request_without_a_preposition_is_not_read_as_a_heading() -> None:
+    graded = await play("refund-desk", "#1001 the customer called twice")
+    assert events(graded) == []
+
+
+def test_how_much_can_still_be_got_back_asks_what_is_left_to_refund() -> None:
+    act = _question("how much can we still get back on order 1002?", REFUND.name)
+    assert act.question == "refundable"

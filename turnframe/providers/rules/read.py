@@ -133,10 +133,14 @@ _ONLY_CASE = re.compile(
 _HEADING = re.compile(
     r"(?:[^:;,.>\u2192]|(?<=nr|no)\.){1,40}?\s*(?::|\s-|\s*->|\s*\u2192)\s+(?=\w)", ICASE
 )
+_NUMBERED = r"(?:no\.?\s*|#)?"
 #: "for #1002 add …", "on order 1001 set …": a case named first after a preposition.
-_LED_BY_CASE = tuple(
-    re.compile(rf"(?:for|on|regarding|re:?)\s+(?:(?:the|my|our)\s+)?{noun}(?:no\.?\s*|#)?", ICASE)
-    for noun in ("", r"[a-z]+\s+")  # the case said at once, or after its record noun
+_LED_BY_CASE = (
+    *(
+        re.compile(rf"(?:for|on|regarding|re:?)\s+(?:(?:the|my|our)\s+)?{noun}{_NUMBERED}", ICASE)
+        for noun in ("", r"[a-z]+\s+")  # the case said at once, or after its record noun
+    ),
+    re.compile(r"#?"),  # "#1002 how much …": the case alone, then a question
 )
 #: What follows such a case before the request: nothing but spaces (a verb comes next).
 _VERB_NEXT = re.compile(r"(?:'s|\u2019s)?\s+(?=[a-z]{2,}\s)", ICASE)
@@ -409,6 +413,10 @@ class Reader:
             said = self.targets.mentions(led.end(), e) if led is not None else []
             if led is not None and said and said[0].start == led.end():
                 after = _VERB_NEXT.match(self.text, said[0].end, e)
+                bare = led.end() - s <= 1  # "#1002 how much …": only a question may follow
+                if bare and after is not None:
+                    asks = QUESTION_OPENING.match(self.text, after.end(), e)
+                    after = after if asks is not None else None
                 if after is not None:  # "for #1002 add note: …": the case, then the request
                     self.targets.remember(LabelTarget(label=said[0].label))
                     return after.end()
