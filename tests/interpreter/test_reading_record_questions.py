@@ -88,7 +88,7 @@ async def test_a_case_number_then_a_question_asks_it_about_that_case() -> None:
 
 
 @pytest.mark.anyio
-async def test_a_case_number_then_a_request_without_a_preposition_is_not_read_as_a_heading() -> None:
+async def test_a_case_number_then_words_that_ask_nothing_are_not_read_as_a_heading() -> None:
     graded = await play("refund-desk", "#1001 the customer called twice")
     assert events(graded) == []
 
