@@ -134,10 +134,13 @@ class CurrentValue:
     """The state field holding an argument's current value, for each value of the ``by``
     argument: a date argument of ``rebook(leg, date)`` moved "a day later" counts from the
     date of the leg named (``by="leg"``, ``fields={"outbound": "travel_date", ...}``). The
-    reducer resolves the move from the case state when it runs, so the card shows the date."""
+    reducer resolves the move from the case state when it runs, so the card shows the date.
+    ``shift(text)`` reads a move ("two days earlier") as what to add to the current value, or
+    ``None`` when the words are not a move (they are then parsed as a value)."""
 
     by: str
     fields: Mapping[str, str]
+    shift: Callable[[str], Any]
 
 
 @attrs.frozen(kw_only=True)

@@ -90,8 +90,8 @@ def _rebook_counting_from(current: CurrentValue) -> Operation[Any]:
 @pytest.mark.parametrize(
     "current",
     [
-        CurrentValue(by="flight", fields={"outbound": "travel_date"}),
-        CurrentValue(by="leg", fields={"outbound": "no_such_field"}),
+        CurrentValue(by="flight", fields={"outbound": "travel_date"}, shift=read_shift),
+        CurrentValue(by="leg", fields={"outbound": "no_such_field"}, shift=read_shift),
     ],
 )
 def test_a_current_value_naming_an_unknown_argument_or_field_is_a_declaration_error(

@@ -31,6 +31,7 @@ from turnframe.examples.parsing import (
 )
 from turnframe.examples.seeds import SeedCase
 from turnframe.policy import CommandPolicy, ConfirmationPolicy, RiskClass
+from turnframe.reading.dates import read_shift
 from turnframe.references import ReferenceSlot
 from turnframe.results import Rejection
 from turnframe.workflow import (
@@ -336,7 +337,9 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
                     parse=parse_date,
                     show=show_date,
                     current=CurrentValue(
-                        by="leg", fields={"outbound": "travel_date", "return": "return_date"}
+                        by="leg",
+                        fields={"outbound": "travel_date", "return": "return_date"},
+                        shift=read_shift,
                     ),
                 ),
                 Argument(name="flight", type=str, parse=parse_flight, required=False),

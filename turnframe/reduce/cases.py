@@ -27,7 +27,6 @@ from turnframe._identity import (
 )
 from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
-from turnframe.reading.dates import read_shift
 from turnframe.reduce.asking import ask_for_argument
 from turnframe.reduce.conditions import conditions_hold
 from turnframe.reduce.targets import effective_act
@@ -603,7 +602,7 @@ def _moved(
     current value the workflow declares for the choice already read ("return" -> the return
     date), moved; ``None`` when ``text`` is no relative move. A move whose starting value is
     unknown raises ``ValueError``, so the user is asked for the value itself."""
-    shift = read_shift(text) if argument.current is not None else None
+    shift = argument.current.shift(text) if argument.current is not None else None
     if shift is None or argument.current is None:
         return None
     by = declared[argument.current.by]
