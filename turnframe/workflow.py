@@ -124,6 +124,23 @@ class Argument:
     show: Callable[[Any], str] | None = None
     choices: tuple[str, ...] = ()
     propose: Callable[[Any], Any] | None = None
+    #: Where a move relative to the current value ("a day later") counts from; ``None`` when
+    #: the argument takes only values said outright.
+    current: CurrentValue | None = None
+
+
+@attrs.frozen(kw_only=True)
+class CurrentValue:
+    """The state field holding an argument's current value, for each value of the ``by``
+    argument: a date argument of ``rebook(leg, date)`` moved "a day later" counts from the
+    date of the leg named (``by="leg"``, ``fields={"outbound": "travel_date", ...}``). The
+    reducer resolves the move from the case state when it runs, so the card shows the date.
+    ``shift(text)`` reads a move ("two days earlier") as what to add to the current value, or
+    ``None`` when the words are not a move (they are then parsed as a value)."""
+
+    by: str
+    fields: Mapping[str, str]
+    shift: Callable[[str], Any]
 
 
 @attrs.frozen(kw_only=True)
@@ -329,6 +346,14 @@ def _check_declaration(w: Workflow[Any]) -> None:
         arg_names = [a.name for a in op.arguments]
         if len(set(arg_names)) != len(arg_names):
             fail(f"operation {op.name!r}: two arguments share a name")
+        for a in op.arguments:
+            if a.current is None:
+                continue
+            by = next((b for b in op.arguments if b.name == a.current.by), None)
+            if by is None or by is a:
+                fail(f"operation {op.name!r}: {a.name!r} counts from an unknown argument")
+            elif not set(a.current.fields.values()) <= attributes:
+                fail(f"operation {op.name!r}: {a.name!r} counts from a field not in the state")
     check_slots(w.name, w.reference_slots)
     declared = {slot.name for slot in w.reference_slots}
     for name in w.glossary_slots:

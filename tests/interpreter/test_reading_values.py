@@ -336,3 +336,40 @@ def test_words_beside_a_choice_go_to_an_argument_that_reads_them() -> None:
 def test_a_note_that_reports_what_someone_says_takes_the_reported_words() -> None:
     act = _only_field("for now add a note that she arrives by train")
     assert (act.field, act.value) == ("note", "she arrives by train")
+
+
+def test_a_field_value_in_another_currency_is_asked_for_never_refused_or_converted() -> None:
+    for said in ("set the budget to $750", "change the budget to 1200 dollars"):
+        reading = read(said)
+        act = _only_field(said)
+        assert act.field == "budget" and act.value == ""
+        assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_field_value_in_the_workflows_currency_is_still_set_at_once() -> None:
+    assert read("change the budget to €750").statuses == ["ready_to_execute"]
+
+
+def test_a_request_to_put_through_an_operation_asked_as_a_question_waits_for_its_card() -> None:
+    for said in (
+        "could you process a refund of 12 euros on order 1001?",
+        "Can you please put through a refund of 7 euros for order 1001?",
+    ):
+        reading = read(said, REFUND.name)
+        act = _only_operation(said, REFUND.name)
+        assert act.operation == "refund" and "euros" in act.args["amount"]
+        assert reading.statuses == ["awaiting_confirmation"]
+
+
+def test_asking_whether_a_refund_can_be_processed_faster_is_no_request() -> None:
+    reading = read("can you process my refund any faster?", REFUND.name)
+    assert not any(isinstance(a, OperationAct) for a in reading.acts)
+
+
+def test_days_of_a_per_day_thing_are_its_quantity_and_never_part_of_the_item() -> None:
+    act = _only_operation("please add 5 days of kayak hire at 25 euros a day")
+    assert act.args == {"item": "kayak hire", "quantity": "5", "unit_price": "25 euros"}
+
+
+def test_days_named_without_a_count_stay_part_of_the_item() -> None:
+    assert _only_operation("add spa days of relaxation").args["item"] == "spa days of relaxation"

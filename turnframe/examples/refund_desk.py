@@ -171,6 +171,7 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
                 "left",
                 "remaining",
                 "still be refunded",
+                "how much can I still get back",
             ),
         ),
         Question(

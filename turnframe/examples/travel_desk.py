@@ -31,11 +31,13 @@ from turnframe.examples.parsing import (
 )
 from turnframe.examples.seeds import SeedCase
 from turnframe.policy import CommandPolicy, ConfirmationPolicy, RiskClass
+from turnframe.reading.dates import read_shift
 from turnframe.references import ReferenceSlot
 from turnframe.results import Rejection
 from turnframe.workflow import (
     Argument,
     Condition,
+    CurrentValue,
     DomainEvent,
     Field,
     Operation,
@@ -329,7 +331,17 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             policy=NEEDS_CARD,
             arguments=(
                 Argument(name="leg", type=str, parse=parse_leg, choices=LEGS),
-                Argument(name="date", type=date, parse=parse_date, show=show_date),
+                Argument(
+                    name="date",
+                    type=date,
+                    parse=parse_date,
+                    show=show_date,
+                    current=CurrentValue(
+                        by="leg",
+                        fields={"outbound": "travel_date", "return": "return_date"},
+                        shift=read_shift,
+                    ),
+                ),
                 Argument(name="flight", type=str, parse=parse_flight, required=False),
             ),
             aliases=("rebook", "move the flight", "change the flight"),
@@ -361,12 +373,23 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
                 "valid",
                 "expire",
                 "expires",
+                "code still good",
+                "code still work",
+                "promo code",
             ),
         ),
         Question(
             name="status",
             answer=lambda s: f"The trip is {s.status}.",
-            aliases=("is it submitted", "where does it stand", "submitted", "sent", "stand"),
+            aliases=(
+                "is it submitted",
+                "where does it stand",
+                "submitted",
+                "sent",
+                "stand",
+                "draft",
+                "withdrawn",
+            ),
         ),
         Question(
             name="extras_total",
@@ -379,6 +402,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             aliases=(
                 "when do I travel",
                 "when do I leave",
+                "when do we fly",
                 "leave",
                 "start",
                 "depart",

@@ -11,9 +11,11 @@ otherwise (``"MDY"`` for a US locale).
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import dateparser
+
+from turnframe.reading.numbers import with_digits
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -68,3 +70,21 @@ def read_calendar_date(words: str, now: datetime, *, order: str = "DMY") -> date
     found = dateparser.parse(said, languages=["en"], settings=settings)
     return None if found is None else found.date()
 
+
+
+_SHIFT = re.compile(
+    r"(?:by\s+)?(?P<count>\d+|an?)\s+(?P<unit>days?|weeks?)\s+(?P<way>later|earlier|sooner)",
+    re.IGNORECASE,
+)
+
+
+def read_shift(words: str) -> timedelta | None:
+    """A move relative to a date's current value: "a day later" (+1 day), "two days earlier"
+    (-2 days), "by 1 week later"; ``None`` when the words are not such a move."""
+    said = " ".join(with_digits(words.strip().casefold().rstrip(".!?,")).split())
+    m = _SHIFT.fullmatch(said)
+    if m is None:
+        return None
+    count = 1 if m.group("count") in ("a", "an") else int(m.group("count"))
+    days = count * (7 if m.group("unit").startswith("week") else 1)
+    return timedelta(days=days if m.group("way") == "later" else -days)

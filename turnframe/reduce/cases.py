@@ -10,7 +10,7 @@ commands that need confirmation batched after the ready ones behind one confirm-
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import attrs
@@ -62,6 +62,7 @@ from turnframe.results import (
 from turnframe.workflow import (
     SET_FIELD_COMMAND,
     START_CASE_COMMAND,
+    Argument,
     Operation,
     ParseContext,
     Workflow,
@@ -292,7 +293,9 @@ def _operation_candidate(
         return None
     args: dict[str, Any] = {}
     proposed: list[str] = []
-    for name in sorted(texts):
+    # An argument counted from a current value ("a day later") comes after the one that
+    # names which value (the leg), so that one is parsed first.
+    for name in sorted(texts, key=lambda n: (declared[n].current is not None, n)):
         argument = declared[name]
         share = _share(texts[name]) if argument.propose is not None else None
         if share is not None:  # "half", "the whole thing": that share of the proposal
@@ -302,7 +305,9 @@ def _operation_candidate(
             proposed.append(name)
             continue
         try:
-            value = argument.parse(texts[name], ctx)
+            value = _moved(argument, texts[name], args, declared, state)
+            if value is None:
+                value = argument.parse(texts[name], ctx)
             args[name] = converter.unstructure(value, unstructure_as=argument.type)
             canonical_json(args[name])  # it becomes part of the command's identity
         except ValueError as exc:  # unreadable, or a value JSON cannot hold exactly (RFC 8785)
@@ -584,3 +589,28 @@ def _plain(value: Any) -> str:
     if isinstance(value, str):
         return f"\u201c{value}\u201d"
     return canonical_json(value).decode("utf-8")
+
+
+def _moved(
+    argument: Argument,
+    text: str,
+    args: Mapping[str, Any],
+    declared: Mapping[str, Argument],
+    state: Any,
+) -> Any:
+    """A relative move of ``argument`` ("a day later") resolved from the case state: the
+    current value the workflow declares for the choice already read ("return" -> the return
+    date), moved; ``None`` when ``text`` is no relative move. A move whose starting value is
+    unknown raises ``ValueError``, so the user is asked for the value itself."""
+    shift = argument.current.shift(text) if argument.current is not None else None
+    if shift is None or argument.current is None:
+        return None
+    by = declared[argument.current.by]
+    if by.name not in args:
+        raise ValueError(f"{text.strip()!r} counts from the {by.name}, which is not known")
+    chosen = converter.structure(args[by.name], by.type)
+    field = argument.current.fields.get(chosen)
+    current = getattr(state, field, None) if field is not None else None
+    if current is None:
+        raise ValueError(f"{text.strip()!r}: no current {argument.name} to count from")
+    return current + shift

@@ -447,6 +447,20 @@ def read_field(
     return None
 
 
+#: "can you put through a …", "could you process a …": a light verb and one new thing.
+_ASKED_LIGHT = re.compile(
+    rf"{_REQUEST_LEAD}(?:can|could|would|will)\s+you(?:\s+(?:please|possibly|kindly|just))*"
+    r"\s+(?:put\s+through|process|issue|arrange|do|make)\s+an?\s+",
+    ICASE,
+)
+
+
+def asked_request(text: str, start: int, end: int) -> bool:
+    """ "can you put through a", "could I get my": the words before an operation's phrase in
+    a clause shaped like a question are a request frame (it asks for the operation)."""
+    return any(p.fullmatch(text, start, end) for p in (_ASKED_REQUEST, _ASKED_LIGHT))
+
+
 def asked_field_request(text: str, start: int, end: int) -> int | None:
     """Where the verb starts after a question-shaped request frame ("may I add a note: …"),
     or ``None``: the rest is then read as a field change like any other."""
@@ -635,6 +649,53 @@ def read_operation(
         unread=reading.unread,
         unsure=reading.split_object,
     )
+
+
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
+
+
+def read_arrowed_operation(
+    text: str,
+    span: Span,
+    vocab: Vocabulary,
+    targets: Targets,
+    *,
+    ctx: ParseContext,
+    aliases: Sequence[AliasMatch],
+) -> OperationReading | None:
+    """ "X -> 11 March": a verbless clause whose words before an arrow name what an
+    operation's choice argument picks and whose words after it are its typed arguments
+    (a date, an amount). Only an operation that waits for a confirmation card is read so
+    (the card shows the exact arguments, and the reducer reads the choice from the case),
+    and only when exactly one such operation takes the words after the arrow."""
+    start, end = span
+    arrow = _ARROW.search(text, start, end)
+    head = text[start : arrow.start()].strip(TRIM) if arrow is not None else ""
+    if arrow is None or not head or _ARROW.search(text, arrow.end(), end):
+        return None
+    found: list[OperationReading] = []
+    for op in vocab.workflow.operations:
+        choice = next((a for a in op.arguments if a.choices and a.required), None)
+        if choice is None or not _confirmed(vocab, op.name):
+            continue
+        reading = read_arguments(op, text, arrow.end(), end, ctx=ctx, aliases=aliases)
+        typed = {n: v for n, v in reading.args.items() if n in reading.numbers}
+        args = {**typed, choice.name: head}
+        if not typed or any(a.required and a.name not in args for a in op.arguments):
+            continue
+        found.append(
+            OperationReading(
+                operation=op.name,
+                args=args,
+                numbers=tuple(n for n in reading.numbers if n in typed),
+                target=targets.find(start, end),
+                opening=arrow.end() - start,
+                phrase_span=arrow.span(),
+                unread=(),
+                unsure=True,
+            )
+        )
+    return found[0] if len(found) == 1 else None
 
 
 def read_start(text: str, span: Span) -> StartReading | None:

@@ -37,6 +37,7 @@ from turnframe.providers.rules.shapes import (
     PRICED,
     PRONOUN,
     SHARE,
+    SHIFT,
     TIMES,
     TRAILING_PREPOSITION,
     TRIM,
@@ -55,6 +56,8 @@ _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$",
 _FOR_PRONOUN = re.compile(
     r"\s+for\s+(?:me|him|her|them|us|you|myself|himself|herself|themselves|ourselves)$", ICASE
 )
+#: The unit a count of a per-day thing was said in, before the thing ("days of …").
+_COUNTED_SPAN = re.compile(r"^(?:days?|weeks?)\s+of\s+(?=\w)", ICASE)
 _OBJECT_PRONOUN = re.compile(r"(?<!\w)(?:me|us|him|them|it)(?!\w)", ICASE)
 _FUNCTION_ONLY = re.compile(
     r"(?:(?:for|of|a|an|the|with|to|at|on|in|and|my|our|your|his|her|their)\b[\s,]*)+", ICASE
@@ -160,6 +163,19 @@ class _Carver:
                 self.numbers.append((m.start(), argument.name))
             elif group == "date":
                 self.dates.append(m.span())  # a date is never read again as a number
+
+    def shifts(self, start: int, end: int) -> None:
+        """ "a day later" goes to an argument the workflow counts from a current value; the
+        reducer resolves it from the case state."""
+        for argument in self.op.arguments:
+            if argument.current is None or argument.name in self.args:
+                continue
+            found = SHIFT.finditer(self.text, start, end)
+            m = next((m for m in found if self.free(m.span())), None)
+            if m is not None:
+                self.args[argument.name] = m.group("shift")
+                self.consumed.append(m.span())
+                self.numbers.append((m.start(), argument.name))
 
     def shares(self, start: int, end: int) -> None:
         """ "half", "the whole thing", "some money" go to the argument the workflow proposes a
@@ -274,6 +290,8 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
     words = _FOR_PRONOUN.sub("", words)
+    if counted:  # "3 days of surf lessons": the days are the count, the lessons the object
+        words = _COUNTED_SPAN.sub("", words, count=1)
     tail = _AS_NOUN.search(words)
     if tail is not None and tail.group("noun").casefold().rstrip("s") in phrase_words:
         words = words[: tail.start()].strip(TRIM)
@@ -324,6 +342,7 @@ def read_arguments(
     object_arg = next((a for a in op.arguments if a.required and _is_text(a)), None)
     object_name = object_arg.name if object_arg is not None else None
     carver.shapes(DATE, "date", start, end)
+    carver.shifts(start, end)
     carver.shapes(MONEY, "money", start, end)
     carver.shares(start, end)
     carver.cues(start, end, object_name)

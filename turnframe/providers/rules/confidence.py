@@ -39,7 +39,7 @@ from turnframe.plan import (
     SetFieldAct,
 )
 from turnframe.providers.rules.builder import PlanBuilder
-from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY
+from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY, SHIFT
 from turnframe.providers.rules.split import sentences
 from turnframe.providers.rules.vague import (
     partial_words,
@@ -49,6 +49,7 @@ from turnframe.providers.rules.vague import (
 )
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.numbers import NUMBER_WORDS
+from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 
@@ -247,11 +248,28 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
 
 def vague_date(value: str, today: date | None = None) -> bool:
     """ "next week", "the weekend", "sometime in March": a span, not a day; and a day alone
-    ("the 20th") that this month has already passed: which month is meant is not said."""
+    ("the 20th") that this month has already passed: which month is meant is not said. A
+    move by a said number of days ("two days later") is exact, not vague."""
+    if SHIFT.fullmatch(value.strip()) is not None:
+        return False
     if _VAGUE_DATE.search(value) is not None:
         return True
     day = _DAY_ALONE.fullmatch(value.strip())
     return today is not None and day is not None and int(day.group("d")) < today.day
+
+
+def _foreign_amount(act: SetFieldAct, vocab: Vocabulary, ctx: ParseContext | None) -> bool:
+    """A field's value said as an amount of money its parser refuses ("£900" for a field in
+    euros): another currency is asked about, never converted and never refused outright."""
+    field = vocab.workflow.field(act.field)
+    money = MONEY.fullmatch(act.value.strip().rstrip(".!?"))
+    if field is None or ctx is None or money is None or field.type is str:
+        return False
+    try:
+        field.parse(act.value, ctx)
+    except ValueError:
+        return True
+    return False
 
 
 def vet(
@@ -260,6 +278,7 @@ def vet(
     *,
     mentions: Callable[[int, int], set[str]] = lambda s, e: set(),
     today: date | None = None,
+    ctx: ParseContext | None = None,
 ) -> None:
     """Hold back every change of ``plan`` the reading cannot vouch for (see the module).
     ``mentions`` names the cases a span of the text mentions: unexplained words about another
@@ -284,6 +303,9 @@ def vet(
             dated = _vague_date_asked(act, vocab, today)
             if dated is not None:  # "move the visit sometime next month": ask the date
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
+        if isinstance(act, SetFieldAct) and _foreign_amount(act, vocab, ctx):
+            plan.acts[index] = attrs.evolve(act, value="")  # "£900" for euros: asked for
+            continue
         vague = isinstance(act, SetFieldAct) and vague_value(act.value)
         if isinstance(act, SetFieldAct) and vague and not _quoted_in(text, act.value, act.evidence):
             plan.acts[index] = attrs.evolve(act, value="")  # an empty value is asked for

@@ -158,6 +158,7 @@ def _read_english(
         vocab,
         mentions=mentioned,
         today=reader.ctx.now.date(),
+        ctx=reader.ctx,
     )
     # A record named only inside a value ("set the note to call Ana back") is not named.
     unnamed_records(plan, targets, focus_label)

@@ -41,11 +41,14 @@ from turnframe.providers.rules.actions import (
     OperationReading,
     StartReading,
     asked_field_request,
+    asked_request,
     clean_value,
+    read_arrowed_operation,
     read_field,
     read_operation,
     read_start,
     typed_value_ok,
+    unnamed_owner,
 )
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
@@ -131,6 +134,17 @@ _ONLY_CASE = re.compile(
 _HEADING = re.compile(
     r"(?:[^:;,.>\u2192]|(?<=nr|no)\.){1,40}?\s*(?::|\s-|\s*->|\s*\u2192)\s+(?=\w)", ICASE
 )
+_NUMBERED = r"(?:no\.?\s*|#)?"
+#: "for #1002 add …", "on order 1001 set …": a case named first after a preposition.
+_LED_BY_CASE = (
+    *(
+        re.compile(rf"(?:for|on|regarding|re:?)\s+(?:(?:the|my|our)\s+)?{noun}{_NUMBERED}", ICASE)
+        for noun in ("", r"[a-z]+\s+")  # the case said at once, or after its record noun
+    ),
+    re.compile(r"#?"),  # "#1002 how much …": the case alone, then a question
+)
+#: What follows such a case before the request: nothing but spaces (a verb comes next).
+_VERB_NEXT = re.compile(r"(?:'s|\u2019s)?\s+(?=[a-z]{2,}\s)", ICASE)
 _IF_SO = re.compile(
     r"(?:and\s+)?if\s+(?:so|yes|it\s+is|there\s+is|(?P<neg>not|no|it\s+isn'?t|there\s+isn'?t))"
     r"[\s,]+(?:then\s+)?",
@@ -432,6 +446,12 @@ class Reader:
         if _STAYS.fullmatch(body):
             self.plan.not_understood(s, e)  # "the rest can stay as it is": nothing to change
             return
+        arrowed = read_arrowed_operation(
+            self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
+        )
+        if arrowed is not None:  # "X -> 11 March": the one carded operation it can mean
+            self._operation(clause, arrowed, (s, e))
+            return
         short = _SHORT_FOLLOW_UP.fullmatch(body) or _SHORT_FOLLOW_UP.fullmatch(
             self.text, clause.start, e
         )  # "and 1002?": the "and" a filler trim took off still marks a follow-up
@@ -508,6 +528,18 @@ class Reader:
     def _case_heading(self, s: int, e: int) -> int | None:
         """ "Ticket 4711: close", "Anna - note: VIP": a case named first, then what to
         do with it; the case becomes the current one and the rest is read."""
+        for lead in _LED_BY_CASE:
+            led = lead.match(self.text, s, e)
+            said = self.targets.mentions(led.end(), e) if led is not None else []
+            if led is not None and said and said[0].start == led.end():
+                after = _VERB_NEXT.match(self.text, said[0].end, e)
+                bare = led.end() - s <= 1  # "#1002 how much …": only a question may follow
+                if bare and after is not None:
+                    asks = QUESTION_OPENING.match(self.text, after.end(), e)
+                    after = after if asks is not None else None
+                if after is not None:  # "for #1002 add note: …": the case, then the request
+                    self.targets.remember(LabelTarget(label=said[0].label))
+                    return after.end()
         m = _HEADING.match(self.text, s, e)
         if m is None:
             return None
@@ -846,7 +878,13 @@ class Reader:
             aliases=self.aliases,
             asked=asked,
         )
-        if op is not None and question_mark and not asked and op.phrase_span[0] > s:
+        if (
+            op is not None
+            and question_mark
+            and not asked
+            and op.phrase_span[0] > s
+            and not asked_request(self.text, clause.start, op.phrase_span[0])
+        ):
             op = None  # "left to … on 1001?": a question naming an operation, not a request
         if asked and op is None and field is None:
             return False
@@ -1154,8 +1192,14 @@ class Reader:
         if reading.recall is not None:
             self._emit(RecallAct(description=reading.recall, evidence=evidence))
             return
-        if reading.about_case:
-            target: Any = self.targets.find(s, e)
+        named = self.targets.mentions(s, e)
+        unknown = None if named else unnamed_owner(self.text, s, e, self.vocab)
+        if reading.about_case and unknown is not None and unknown[1] is not None:
+            # "the status of the Berlin case": a record that is none of the user's is asked
+            # about (the reducer asks which), never answered about another record.
+            target: Any = unknown[1]
+        elif reading.about_case:
+            target = self.targets.find(s, e)
         else:
             said = self.targets.mentions(s, e)
             target = LabelTarget(label=said[0].label) if said else None

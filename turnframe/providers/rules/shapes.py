@@ -69,6 +69,13 @@ PRICED = re.compile(
     ICASE,
 )
 #: How long something is wanted for ("for 3 days", "for two weeks"): group ``count``.
+#: A move relative to a value's current one ("a day later", "two weeks earlier"): group
+#: ``shift``, for an argument the workflow counts from a current value (``Argument.current``).
+SHIFT = re.compile(
+    rf"(?<!\w)(?P<shift>(?:\d+|an?|{NUMBER_WORDS.pattern})\s+(?:days?|weeks?)\s+"
+    r"(?:later|earlier|sooner))(?!\w)",
+    ICASE,
+)
 DURATION = re.compile(
     rf"(?<!\w)for\s+(?P<count>\d+|{NUMBER_WORDS.pattern})\s+"
     r"(?:days?|hours?|weeks?|months?)(?!\w)",
