@@ -373,3 +373,16 @@ def test_days_of_a_per_day_thing_are_its_quantity_and_never_part_of_the_item() -
 
 def test_days_named_without_a_count_stay_part_of_the_item() -> None:
     assert _only_operation("add spa days of relaxation").args["item"] == "spa days of relaxation"
+
+
+def test_words_before_an_arrow_that_name_more_than_a_field_are_the_carded_operation() -> None:
+    for said in ("return flight -> 20/03", "the way back → 21 March", "outbound leg => 13/03"):
+        reading = read(said)
+        (act,) = reading.acts
+        assert isinstance(act, OperationAct), said
+        assert reading.statuses == ["awaiting_confirmation"], said  # a card, never a commit
+
+
+def test_a_field_name_alone_before_an_arrow_stays_that_field() -> None:
+    (act,) = read("return date -> 20/03").acts
+    assert isinstance(act, SetFieldAct) and act.field == "return_date"

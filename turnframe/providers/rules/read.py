@@ -208,6 +208,7 @@ _NEW_ONE = re.compile(
     r"(?:the\s+)?(?:new|right|correct|real|actual)\s+(?:one|[\w-]+)\s+(?:is|should\s+be|=|:)\s*\S",
     ICASE,
 )
+_ARROW_AT = re.compile(r"->|=>|\u2192")
 _JOINED_BEFORE = re.compile(r"(?<!\w)(?:and|also|plus)\s+$", ICASE)
 _IF_FIRST_WORD = re.compile(r"(?:only\s+)?if\s", ICASE)
 HYPOTHETICAL_IF = re.compile(
@@ -439,6 +440,8 @@ class Reader:
             return
         readers = (self._cancel, self._keep, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
+            return
+        if self._arrowed_before_a_field(clause, s, e):
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
@@ -973,6 +976,29 @@ class Reader:
                 return
         if not self._follow_up(s, e):
             self.plan.not_understood(s, e)
+
+    def _arrowed_before_a_field(self, clause: Clause, s: int, e: int) -> bool:
+        """ "<F> <more words> -> value": words before an arrow that say more than a field's
+        name (a field named by one word, and a choice of a carded operation named by that word
+        and another) name what the operation picks; read as that operation (it waits for a
+        card), never as the field the first word names. The field's name alone stays the
+        field."""
+        arrow = _ARROW_AT.search(self.text, s, e)
+        if arrow is None:
+            return False
+        head = self.text[s : arrow.start()].strip(" ,;:")
+        named = re.fullmatch(
+            rf"(?:(?:the|my|our)\s+)?(?:{self.vocab.field_pattern})", head, ICASE
+        )
+        if named is not None or self.vocab.operation_regex.search(head):
+            return False
+        arrowed = read_arrowed_operation(
+            self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
+        )
+        if arrowed is None:
+            return False
+        self._operation(clause, arrowed, (s, e))
+        return True
 
     def _listed_field_without_value(self, s: int, e: int) -> bool:
         """ "…, and a note": a field named in a list of objects with nothing after it is that
