@@ -28,12 +28,7 @@ from typing import Any
 
 import anyio
 
-from turnframe.corpora import default_registry
-from turnframe.examples import sample
-from turnframe.providers.rules import RulesProvider
-from turnframe.runtime import Runtime, RuntimeSettings
-from turnframe.stores import SqliteStore
-from turnframe.testing.phrasings import Graded, load_corpus, play_one, summarize
+from turnframe.testing.phrasings import Graded, desk_player, load_corpus, summarize
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "phrasings"
 DESKS = ("refund-desk", "travel-desk")
@@ -65,24 +60,10 @@ def corpus_files(part: str) -> list[tuple[str, Path]]:
 
 
 async def play_desk(desk_name: str, path: Path, *, every: int, progress: Any) -> list[Graded]:
-    desk = sample(desk_name)
-    phrasings = load_corpus(path)[::every]
-    registry = default_registry()
-    desk.register_corpus(registry)
     graded: list[Graded] = []
-    async with contextlib.AsyncExitStack() as stack:
-        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
-        rt = await stack.enter_async_context(
-            Runtime(
-                workflows=[desk.workflow],
-                store=store,
-                provider=RulesProvider(workflows=[desk.workflow]),
-                corpora=registry,
-                settings=RuntimeSettings(pool_size=2, ask_timeout=30.0),
-            )
-        )
-        for phrasing in phrasings:
-            graded.append(await play_one(rt, store, phrasing, workflow=desk.name, seed=desk.seed()))
+    async with desk_player(desk_name) as play:
+        for phrasing in load_corpus(path)[::every]:
+            graded.append(await play(phrasing))
             progress()
     return graded
 

@@ -4,17 +4,11 @@ lines reaching the right effects may not fall. The held-out quarter is never rea
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pytest
 
-from turnframe.corpora import default_registry
-from turnframe.examples import sample
-from turnframe.providers.rules import RulesProvider
-from turnframe.runtime import Runtime, RuntimeSettings
-from turnframe.stores import SqliteStore
-from turnframe.testing.phrasings import Graded, load_corpus, play_one, summarize
+from turnframe.testing.phrasings import Graded, desk_player, load_corpus, summarize
 
 pytestmark = pytest.mark.anyio
 
@@ -25,28 +19,10 @@ RIGHT_SHARE_FLOOR = 0.97
 
 
 async def _play(desk_name: str) -> list[Graded]:
-    desk = sample(desk_name)
-    paths = [p for p in (FOLDER / f"{desk_name}.jsonl", FOLDER / "own" / f"{desk_name}.jsonl")]
+    paths = [FOLDER / f"{desk_name}.jsonl", FOLDER / "own" / f"{desk_name}.jsonl"]
     phrasings = [line for p in paths if p.exists() for line in load_corpus(p)]
-    registry = default_registry()
-    desk.register_corpus(registry)
-    graded: list[Graded] = []
-    async with contextlib.AsyncExitStack() as stack:
-        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
-        rt = await stack.enter_async_context(
-            Runtime(
-                workflows=[desk.workflow],
-                store=store,
-                provider=RulesProvider(workflows=[desk.workflow]),
-                corpora=registry,
-                settings=RuntimeSettings(pool_size=2, ask_timeout=30.0),
-            )
-        )
-        for phrasing in phrasings:
-            graded.append(
-                await play_one(rt, store, phrasing, workflow=desk.name, seed=desk.seed())
-            )
-    return graded
+    async with desk_player(desk_name) as play:
+        return [await play(phrasing) for phrasing in phrasings]
 
 
 @pytest.fixture(scope="module")

@@ -5,19 +5,14 @@ the corpus."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import pytest
 
-from turnframe.corpora import default_registry
 from turnframe.examples import sample
-from turnframe.providers.rules import RulesProvider
 from turnframe.providers.rules.confidence import free_text_doubt, unexplained_doubt
 from turnframe.providers.rules.vocabulary import vocabulary_of
-from turnframe.runtime import Runtime, RuntimeSettings
-from turnframe.stores import SqliteStore
-from turnframe.testing.phrasings import Graded, Phrasing, play_one
+from turnframe.testing.phrasings import Graded, play_turns
 
 pytestmark = pytest.mark.anyio
 
@@ -30,22 +25,7 @@ def anyio_backend() -> str:
 async def play(desk_name: str, *turns: str) -> Graded:
     """One conversation on a fresh seeded desk; the grade's events and shown blocks are what
     the tests look at (the expectation itself is not used)."""
-    desk = sample(desk_name)
-    registry = default_registry()
-    desk.register_corpus(registry)
-    line = Phrasing(id="t", category="t", turns=turns, expect={"ends_with": "nothing"})
-    async with contextlib.AsyncExitStack() as stack:
-        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
-        rt = await stack.enter_async_context(
-            Runtime(
-                workflows=[desk.workflow],
-                store=store,
-                provider=RulesProvider(workflows=[desk.workflow]),
-                corpora=registry,
-                settings=RuntimeSettings(pool_size=1, ask_timeout=30.0),
-            )
-        )
-        return await play_one(rt, store, line, workflow=desk.name, seed=desk.seed())
+    return await play_turns(desk_name, turns)
 
 
 def shown(graded: Graded) -> list[str]:

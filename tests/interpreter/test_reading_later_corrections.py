@@ -4,18 +4,12 @@ never commits the value the user took back. The phrasings are written for these 
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import pytest
 from interpreter_kit import read
 
-from turnframe.corpora import default_registry
-from turnframe.examples import sample
-from turnframe.providers.rules import RulesProvider
-from turnframe.runtime import Runtime, RuntimeSettings
-from turnframe.stores import SqliteStore
-from turnframe.testing.phrasings import Graded, Phrasing, play_one
+from turnframe.testing.phrasings import Graded, play_turns
 
 pytestmark = pytest.mark.anyio
 
@@ -26,22 +20,7 @@ def anyio_backend() -> str:
 
 
 async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
-    desk = sample(desk_name)
-    registry = default_registry()
-    desk.register_corpus(registry)
-    async with contextlib.AsyncExitStack() as stack:
-        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
-        rt = await stack.enter_async_context(
-            Runtime(
-                workflows=[desk.workflow],
-                store=store,
-                provider=RulesProvider(workflows=[desk.workflow]),
-                corpora=registry,
-                settings=RuntimeSettings(pool_size=1, ask_timeout=30.0),
-            )
-        )
-        line = Phrasing(id="later", category="test", turns=turns, expect=expect)
-        return await play_one(rt, store, line, workflow=desk.name, seed=desk.seed())
+    return await play_turns(desk_name, turns, expect)
 
 
 def _field(case: str, field: str, value: Any) -> dict[str, Any]:

@@ -12,9 +12,10 @@ line starts from the seed data) and grades each one:
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -351,15 +352,63 @@ def summarize(graded: Sequence[Graded]) -> Summary:
     )
 
 
+@contextlib.asynccontextmanager
+async def desk_player(
+    desk_name: str, *, pool_size: int = 2
+) -> AsyncIterator[Callable[[Phrasing], Awaitable[Graded]]]:
+    """A runtime on one sample desk, read by the offline rules interpreter, over a fresh
+    in-memory store; yields ``play(phrasing)``, which plays one conversation on freshly seeded
+    records (as the corpus files are played) and grades it."""
+    from turnframe.corpora import default_registry
+    from turnframe.examples import sample
+    from turnframe.providers.rules import RulesProvider
+    from turnframe.runtime import RuntimeSettings
+    from turnframe.stores import SqliteStore
+
+    desk = sample(desk_name)
+    registry = default_registry()
+    desk.register_corpus(registry)
+    async with contextlib.AsyncExitStack() as stack:
+        store = await stack.enter_async_context(SqliteStore.open(":memory:"))
+        rt = await stack.enter_async_context(
+            Runtime(
+                workflows=[desk.workflow],
+                store=store,
+                provider=RulesProvider(workflows=[desk.workflow]),
+                corpora=registry,
+                settings=RuntimeSettings(pool_size=pool_size, ask_timeout=30.0),
+            )
+        )
+
+        async def play(phrasing: Phrasing) -> Graded:
+            return await play_one(rt, store, phrasing, workflow=desk.name, seed=desk.seed())
+
+        yield play
+
+
+async def play_turns(
+    desk_name: str, turns: Sequence[str], expect: Mapping[str, Any] | None = None
+) -> Graded:
+    """One conversation of ``turns`` on a fresh seeded sample desk, graded against ``expect``
+    (default: nothing happens; a test may look at the grade's events and shown blocks only)."""
+    line = Phrasing(
+        id="t", category="test", turns=tuple(turns), expect=expect or {"ends_with": "nothing"}
+    )
+    async with desk_player(desk_name, pool_size=1) as play:
+        return await play(line)
+
+
 __all__ = [
     "CORPUS_CLOCK",
     "BadCorpusLine",
     "Graded",
     "Phrasing",
     "Summary",
+    "desk_player",
     "load_corpus",
     "match_events",
     "play_one",
+    "play_turns",
     "shows",
     "summarize",
 ]
