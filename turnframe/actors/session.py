@@ -736,18 +736,8 @@ class SessionActor(Actor):
         narrated = attrs.evolve(reply.message, execution=report)
         await self._observed("narrator", narrated, _called(lambda _: narration, narrated))
         self._recall = self._recall.after(reply.recalled)
-        self._thread = reply.thread
-        plan = reply.message.plan
-        if plan is not None and plan.acts:
-            self._previous_acts = plan.acts
-        self._forget(turn.turn_id)
-        return TurnResponse(
-            session_id=self._session,
-            turn_id=turn.turn_id,
-            phase=TurnPhase.DELIVERED,
-            blocks=tuple(narration.blocks),
-            results=_results(reduction),
-            events=report.events,
+        return self._respond_delivered(
+            turn, reply.message.plan, reply.thread, narration, reduction, report
         )
 
     async def _reduce_again(self, turn: UserTurn, record: TurnRecord) -> ReductionPlan:
@@ -831,8 +821,21 @@ class SessionActor(Actor):
         self._recall = self._recall.after(recalled)
         if recalled.cards or recalled.closing:
             self._open_cards = None  # the recall stage opened or closed a card: read them again
+        return self._respond_delivered(turn, plan, thread, narration, reduction, report)
+
+    def _respond_delivered(
+        self,
+        turn: UserTurn,
+        plan: UserTurnPlan | None,
+        thread: ThreadContext,
+        narration: Narration,
+        reduction: ReductionPlan,
+        report: ExecutionReport,
+    ) -> TurnResponse:
+        """A delivered turn's bookkeeping (the thread, the acts a follow-up continues, the
+        turn's caches dropped) and its response, wherever the reply was stored."""
         self._thread = thread
-        if plan.acts:
+        if plan is not None and plan.acts:
             self._previous_acts = plan.acts
         self._forget(turn.turn_id)
         return TurnResponse(
