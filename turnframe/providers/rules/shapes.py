@@ -60,6 +60,12 @@ MONEY = re.compile(
     r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
     ICASE,
 )
+#: An amount or a number said before a workflow phrase that a value leads ("20 back",
+#: "EUR 42.50 back", "forty euros back"): no groups, so it fits in any pattern.
+LEADING_VALUE = (
+    rf"(?<![\w.,])(?:(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
+    rf"|{_NUMBER}(?:\s?(?:[€$£]|{_CURRENCY}(?!\w)))?)"
+)
 #: A bare number said as a price ("at 30 each", "for 12 per day", "at 8/day"): group
 #: ``number``. A number followed by other words ("for 3 days") is not a price.
 PRICED = re.compile(
