@@ -153,10 +153,10 @@ class _Carver:
                 # gets the words as said, so its parser refuses them and the user is asked;
                 # the number is never read again as a bare amount in the workflow's currency.
                 number = NUMBER.search(m.group(group)) or COUNT_WORDS.search(m.group(group))
-                # It is a price, so a price's argument gets it before a count's.
-                argument = (
-                    None if number is None else self.accepting(number.group(0), priced=True)
-                )
+                # It is a price, so a price's argument gets it before a count's; "a grand"
+                # says no number, and goes to the argument that takes an amount.
+                said = "1.50" if number is None else number.group(0)
+                argument = self.accepting(said, priced=True)
             if argument is not None:
                 self.args[argument.name] = m.group(group)
                 self.consumed.append(m.span())

@@ -47,22 +47,43 @@ DATE = re.compile(
     ICASE,
 )
 
-_DIGITS = r"\d+(?:[.,]\d)?k|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_DIGITS = (
+    r"\d+(?:[.,]\d{1,2})?(?:\s?k|\s+thousand)(?!\w)"
+    r"|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+)
 _NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
 _CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
+_CURRENCY_FIRST = r"(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))"
+#: A magnitude said loosely ("a grand", "a couple of grand", "half a k", "3m euros", "2
+#: million"): money, but no exact amount, so a parser refuses it and the user is asked.
+_LOOSE_MAGNITUDE = (
+    rf"(?:(?:a|one|\d+|{NUMBER_WORDS.pattern})\s+|a\s+couple(?:\s+of)?\s+|a\s+few\s+"
+    r"|several\s+|half\s+a\s+)grand(?!\w)|half\s+an?\s+k(?!\w)"
+    rf"|{_CURRENCY_FIRST}\s?\d+(?:[.,]\d{{1,2}})?\s?(?:m|mn|bn)(?!\w)"
+    rf"|\d+(?:[.,]\d{{1,2}})?\s?(?:m|mn|bn)\s?(?:[€$£]|{_CURRENCY}(?!\w))"
+    rf"|(?:\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})\s+(?:million|billion)(?!\w)"
+    rf"(?:\s+{_CURRENCY}(?!\w))?"
+)
 #: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it:
 #: the currency before or after the number, as a symbol, a code or a word.
 MONEY = re.compile(
     r"(?<!\w)(?:(?:at|for|of|by)\s+)?"
-    rf"(?P<money>\d{{1,2}}\s?(?:cents?|c)(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
+    rf"(?P<money>{_LOOSE_MAGNITUDE}|\d{{1,2}}\s?(?:cents?|c)(?!\w)"
+    rf"|(?:{NUMBER_WORDS.pattern})\s+cents?(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
     rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
     r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
     ICASE,
 )
-#: An amount or a number said before a workflow phrase that a value leads ("20 back",
-#: "EUR 42.50 back", "forty euros back"): no groups, so it fits in any pattern.
+#: Words a value may follow when it opens a request ("put 15 euros back", "just 20 back"):
+#: after any other word ("your agent offered 25 euros back") the value tells a story.
+_REQUEST_WORDS = r"put send get like need want please just only me us pay give"
+_REQUEST_BEFORE_VALUE = "".join(rf"|(?<={w}\s)" for w in _REQUEST_WORDS.split(" "))
+#: An amount or a number that opens a request, said before a workflow phrase that a value
+#: leads ("20 back", "EUR 42.50 back", "forty euros back"): no groups, so it fits in any
+#: pattern.
 LEADING_VALUE = (
+    rf"(?:(?<![a-z]\s)(?<![a-z]\s\s){_REQUEST_BEFORE_VALUE})"
     rf"(?<![\w.,])(?:(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
     rf"|{_NUMBER}(?:\s?(?:[€$£]|{_CURRENCY}(?!\w)))?)"
 )
@@ -106,7 +127,9 @@ TIMES = (
 )
 #: A bare number ("135", "12.50", "twenty"; never a lone "one"): group ``number``.
 NUMBER = re.compile(
-    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?|(?!one\b){NUMBER_WORDS.pattern})(?![\w])", ICASE
+    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d{{1,2}})?\s?k(?!\w)|\d+(?:[.,]\d+)?"
+    rf"|(?!one\b){NUMBER_WORDS.pattern})(?![\w])",
+    ICASE,
 )
 
 #: Words that lead a clause without meaning anything for the plan.
