@@ -43,6 +43,7 @@ from turnframe.providers.rules.shapes import (
     TRIM,
     VAGUE_OBJECT,
 )
+from turnframe.providers.rules.vague import DATE_HEDGE_AFTER, DATE_HEDGE_BEFORE
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
 from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
 from turnframe.references import AliasMatch
@@ -158,11 +159,25 @@ class _Carver:
                 said = "1.50" if number is None else number.group(0)
                 argument = self.accepting(said, priced=True)
             if argument is not None:
-                self.args[argument.name] = m.group(group)
-                self.consumed.append(m.span())
+                span, value = m.span(), m.group(group)
+                if group == "date":  # "around March 20": an estimate, asked for, never picked
+                    span, value = self._hedged(span, value, start, end)
+                self.args[argument.name] = value
+                self.consumed.append(span)
                 self.numbers.append((m.start(), argument.name))
             elif group == "date":
                 self.dates.append(m.span())  # a date is never read again as a number
+
+    def _hedged(self, span: Span, value: str, start: int, end: int) -> tuple[Span, str]:
+        """The date with the words that make it an estimate ("around March 20", "12 March or
+        so"), which the interpreter then asks about; the date as said when there are none."""
+        before = DATE_HEDGE_BEFORE.search(self.text, start, span[0])
+        after = DATE_HEDGE_AFTER.match(self.text, span[1], end)
+        lo = before.start() if before is not None else span[0]
+        hi = after.end() if after is not None else span[1]
+        if (lo, hi) == span or not self.free((lo, span[0])) or not self.free((span[1], hi)):
+            return span, value
+        return (lo, hi), " ".join(self.text[lo:hi].split())
 
     def shifts(self, start: int, end: int) -> None:
         """ "a day later" goes to an argument the workflow counts from a current value; the

@@ -44,6 +44,7 @@ from turnframe.providers.rules.split import sentences
 from turnframe.providers.rules.vague import (
     partial_words,
     placeholder_in,
+    vague_date_words,
     vague_value,
     vague_words,
 )
@@ -158,12 +159,6 @@ _FOR_SOMEONE = re.compile(
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
 _DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
-#: Dates that name a span, not a day: a card shows the day the workflow would pick.
-_VAGUE_DATE = re.compile(
-    r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?weekend|sometime|some\s+time|later"
-    r"|earlier|soon|whenever|asap|cheapest|early|late)(?!\w)",
-    ICASE,
-)
 
 
 #: "I've asked you three times": how often something was said, not a value.
@@ -252,10 +247,18 @@ def vague_date(value: str, today: date | None = None) -> bool:
     move by a said number of days ("two days later") is exact, not vague."""
     if SHIFT.fullmatch(value.strip()) is not None:
         return False
-    if _VAGUE_DATE.search(value) is not None:
+    if vague_date_words(value) is not None:
         return True
     day = _DAY_ALONE.fullmatch(value.strip())
     return today is not None and day is not None and int(day.group("d")) < today.day
+
+
+def _vague_date_field(act: SetFieldAct, vocab: Vocabulary, today: date | None) -> bool:
+    """A date field set to a span or an estimate ("early April", "around the 10th", "next
+    week"): the date is asked for, never picked and never refused."""
+    field = vocab.workflow.field(act.field)
+    dated = field is not None and "date" in str(field.type)
+    return dated and bool(act.value.strip()) and vague_date(act.value, today)
 
 
 def _foreign_amount(act: SetFieldAct, vocab: Vocabulary, ctx: ParseContext | None) -> bool:
@@ -305,6 +308,9 @@ def vet(
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
         if isinstance(act, SetFieldAct) and _foreign_amount(act, vocab, ctx):
             plan.acts[index] = attrs.evolve(act, value="")  # "£900" for euros: asked for
+            continue
+        if isinstance(act, SetFieldAct) and _vague_date_field(act, vocab, today):
+            plan.acts[index] = attrs.evolve(act, value="")  # "sometime in March": asked for
             continue
         vague = isinstance(act, SetFieldAct) and vague_value(act.value)
         if isinstance(act, SetFieldAct) and vague and not _quoted_in(text, act.value, act.evidence):
