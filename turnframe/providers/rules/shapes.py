@@ -53,6 +53,11 @@ _DIGITS = (
 )
 _NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
 _CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
+#: Words that say an amount is the total of several ("60 euros in total", "for both").
+TOTAL = (
+    r"(?:in\s+total|total|in\s+all|altogether|all\s+in|all\s+together"
+    r"|for\s+(?:both|all)(?:\s+of\s+(?:us|them))?)(?!\w)"
+)
 _CURRENCY_FIRST = r"(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))"
 #: A magnitude said loosely ("a grand", "a couple of grand", "half a k", "3m euros", "2
 #: million"): money, but no exact amount, so a parser refuses it and the user is asked.
@@ -72,7 +77,7 @@ MONEY = re.compile(
     rf"|(?:{NUMBER_WORDS.pattern})\s+cents?(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
     rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
-    r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
+    rf"(?:\s+(?:each|apiece|{TOTAL}|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
     ICASE,
 )
 #: Words a value may follow when it opens a request ("put 15 euros back", "just 20 back"):
@@ -93,6 +98,22 @@ PRICED = re.compile(
     rf"(?<!\w)(?:at|for)\s+(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
     r"(?:\s+(?:each|apiece|a\s+piece|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
     r"|(?![\w.,]|\s*[a-z]))",
+    ICASE,
+)
+#: A bare number said as a price by its unit, without "at" or "for" ("15 a day", "12 each",
+#: "40 per person"): group ``number``.
+UNIT_PRICED = re.compile(
+    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})\s+"
+    r"(?:each|apiece|a\s+piece|(?:per|an?)\s+(?:day|person|head|hour|week|month|piece"
+    r"|ticket|unit|item|adult|child|kid|guest))(?!\w)",
+    ICASE,
+)
+#: A count of people, the unit a per-person price counts ("for 2 people", "3 of them", "two
+#: adults"): group ``count``; a multiplication sign after it belongs to it ("2 people x 35").
+HEADCOUNT = re.compile(
+    rf"(?<![\w.,])(?:for\s+)?(?P<count>\d+|{NUMBER_WORDS.pattern})\s+"
+    r"(?:people|persons|person|adults|guests|pax|travell?ers|passengers|participants"
+    r"|of\s+(?:us|them|those|these))(?!\w)(?:\s*[x\u00d7*@](?=\s*\S))?",
     ICASE,
 )
 #: How long something is wanted for ("for 3 days", "for two weeks"): group ``count``.
