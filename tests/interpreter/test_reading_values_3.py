@@ -370,3 +370,23 @@ def test_a_day_of_a_month_is_not_vague_unless_estimated(month: str, day: int) ->
 )
 def test_relative_dates_that_name_one_day_are_not_vague(said: str) -> None:
     assert vague_date_words(said) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "set the budget to 2k-ish",
+        "set the budget to around 2k",
+        "set the budget to about 3 thousand euros",
+        "set the budget to 2000 euros or so",
+    ],
+)
+async def test_an_estimated_amount_for_a_typed_field_is_asked_for(said: str) -> None:
+    await _reaches("travel-desk", _asks(), said)
+
+
+@pytest.mark.parametrize("said", ["add a tour at 40-ish", "refund 40-ish euros on 1001"])
+async def test_an_estimated_amount_never_commits(said: str) -> None:
+    desk = "refund-desk" if "refund" in said else "travel-desk"
+    graded = await play_turns(desk, (said,))
+    assert graded.events == ()

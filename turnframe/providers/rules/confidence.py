@@ -42,6 +42,7 @@ from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY, SHIFT
 from turnframe.providers.rules.split import sentences
 from turnframe.providers.rules.vague import (
+    estimate_words,
     partial_words,
     placeholder_in,
     vague_date_words,
@@ -105,7 +106,7 @@ _RECORD_REF = re.compile(
 #: Words that take the certainty out of a request: it waits for a card.
 _HEDGE = re.compile(
     r"(?<!\w)(?:not\s+sure|unsure|maybe|perhaps|probably|i\s+guess|(?:i\s+)?don'?t\s+know"
-    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either|roughly|approximately|something\s+like"
+    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either|roughly|approximately|something\s+like|ish"
     r"|(?:around|about)(?=\s+(?:[€$£]\s?)?\d))(?!\w)",
     ICASE,
 )
@@ -255,10 +256,14 @@ def vague_date(value: str, today: date | None = None) -> bool:
 
 def _vague_date_field(act: SetFieldAct, vocab: Vocabulary, today: date | None) -> bool:
     """A date field set to a span or an estimate ("early April", "around the 10th", "next
-    week"): the date is asked for, never picked and never refused."""
+    week"), or another typed field set to an estimate ("around 2k", "2000-ish"): the value
+    is asked for, never picked and never refused."""
     field = vocab.workflow.field(act.field)
-    dated = field is not None and "date" in str(field.type)
-    return dated and bool(act.value.strip()) and vague_date(act.value, today)
+    if field is None or field.type is str or not act.value.strip():
+        return False
+    if "date" in str(field.type):
+        return vague_date(act.value, today)
+    return estimate_words(act.value) is not None
 
 
 def _foreign_amount(act: SetFieldAct, vocab: Vocabulary, ctx: ParseContext | None) -> bool:

@@ -137,3 +137,18 @@ DATE_HEDGE_AFTER = re.compile(
     r"|more\s+or\s+less|(?:or\s+)?(?:thereabouts|roughly|approximately))(?!\w)",
     re.IGNORECASE,
 )
+
+
+#: Words that make a value an estimate: "around 2k", "2000-ish", "40 or so", "~30".
+_ESTIMATE = re.compile(
+    r"(?<!\w)(?:around|about|approx(?:imately|\.)?|roughly|circa|ca\.|ish|or\s+so"
+    r"|give\s+or\s+take|more\s+or\s+less|(?:or\s+)?thereabouts|something\s+like)(?!\w)"
+    r"|~\s*(?=\d)",
+    re.IGNORECASE,
+)
+
+
+def estimate_words(value: str) -> str | None:
+    """The words that make ``value`` an estimate ("around", "-ish", "or so", "~"), or None."""
+    m = _ESTIMATE.search(value)
+    return None if m is None else m.group(0)
