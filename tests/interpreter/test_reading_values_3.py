@@ -172,6 +172,11 @@ async def test_a_bare_magnitude_for_an_amount_argument_is_read() -> None:
         ("add a sunset cruise for 3 adults at 50 each", "sunset cruise", 3, 5000),
         ("add a fado dinner, 2 persons, 35 euros per person", "fado dinner", 2, 3500),
         ("add a surf lesson for 1 person at 40 euros", "surf lesson", 1, 4000),
+        ("add 3 museum passes for the 3 of us at 15 each", "museum passes", 3, 1500),
+        ("add 2 fado tickets at 30 euros each for 2 people", "fado tickets", 2, 3000),
+        ("please add a cooking workshop for 2 adults at \u20ac55 pp", "cooking workshop", 2, 5500),
+        ("add a tasting menu, 2 people at 60 a head", "tasting menu", 2, 6000),
+        ("add a walking tour for four people, 20 euros per person", "walking tour", 4, 2000),
     ],
 )
 async def test_a_count_of_people_with_a_price_each_is_the_quantity_and_the_unit_price(
@@ -187,6 +192,8 @@ async def test_a_count_of_people_with_a_price_each_is_the_quantity_and_the_unit_
         "add a boat tour, 60 euros altogether for 2 people",
         "add a dinner for 4 people at 100 euros",
         "add 3 kayaks at 90 euros in total",
+        "add 5 beach chairs, 50 euros for all of them",
+        "add a family ticket for 4 people at 80 euros for all of us",
     ],
 )
 async def test_a_price_for_several_that_may_be_the_total_is_asked_about(said: str) -> None:

@@ -68,7 +68,7 @@ _FUNCTION_ONLY = re.compile(
 )
 #: A price said per unit: "each", "apiece", "per person", "a head", "/day".
 _PER_UNIT = re.compile(
-    r"(?<!\w)(?:each|apiece|a\s+piece|(?:per|an?)\s+[a-z]+)$|/\s?[a-z]+$", ICASE
+    r"(?<!\w)(?:each|apiece|a\s+piece|pp|p\.p\.|(?:per|an?)\s+[a-z]+)$|/\s?[a-z]+$", ICASE
 )
 _SAID_AS_TOTAL = re.compile(rf"(?<!\w){TOTAL}$", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
@@ -170,6 +170,9 @@ class _Carver:
                 # says no number, and goes to the argument that takes an amount.
                 said = "1.50" if number is None else number.group(0)
                 argument = self.accepting(said, priced=True)
+            if argument is None and group == "count" and self._said_again(m.group(group)):
+                self.consumed.append(m.span())  # "3 passes for the 3 of us": the same count
+                continue
             if argument is not None:
                 span, value = m.span(), m.group(group)
                 if group == "date":  # "around March 20": an estimate, asked for, never picked
@@ -197,6 +200,18 @@ class _Carver:
         if any(self._several(name) for name in self.counts):
             for name in self.totals:
                 self.args[name] = f"\u2026 {self.args[name]} in total"
+
+    def _said_again(self, count: str) -> bool:
+        """Whether ``count`` repeats the count an argument already holds ("3 museum passes
+        for the 3 of us"): the same number said twice, not a second count."""
+        for name in self.counts:
+            argument = next(a for a in self.op.arguments if a.name == name)
+            try:
+                if argument.parse(count, self.ctx) == argument.parse(self.args[name], self.ctx):
+                    return True
+            except (ValueError, TypeError):
+                continue
+        return False
 
     def _several(self, name: str) -> bool:
         """Whether the count given to argument ``name`` is more than one."""

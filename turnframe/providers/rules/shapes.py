@@ -42,7 +42,7 @@ DATE = re.compile(
     rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL_WORD}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
-    rf"|the\s+{ORDINAL}"
+    rf"|the\s+{ORDINAL}(?!\w|\s+(?:of\s+(?:us|them|those|these)|people|persons|adults))"
     r")(?!\w)",
     ICASE,
 )
@@ -77,7 +77,7 @@ MONEY = re.compile(
     rf"|(?:{NUMBER_WORDS.pattern})\s+cents?(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
     rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
-    rf"(?:\s+(?:each|apiece|{TOTAL}|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
+    rf"(?:\s+(?:each|apiece|pp(?!\w)|p\.p\.|{TOTAL}|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
     ICASE,
 )
 #: Words a value may follow when it opens a request ("put 15 euros back", "just 20 back"):
@@ -111,7 +111,7 @@ UNIT_PRICED = re.compile(
 #: A count of people, the unit a per-person price counts ("for 2 people", "3 of them", "two
 #: adults"): group ``count``; a multiplication sign after it belongs to it ("2 people x 35").
 HEADCOUNT = re.compile(
-    rf"(?<![\w.,])(?:for\s+)?(?P<count>\d+|{NUMBER_WORDS.pattern})\s+"
+    rf"(?<![\w.,])(?:for\s+)?(?:(?:the|all)\s+)?(?P<count>\d+|{NUMBER_WORDS.pattern})\s+"
     r"(?:people|persons|person|adults|guests|pax|travell?ers|passengers|participants"
     r"|of\s+(?:us|them|those|these))(?!\w)(?:\s*[x\u00d7*@](?=\s*\S))?",
     ICASE,
