@@ -397,3 +397,11 @@ async def test_an_estimated_amount_never_commits(said: str) -> None:
     desk = "refund-desk" if "refund" in said else "travel-desk"
     graded = await play_turns(desk, (said,))
     assert graded.events == ()
+
+
+@pytest.mark.parametrize(
+    "said", ["add water bottles, 2 a day for 5 days", "add a massage, one a day for 3 days"]
+)
+async def test_how_many_a_day_is_never_read_as_a_price(said: str) -> None:
+    graded = await play_turns("travel-desk", (said,))
+    assert graded.events == ()

@@ -43,7 +43,6 @@ from turnframe.providers.rules.shapes import (
     TOTAL,
     TRAILING_PREPOSITION,
     TRIM,
-    UNIT_PRICED,
     VAGUE_OBJECT,
 )
 from turnframe.providers.rules.vague import DATE_HEDGE_AFTER, DATE_HEDGE_BEFORE
@@ -157,7 +156,7 @@ class _Carver:
                 continue
             at = max(m.end(), m.start() + 1)
             before = max(0, m.start() - 5)
-            priced = pattern in (PRICED, UNIT_PRICED) or (
+            priced = pattern is PRICED or (
                 group == "number" and _PRICED.search(self.text, before, m.start())
             )
             argument = self.accepting(m.group(group), priced=bool(priced))
@@ -427,7 +426,6 @@ def read_arguments(
     carver.shares(start, end)
     carver.cues(start, end, object_name)
     carver.shapes(PRICED, "number", start, end)  # "at 30 each": a price, "each" and all
-    carver.shapes(UNIT_PRICED, "number", start, end)  # "15 a day", "12 each"
     counted_before = len(carver.numbers)
     carver.shapes(HEADCOUNT, "count", start, end)  # "for 2 people": the count, unit and all
     for times in TIMES:  # "x2", "2x": a count, never part of the object

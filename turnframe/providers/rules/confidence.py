@@ -254,15 +254,16 @@ def vague_date(value: str, today: date | None = None) -> bool:
     return today is not None and day is not None and int(day.group("d")) < today.day
 
 
-def _vague_date_field(act: SetFieldAct, vocab: Vocabulary, today: date | None) -> bool:
+def _vague_date_field(act: SetFieldAct, vocab: Vocabulary) -> bool:
     """A date field set to a span or an estimate ("early April", "around the 10th", "next
     week"), or another typed field set to an estimate ("around 2k", "2000-ish"): the value
     is asked for, never picked and never refused."""
     field = vocab.workflow.field(act.field)
     if field is None or field.type is str or not act.value.strip():
         return False
-    if "date" in str(field.type):
-        return vague_date(act.value, today)
+    if "date" in str(field.type):  # a day alone this month has passed is left to a card
+        exact = SHIFT.fullmatch(act.value.strip()) is not None
+        return not exact and vague_date_words(act.value) is not None
     return estimate_words(act.value) is not None
 
 
@@ -314,7 +315,7 @@ def vet(
         if isinstance(act, SetFieldAct) and _foreign_amount(act, vocab, ctx):
             plan.acts[index] = attrs.evolve(act, value="")  # "£900" for euros: asked for
             continue
-        if isinstance(act, SetFieldAct) and _vague_date_field(act, vocab, today):
+        if isinstance(act, SetFieldAct) and _vague_date_field(act, vocab):
             plan.acts[index] = attrs.evolve(act, value="")  # "sometime in March": asked for
             continue
         vague = isinstance(act, SetFieldAct) and vague_value(act.value)

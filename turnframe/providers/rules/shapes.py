@@ -100,14 +100,6 @@ PRICED = re.compile(
     r"|(?![\w.,]|\s*[a-z]))",
     ICASE,
 )
-#: A bare number said as a price by its unit, without "at" or "for" ("15 a day", "12 each",
-#: "40 per person"): group ``number``.
-UNIT_PRICED = re.compile(
-    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})\s+"
-    r"(?:each|apiece|a\s+piece|(?:per|an?)\s+(?:day|person|head|hour|week|month|piece"
-    r"|ticket|unit|item|adult|child|kid|guest))(?!\w)",
-    ICASE,
-)
 #: A count of people, the unit a per-person price counts ("for 2 people", "3 of them", "two
 #: adults"): group ``count``; a multiplication sign after it belongs to it ("2 people x 35").
 HEADCOUNT = re.compile(
