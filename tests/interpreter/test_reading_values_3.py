@@ -405,3 +405,32 @@ async def test_an_estimated_amount_never_commits(said: str) -> None:
 async def test_how_many_a_day_is_never_read_as_a_price(said: str) -> None:
     graded = await play_turns("travel-desk", (said,))
     assert graded.events == ()
+
+
+@pytest.mark.parametrize(
+    "said", ["add a picnic for two", "add a table for 4", "add a dinner for six"]
+)
+async def test_a_small_number_after_for_is_never_committed_as_a_price(said: str) -> None:
+    graded = await play_turns("travel-desk", (said,))
+    assert graded.events == ()  # how many people, or a price? a card shows it first
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "set the budget to 2-3k",
+        "set the budget to between 2 and 3k",
+        "set the budget to 2k or 3k",
+        "set the budget to max 2k",
+        "set the budget to under 2k",
+        "set the budget to at least 2k",
+        "set the return date to the 20th or 21st",
+    ],
+)
+async def test_a_range_or_a_bound_for_a_typed_field_is_asked_about(said: str) -> None:
+    await _reaches("travel-desk", _asks(), said)
+
+
+async def test_a_half_after_and_is_never_cut_off_an_amount() -> None:
+    graded = await play_turns("travel-desk", ("set the budget to 2 and a half k",))
+    assert graded.events == ()

@@ -29,6 +29,7 @@ from turnframe.providers.rules.shapes import (
     DATE,
     DEICTIC,
     DURATION,
+    FOR_COUNT,
     HEADCOUNT,
     ICASE,
     LEADING_ARTICLE,
@@ -199,6 +200,30 @@ class _Carver:
         if any(self._several(name) for name in self.counts):
             for name in self.totals:
                 self.args[name] = f"\u2026 {self.args[name]} in total"
+
+    def for_counts(self, start: int, end: int) -> None:
+        """ "a dinner for six", "a table for 4": a small number after "for" with nothing after
+        it says for how many people as much as a price. For an operation that takes a count
+        it is a count of people (a card shows it, see :meth:`per_person`); a number above
+        twenty is left to be a price, and a count said already leaves it unread."""
+        counts = [a for a in self.op.arguments if self._takes("2", a) and not self._takes("1.5", a)]
+        if not counts:
+            return  # nothing to count: "for 20" is a price
+        for m in FOR_COUNT.finditer(self.text, start, end):
+            said = m.group("count")
+            if (said.isdigit() and int(said) > 20) or not self.free(m.span()):
+                continue
+            argument = next((a for a in counts if a.name not in self.args), None)
+            if argument is None:
+                if not self._said_again(said):
+                    self.dates.append(m.span())  # never read again as a price: unread
+                continue
+            self.args[argument.name] = said
+            self.consumed.append(m.span())
+            self.numbers.append((m.start(), argument.name))
+            self.counts.append(argument.name)
+            if self._several(argument.name):
+                self.headcounts.append(argument.name)
 
     def _said_again(self, count: str) -> bool:
         """Whether ``count`` repeats the count an argument already holds ("3 museum passes
@@ -425,6 +450,7 @@ def read_arguments(
     carver.shapes(MONEY, "money", start, end)
     carver.shares(start, end)
     carver.cues(start, end, object_name)
+    carver.for_counts(start, end)  # "a dinner for six": how many people, not a price
     carver.shapes(PRICED, "number", start, end)  # "at 30 each": a price, "each" and all
     counted_before = len(carver.numbers)
     carver.shapes(HEADCOUNT, "count", start, end)  # "for 2 people": the count, unit and all

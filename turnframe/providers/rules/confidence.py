@@ -81,7 +81,8 @@ _CORRECTING = re.compile(
 #: A value that could be an argument: a number (digits or words, never a lone "one"), an
 #: amount, a currency.
 _VALUE = re.compile(
-    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?|cents?)(?!\w)",
+    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?|cents?"
+    r"|grand|million|billion|a\s+half\s+k)(?!\w)",
     ICASE,
 )
 #: Words that say the negation is about the request: "don't do it", "not that one".
@@ -267,12 +268,19 @@ def _vague_date_field(act: SetFieldAct, vocab: Vocabulary) -> bool:
     return estimate_words(act.value) is not None
 
 
+_NUMERAL = re.compile(r"\d")
+
+
 def _foreign_amount(act: SetFieldAct, vocab: Vocabulary, ctx: ParseContext | None) -> bool:
     """A field's value said as an amount of money its parser refuses ("£900" for a field in
-    euros): another currency is asked about, never converted and never refused outright."""
+    euros), or a number its parser refuses for a field that holds no date ("2-3k", "max 2k",
+    "2k or 3k"): another currency, a range or a bound is asked about, never converted and
+    never refused outright."""
     field = vocab.workflow.field(act.field)
-    money = MONEY.fullmatch(act.value.strip().rstrip(".!?"))
-    if field is None or ctx is None or money is None or field.type is str:
+    if field is None or ctx is None or field.type is str:
+        return False
+    said = act.value.strip().rstrip(".!?")
+    if MONEY.fullmatch(said) is None and ("date" in str(field.type) or not _NUMERAL.search(said)):
         return False
     try:
         field.parse(act.value, ctx)

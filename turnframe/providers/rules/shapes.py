@@ -108,6 +108,12 @@ HEADCOUNT = re.compile(
     r"|of\s+(?:us|them|those|these))(?!\w)(?:\s*[x\u00d7*@](?=\s*\S))?",
     ICASE,
 )
+#: "for two", "for 6" ending a clause, with nothing after the number: for how many people
+#: as much as a price ("a dinner for six"): group ``count``.
+FOR_COUNT = re.compile(
+    rf"(?<!\w)for\s+(?P<count>\d{{1,2}}|{NUMBER_WORDS.pattern})(?![\w.,]|\s*[a-z0-9€$£])",
+    ICASE,
+)
 #: How long something is wanted for ("for 3 days", "for two weeks"): group ``count``.
 #: A move relative to a value's current one ("a day later", "two weeks earlier"): group
 #: ``shift``, for an argument the workflow counts from a current value (``Argument.current``).

@@ -104,7 +104,7 @@ _VAGUE_DATE = re.compile(
     r"|sometime|some\s+time|some\s+day|someday|one\s+day|later|earlier|soon|whenever|asap"
     r"|cheapest|early|late|mid|middle|beginning|start|end(?=\s+of\s+(?!(?:the|this|next)\s+month))"
     r"|around|about|approx(?:imately|\.)?|roughly|circa|ca\.|ish|or\s+so|give\s+or\s+take"
-    r"|more\s+or\s+less|(?:first|second|third|fourth|last)\s+(?:week|half|days?)"
+    r"|more\s+or\s+less|or|(?:first|second|third|fourth|last)\s+(?:week|half|days?)"
     r"|spring|summer|autumn|fall|winter|easter|christmas|xmas|new\s+year|holidays?)(?!\w)",
     re.IGNORECASE,
 )
