@@ -408,7 +408,7 @@ async def test_how_many_a_day_is_never_read_as_a_price(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["add a picnic for two", "add a table for 4", "add a dinner for six"]
+    "said", ["add a picnic for two", "add a table for four", "add a dinner for six"]
 )
 async def test_a_small_number_after_for_is_never_committed_as_a_price(said: str) -> None:
     graded = await play_turns("travel-desk", (said,))

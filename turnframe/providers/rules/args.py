@@ -202,28 +202,17 @@ class _Carver:
                 self.args[name] = f"\u2026 {self.args[name]} in total"
 
     def for_counts(self, start: int, end: int) -> None:
-        """ "a dinner for six", "a table for 4": a small number after "for" with nothing after
-        it says for how many people as much as a price. For an operation that takes a count
-        it is a count of people (a card shows it, see :meth:`per_person`); a number above
-        twenty is left to be a price, and a count said already leaves it unread."""
+        """ "a dinner for six", "a picnic for two": a number in words after "for" with nothing
+        after it says for how many people as much as a price, and one thing for several
+        people may be one or several: for an operation that takes a count, the words are left
+        unread (a card shows the rest, or the user is asked), never read as a price or a
+        count. In digits ("a museum pass for 15") it is a price."""
         counts = [a for a in self.op.arguments if self._takes("2", a) and not self._takes("1.5", a)]
         if not counts:
-            return  # nothing to count: "for 20" is a price
+            return  # nothing to count: "for twenty" is a price
         for m in FOR_COUNT.finditer(self.text, start, end):
-            said = m.group("count")
-            if (said.isdigit() and int(said) > 20) or not self.free(m.span()):
-                continue
-            argument = next((a for a in counts if a.name not in self.args), None)
-            if argument is None:
-                if not self._said_again(said):
-                    self.dates.append(m.span())  # never read again as a price: unread
-                continue
-            self.args[argument.name] = said
-            self.consumed.append(m.span())
-            self.numbers.append((m.start(), argument.name))
-            self.counts.append(argument.name)
-            if self._several(argument.name):
-                self.headcounts.append(argument.name)
+            if self.free(m.span()):
+                self.dates.append(m.span())  # never read again as a price: unread
 
     def _said_again(self, count: str) -> bool:
         """Whether ``count`` repeats the count an argument already holds ("3 museum passes

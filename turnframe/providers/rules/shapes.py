@@ -108,10 +108,10 @@ HEADCOUNT = re.compile(
     r"|of\s+(?:us|them|those|these))(?!\w)(?:\s*[x\u00d7*@](?=\s*\S))?",
     ICASE,
 )
-#: "for two", "for 6" ending a clause, with nothing after the number: for how many people
-#: as much as a price ("a dinner for six"): group ``count``.
+#: "for two", "for six" ending a clause, with nothing after the number: for how many people
+#: as much as a price ("a dinner for six"); in digits ("for 15") it is a price: group ``count``.
 FOR_COUNT = re.compile(
-    rf"(?<!\w)for\s+(?P<count>\d{{1,2}}|{NUMBER_WORDS.pattern})(?![\w.,]|\s*[a-z0-9€$£])",
+    rf"(?<!\w)for\s+(?P<count>{NUMBER_WORDS.pattern})(?![\w.,]|\s*[a-z0-9€$£])",
     ICASE,
 )
 #: How long something is wanted for ("for 3 days", "for two weeks"): group ``count``.
