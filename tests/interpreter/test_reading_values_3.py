@@ -94,6 +94,10 @@ async def test_an_amount_before_back_commits_only_after_the_click() -> None:
         "GBP 12 back on 1001 please",
         "20 dollars back on 1001",
         "put $30 back on my card for 1001",
+        "refund 20 CAD on 1001",
+        "refund 20 yen on 1001",
+        "refund 20 SEK on 1001",
+        "refund CHF 20 on 1001",
     ],
 )
 async def test_an_amount_in_another_currency_before_back_is_asked_about(said: str) -> None:

@@ -22,7 +22,28 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
     "GBP": ("£", "gbp", "pound", "pounds", "quid"),
     "CHF": ("chf", "franc", "francs"),
     "BRL": ("r$", "brl", "reais"),
+    "CAD": ("cad", "c$", "ca$"),
+    "AUD": ("aud", "a$", "au$"),
+    "JPY": ("¥", "jpy", "yen"),
+    "INR": ("₹", "inr", "rupee", "rupees"),
+    "CNY": ("cny", "rmb", "yuan"),
+    "SEK": ("sek", "kronor", "krona"),
+    "NOK": ("nok", "kroner", "krone"),
+    "DKK": ("dkk",),
+    "PLN": ("pln", "zloty", "zlotys"),
+    "CZK": ("czk",),
+    "HUF": ("huf", "forint", "forints"),
+    "MXN": ("mxn", "peso", "pesos"),
+    "ZAR": ("zar",),
 }
+#: Currency codes and words (never symbols), for patterns that find an amount in text.
+CURRENCY_WORDS = tuple(
+    sorted((w for ws in CURRENCIES.values() for w in ws if w.isalpha()), key=len, reverse=True)
+)
+#: Currency symbols, alone or with a prefix ("€", "r$", "us$").
+CURRENCY_SYMBOLS = tuple(
+    sorted((w for ws in CURRENCIES.values() for w in ws if not w.isalpha()), key=len, reverse=True)
+)
 _SYMBOLS = sorted((w for ws in CURRENCIES.values() for w in ws), key=len, reverse=True)
 _CUR = "|".join(re.escape(w) for w in _SYMBOLS)
 _NUM = r"\d+(?:[.,]\d{1,2})?\s?k|\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from turnframe.reading.money import CURRENCY_SYMBOLS, CURRENCY_WORDS
 from turnframe.reading.numbers import NUMBER_WORDS
 
 ICASE = re.IGNORECASE
@@ -52,20 +53,23 @@ _DIGITS = (
     r"|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 )
 _NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
-_CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
+_CURRENCY = "(?:" + "|".join(re.escape(w) for w in CURRENCY_WORDS) + ")"
+_SYMBOL = "(?:" + "|".join(re.escape(w) for w in CURRENCY_SYMBOLS) + ")"
+#: A currency written before the number: a symbol or a three-letter code ("€20", "EUR 20").
+_CODE_FIRST = "(?:" + "|".join(w for w in CURRENCY_WORDS if len(w) == 3) + ")"
 #: Words that say an amount is the total of several ("60 euros in total", "for both").
 TOTAL = (
     r"(?:in\s+total|total|in\s+all|altogether|all\s+in|all\s+together"
     r"|for\s+(?:both|all)(?:\s+of\s+(?:us|them))?)(?!\w)"
 )
-_CURRENCY_FIRST = r"(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))"
+_CURRENCY_FIRST = rf"(?:{_SYMBOL}|{_CODE_FIRST}(?!\w))"
 #: A magnitude said loosely ("a grand", "a couple of grand", "half a k", "3m euros", "2
 #: million"): money, but no exact amount, so a parser refuses it and the user is asked.
 _LOOSE_MAGNITUDE = (
     rf"(?:(?:a|one|\d+|{NUMBER_WORDS.pattern})\s+|a\s+couple(?:\s+of)?\s+|a\s+few\s+"
     r"|several\s+|half\s+a\s+)grand(?!\w)|half\s+an?\s+k(?!\w)"
     rf"|{_CURRENCY_FIRST}\s?\d+(?:[.,]\d{{1,2}})?\s?(?:m|mn|bn)(?!\w)"
-    rf"|\d+(?:[.,]\d{{1,2}})?\s?(?:m|mn|bn)\s?(?:[€$£]|{_CURRENCY}(?!\w))"
+    rf"|\d+(?:[.,]\d{{1,2}})?\s?(?:m|mn|bn)\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w))"
     rf"|(?:\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})\s+(?:million|billion)(?!\w)"
     rf"(?:\s+{_CURRENCY}(?!\w))?"
 )
@@ -74,8 +78,8 @@ _LOOSE_MAGNITUDE = (
 MONEY = re.compile(
     r"(?<!\w)(?:(?:at|for|of|by)\s+)?"
     rf"(?P<money>{_LOOSE_MAGNITUDE}|\d{{1,2}}\s?(?:cents?|c)(?!\w)"
-    rf"|(?:{NUMBER_WORDS.pattern})\s+cents?(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
-    rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
+    rf"|(?:{NUMBER_WORDS.pattern})\s+cents?(?!\w)|{_CURRENCY_FIRST}\s?{_NUMBER}"
+    rf"|{_NUMBER}\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
     rf"(?:\s+(?:each|apiece|pp(?!\w)|p\.p\.|{TOTAL}|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
     ICASE,
@@ -89,8 +93,8 @@ _REQUEST_BEFORE_VALUE = "".join(rf"|(?<={w}\s)" for w in _REQUEST_WORDS.split(" 
 #: pattern.
 LEADING_VALUE = (
     rf"(?:(?<![a-z]\s)(?<![a-z]\s\s){_REQUEST_BEFORE_VALUE})"
-    rf"(?<![\w.,])(?:(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
-    rf"|{_NUMBER}(?:\s?(?:[€$£]|{_CURRENCY}(?!\w)))?)"
+    rf"(?<![\w.,])(?:{_CURRENCY_FIRST}\s?{_NUMBER}"
+    rf"|{_NUMBER}(?:\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w)))?)"
 )
 #: A bare number said as a price ("at 30 each", "for 12 per day", "at 8/day"): group
 #: ``number``. A number followed by other words ("for 3 days") is not a price.
