@@ -100,7 +100,7 @@ async def test_an_amount_before_back_commits_only_after_the_click() -> None:
         "refund CHF 20 on 1001",
     ],
 )
-async def test_an_amount_in_another_currency_before_back_is_asked_about(said: str) -> None:
+async def test_an_amount_in_another_currency_is_asked_about_never_read_as_euros(said: str) -> None:
     await _reaches("refund-desk", _asks("amount"), said)
 
 
