@@ -20,10 +20,10 @@ The machine is shared, so each figure is the median of several rounds; a round r
 baseline and the actor layer back to back (in alternating order) and its ratio is taken within
 the round, so both see the same machine state. The spread is the lowest and highest round.
 ``calls_per_*`` count Python and builtin calls per message under cProfile (a coroutine counts
-once per resumption): the noise-free figure. ``--quick --json`` prints one JSON object on the
-last line.
+once per resumption), and ``--instructions`` counts CPU instructions per message under
+valgrind: the noise-free figures. ``--quick --json`` prints one JSON object on the last line.
 
-    python benchmarks/actors.py [--quick] [--json] [--backend asyncio|trio]
+    python benchmarks/actors.py [--quick] [--json] [--backend asyncio|trio] [--instructions]
 """
 
 from __future__ import annotations
@@ -31,11 +31,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
+import re
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import anyio
 import anyio.abc
@@ -413,13 +417,79 @@ def _rounded(value: float | list[float], key: str) -> float | list[float]:
     return round(value, digits)
 
 
+def _instructions(bench: str, n: int, backend: str) -> int:
+    """Instructions one run of ``bench`` over ``n`` messages executes (valgrind's count)."""
+    command = [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--cachegrind-out-file=/dev/null",
+        sys.executable,
+        __file__,
+        "--only",
+        bench,
+        "--messages",
+        str(n),
+        "--backend",
+        backend,
+    ]
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, check=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def instructions_per_message(backend: str) -> dict[str, float]:
+    """CPU instructions per message, as the difference of a run of 2n and a run of n messages
+    (start-up cancels out): noise-free, unlike times on a shared machine. Needs valgrind."""
+    sizes = {"tell": 5_000, "ask": 1_000}
+    benches = {
+        name: {"actor": actor.__name__, "same_work": baseline.__name__}
+        for name, (baseline, actor, _, _) in PAIRS.items()
+    }
+    jobs = [
+        (name, side, bench, n)
+        for name, sides in benches.items()
+        for side, bench in sides.items()
+        for n in (sizes[name], 2 * sizes[name])
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        counts = list(pool.map(lambda job: _instructions(job[2], job[3], backend), jobs))
+    by_job = {
+        (name, side, n): count for (name, side, _, n), count in zip(jobs, counts, strict=True)
+    }
+    result: dict[str, float] = {}
+    for name, n in sizes.items():
+        for side in ("actor", "same_work"):
+            per = (by_job[(name, side, 2 * n)] - by_job[(name, side, n)]) / n
+            result[f"instructions_per_{name}" + ("" if side == "actor" else "_same_work")] = per
+        result[f"{name}_ratio_instructions"] = (
+            result[f"instructions_per_{name}_same_work"] / result[f"instructions_per_{name}"]
+        )
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer messages and rounds")
     parser.add_argument("--json", action="store_true", help="print one JSON object last")
     parser.add_argument("--backend", default="asyncio", choices=["asyncio", "trio"])
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count CPU instructions per message under valgrind (noise-free, ~2 min)",
+    )
+    parser.add_argument("--only", help=argparse.SUPPRESS)  # one bench, for --instructions
+    parser.add_argument("--messages", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.only:
+        anyio.run(globals()[args.only], args.messages, backend=args.backend)
+        return 0
     measured = anyio.run(measure, args.quick, backend=args.backend)
+    if args.instructions:
+        measured.update(instructions_per_message(args.backend))
     tell_ratio, ask_ratio = measured["tell_ratio"], measured["ask_ratio"]
     assert isinstance(tell_ratio, float) and isinstance(ask_ratio, float)
     result = {
@@ -457,6 +527,15 @@ def main() -> int:
                     f"ratio {measured[f'{pair}_ratio_vs_{old}_old']:.2f} (information, old)",
                     file=out,
                 )
+    if args.instructions:
+        for name in PAIRS:
+            print(
+                f"{name:<5} instructions per message: actor "
+                f"{measured[f'instructions_per_{name}']:,.0f}, same work "
+                f"{measured[f'instructions_per_{name}_same_work']:,.0f}   "
+                f"{name}_ratio_instructions {measured[f'{name}_ratio_instructions']:.2f}",
+                file=out,
+            )
     if args.json:
         print(json.dumps(result))
     return 0
