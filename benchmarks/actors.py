@@ -334,13 +334,15 @@ async def actor_ask(n: int) -> Rates:
 
 
 Bench = Callable[[int], Awaitable[Rates]]
+OLD_EVERY = 3
 
 #: name: (baseline, actor side, messages in a quick round, in a full round)
 PAIRS: dict[str, tuple[Bench, Bench, int, int]] = {
     "tell": (same_work_tell, actor_tell, 50_000, 200_000),
     "ask": (same_work_ask, actor_ask, 5_000, 20_000),
 }
-#: the old baselines (information only): name: (baseline, the pair it is compared with)
+#: the old baselines (information only, slow: run every OLD_EVERY rounds): name: (baseline,
+#: the pair it is compared with)
 OLD: dict[str, tuple[Bench, str]] = {
     "raw_tell": (raw_tell, "tell"),
     "raw_tell_tuned": (raw_tell_tuned, "tell"),
@@ -351,7 +353,8 @@ OLD: dict[str, tuple[Bench, str]] = {
 async def rounds_of(rounds: int, quick: bool) -> dict[str, list[Rates]]:
     """Rates per round; the baseline and the actor side of a pair run back to back."""
     rates: dict[str, list[Rates]] = {}
-    with progress("actors", total=rounds * (2 * len(PAIRS) + len(OLD))) as bar:
+    old_rounds = len(range(0, rounds, OLD_EVERY))
+    with progress("actors", total=rounds * 2 * len(PAIRS) + old_rounds * len(OLD)) as bar:
         for round_number in range(rounds):
             for name, (baseline, actor, quick_n, full_n) in PAIRS.items():
                 n = quick_n if quick else full_n
@@ -361,6 +364,8 @@ async def rounds_of(rounds: int, quick: bool) -> dict[str, list[Rates]]:
                 for side, bench in order:
                     rates.setdefault(f"{side}_{name}", []).append(await bench(n))
                     bar.advance()
+            if round_number % OLD_EVERY:
+                continue
             for name, (bench, pair) in OLD.items():
                 n = PAIRS[pair][2] if quick else PAIRS[pair][3]
                 rates.setdefault(name, []).append(await bench(n))
@@ -386,7 +391,7 @@ def _ratios(actor: list[Rates], baseline: list[Rates], clock: int) -> list[float
 
 
 async def measure(quick: bool) -> dict[str, float | list[float]]:
-    rounds = 9 if quick else 15
+    rounds = 15 if quick else 25
     rates = await rounds_of(rounds, quick)
     result: dict[str, float | list[float]] = {"rounds": rounds}
     for name in PAIRS:
@@ -400,7 +405,7 @@ async def measure(quick: bool) -> dict[str, float | list[float]]:
         result[f"{name}_ratio_cpu"] = statistics.median(cpu_ratios)
         result[f"{name}_ratio_cpu_spread"] = [min(cpu_ratios), max(cpu_ratios)]
     for name, (_, pair) in OLD.items():
-        ratios = _ratios(rates[f"actor_{pair}"], rates[name], 0)
+        ratios = _ratios(rates[f"actor_{pair}"][::OLD_EVERY], rates[name], 0)
         result[f"{name}_per_s"] = statistics.median(r[0] for r in rates[name])
         result[f"{pair}_ratio_vs_{name}_old"] = statistics.median(ratios)
     for name, (baseline_bench, actor_bench, _, _) in PAIRS.items():

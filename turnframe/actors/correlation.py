@@ -12,9 +12,9 @@ from contextvars import ContextVar
 
 _correlation_id: ContextVar[str | None] = ContextVar("turnframe_correlation_id", default=None)
 
-# The bound methods, taken once: ``_correlation_id.get()`` in another module builds a bound
-# method per call (Python 3.11 does not cache method lookups on an imported name), and the
-# actor hot paths read or set it once per message.
+# The bound methods, taken once: the actor hot paths read or set the id once per message, and
+# ``_correlation_id.get()`` in another module builds a bound method per call (Python 3.11
+# compiles a method call on an imported name as an attribute load and a call).
 _get_correlation_id = _correlation_id.get
 _set_correlation_id = _correlation_id.set
 
