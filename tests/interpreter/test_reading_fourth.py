@@ -1,0 +1,221 @@
+"""Messages as the fourth corpus's voices write them: politeness wrapped around a request,
+emphasis inside a value, dictated punctuation and record numbers, and later turns that complete
+the first. Played through the real runtime with the rules interpreter; the phrasings are written
+for these tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from turnframe.providers.rules.rewrites import prepared
+from turnframe.testing.phrasings import Graded, play_turns
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
+    return await play_turns(desk_name, turns, expect)
+
+
+def _field(case: str, field: str, value: Any) -> dict[str, Any]:
+    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
+
+
+def _extra(data: dict[str, Any]) -> dict[str, Any]:
+    return {"case": "lisbon", "type": "extra_added", "data": data}
+
+
+def _refund(case: str, amount: int) -> dict[str, Any]:
+    return {"case": case, "type": "refund_requested", "data": {"amount": amount}}
+
+
+def _plain(text: str) -> str:
+    said = prepared(text, frozenset({"add", "change", "set", "move"}), "order|trip", frozenset())
+    return text if said is None else said.text
+
+
+# --- politeness around a request ------------------------------------------------------------
+
+
+async def test_an_apology_before_a_routine_change_still_commits_it() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("So sorry to bother you again, but could you set the note to 'bring umbrellas'?",),
+        {"events": [_field("lisbon", "note", "bring umbrellas")], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_would_you_mind_with_a_gerund_is_the_request_it_wraps() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("Would you mind setting the contact email on order 1001 to ana.r@example.org?",),
+        {
+            "events": [_field("order-1001", "contact_email", "ana.r@example.org")],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_grateful_if_you_could_reads_as_the_request() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("We would be most grateful if you could add 2 cooking classes at 45 euros each.",),
+        {
+            "events": [_extra({"item": "cooking classes", "quantity": 2, "unit_price": 4500})],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_could_i_trouble_you_is_a_request_not_a_question() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("Could I bother you to add a river cruise? Thank you for your patience.",),
+        {"events": [_extra({"item": "river cruise"})], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_wondering_whether_it_is_possible_asks_for_the_carded_operation() -> None:
+    graded = await _talk(
+        "refund-desk",
+        (
+            "I was wondering if it would be possible to get 30 euros back on 1001? "
+            "No problem if not.",
+        ),
+        {
+            "events": [],
+            "ends_with": "card",
+            "card": {"case": "order-1001", "operation": "refund", "arguments": {"amount": 3000}},
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_closing_courtesy_does_not_hold_a_change_back() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("Please set the budget to 2000 euros. Thanks ever so much for sorting this out.",),
+        {"events": [_field("lisbon", "budget", 200000)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_question_wrapped_in_an_apology_is_still_answered() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("Sorry to be a nuisance, but is the discount code still valid?",),
+        {"events": [], "ends_with": "answer"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_message_of_thanks_alone_does_nothing() -> None:
+    graded = await _talk("refund-desk", ("Much appreciated!",), {"ends_with": "nothing"})
+    assert graded.right, graded.why
+
+
+def test_politeness_inside_a_quoted_value_is_kept() -> None:
+    text = "set the note to 'sorry to be a pain, but call first'"
+    assert _plain(text) == text
+
+
+def test_a_wrapper_says_the_gerund_as_the_plain_request_word() -> None:
+    assert _plain("would you mind changing the note?") == "could you change the note?"
+    assert _plain("would you mind adding a bike?") == "could you add a bike?"
+    # A word the reader would not know is left as it was: never a guess.
+    assert _plain("would you mind explaining the fee?") == "would you mind explaining the fee?"
+
+
+# --- emphasis is never part of a value ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Just add the bloody airport lounge.",
+        "add the freaking airport lounge please",
+        "Ugh. Add the stupid airport lounge",
+    ],
+)
+async def test_emphasis_is_never_part_of_an_added_item(said: str) -> None:
+    graded = await _talk(
+        "travel-desk",
+        (said,),
+        {"events": [_extra({"item": "airport lounge", "quantity": 1})], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+def test_emphasis_inside_a_quoted_or_colon_value_is_kept_as_written() -> None:
+    assert _plain("set the note to 'the damn door sticks'") == (
+        "set the note to 'the damn door sticks'"
+    )
+    assert _plain("note: the bloody taxi was late") == "note: the bloody taxi was late"
+    assert _plain("damn it, add a bike") == "damn it, add a bike"
+
+
+# --- dictation ------------------------------------------------------------------------------
+
+
+async def test_spoken_commas_and_full_stops_are_punctuation() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("add two kayak tours at forty euros each comma paid by Pedro full stop",),
+        {
+            "events": [
+                _extra(
+                    {"item": "kayak tours", "quantity": 2, "unit_price": 4000, "paid_by": "Pedro"}
+                )
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "refund fifteen euros on order one thousand and one",
+        "refund fifteen euros on order ten oh one period",
+        "refund fifteen euros on one oh oh one",
+        "refund fifteen euros on order number one zero zero one",
+    ],
+)
+async def test_a_record_number_said_in_words_is_the_number(said: str) -> None:
+    graded = await _talk(
+        "refund-desk",
+        (said,),
+        {
+            "events": [],
+            "ends_with": "card",
+            "card": {"case": "order-1001", "operation": "refund", "arguments": {"amount": 1500}},
+        },
+    )
+    assert graded.right, graded.why
+
+
+def test_number_words_that_are_not_a_whole_record_number_stay_words() -> None:
+    numbers = frozenset({"1001", "1002"})
+
+    def plain(text: str) -> str:
+        said = prepared(text, frozenset(), "order", numbers)
+        return text if said is None else said.text
+
+    assert plain("refund one thousand and one euros") == "refund one thousand and one euros"
+    assert plain("add one two three tickets") == "add one two three tickets"
+    assert plain("order one") == "order one"
+    assert plain("the note is about the trial period") == "the note is about the trial period"
+    assert plain("what happens in the period before it") == "what happens in the period before it"
+    assert plain("order ten oh one") == "order 1001"

@@ -1,0 +1,119 @@
+"""Politeness wrapped around a request: dropped, or said as the plain request it wraps.
+
+- An apology or a courtesy that opens a sentence or a clause ("Sorry to be a pain, but …",
+  "apologies for the late notice —", "I hope you're well,") is dropped: what follows is read.
+- A wrapper around a request is said as the request: "Could I trouble you to add …", "I'd be
+  grateful if you could add …", "would you mind adding …" and "I was wondering whether you
+  could add …" read as "could you add …"; "I was wondering whether it might be possible to …"
+  as "would it be possible to …". A question inside a wrapper stays a question.
+- A closing courtesy said as a sentence of its own ("No worries if not.", "Thank you for
+  understanding.", "Much appreciated!") is dropped, unless it is plain chitchat already.
+
+A wrapper is never part of a value: words inside quotes or after a value's colon are kept as
+written. The words here are ordinary English, no workflow's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from turnframe.providers.rules.edits import Edit, inside
+from turnframe.providers.rules.shapes import CHITCHAT, ICASE
+
+#: Where a sentence or a clause opens: the start, a sentence end, a comma, a dash.
+_OPENING = r"(?:^|(?<=[.!?\n;,\u2013\u2014])|(?<=\s-))\s*"
+_TROUBLE = (
+    r"(?:trouble|hassle|inconvenience|(?:late|short|last[\s-]minute)\s+notice|delay|bother"
+    r"|confusion|mess|(?:long\s+)?(?:email|message)|(?:many\s+)?questions?)"
+)
+#: An apology or a courtesy before the request, with the comma or "but" after it.
+_LEAD = re.compile(
+    _OPENING + r"(?P<w>(?:(?:so|really|very|terribly)\s+)?sorry\s+(?:to\s+(?:be\s+(?:a|such\s+a)"
+    r"\s+(?:pain|nuisance|bother)|bother(?:\s+you)?|trouble(?:\s+you)?|disturb(?:\s+you)?"
+    r"|pester(?:\s+you)?|ask|chase(?:\s+(?:this|you))?)|for\s+(?:the|any|all\s+the|my)\s+"
+    rf"(?:\w+\s+)?{_TROUBLE})(?:\s+again)?"
+    rf"|(?:(?:my|many|sincere)\s+)?apologies(?:\s+for\s+(?:the|any|all\s+the|my)\s+(?:\w+\s+)?"
+    rf"{_TROUBLE})?"
+    r"|(?:i\s+)?hope\s+(?:you(?:['\u2019]re|\s+are)\s+(?:well|doing\s+well|keeping\s+well)"
+    r"|this\s+(?:finds\s+you\s+well|is\s+ok(?:ay)?)|all\s+is\s+well)"
+    r"|i\s+know\s+(?:you(?:['\u2019]re|\s+are)\s+(?:busy|swamped)|it['\u2019]?s\s+(?:late"
+    r"|short\s+notice)))"
+    r"(?P<gap>\s*[,;:!.\u2013\u2014-]+\s*(?:but\s+|and\s+)?|\s+(?:but|and)\s+)(?=\S)",
+    ICASE,
+)
+#: A wrapper around a request, said as "could you" (group ``verb``: a gerund to say plainly).
+_ASK = re.compile(
+    _OPENING + r"(?P<w>(?:please\s+)?(?:"
+    r"(?:could|can|may|might)\s+i\s+(?:trouble|bother|ask)\s+you\s+to"
+    r"|would\s+you\s+be\s+(?:so\s+kind\s+as|kind\s+enough|able|willing)\s+to"
+    r"|(?:i|we)(?:['\u2019]d|\s+would)\s+be\s+(?:(?:very|really|most|so|ever\s+so|extremely)\s+)?"
+    r"(?:grateful|thankful|obliged)\s+if\s+you\s+(?:could|would|can)(?:\s+please)?"
+    r"|(?:i|we)(?:['\u2019]d|\s+would)\s+(?:(?:really|greatly|much)\s+)?appreciate\s+it\s+if\s+you"
+    r"\s+(?:could|would|can)(?:\s+please)?"
+    r"|(?:i|we)\s+(?:was|were|am|are)\s+(?:just\s+)?wondering\s+(?:if|whether)\s+you"
+    r"\s+(?:could|can|would|might)(?:\s+please)?"
+    r"|would\s+you\s+mind(?:\s+(?:terribly|awfully|very\s+much))?(?=\s+\w+ing\b)))\s+"
+    r"(?P<verb>[a-z]+ing\b)?",
+    ICASE,
+)
+#: "I was wondering whether it might be possible to …": said as "would it be possible to".
+_POSSIBLE = re.compile(
+    _OPENING + r"(?P<w>(?:(?:i|we)\s+(?:was|were|am|are)\s+(?:just\s+)?wondering\s+(?:if|whether)"
+    r"\s+it\s+(?:(?:would|might|could)\s+be|is|was)|would\s+it\s+be)\s+(?:at\s+all\s+)?possible"
+    r"(?:\s+for\s+(?:you|me|us))?\s+to)\s",
+    ICASE,
+)
+#: A closing courtesy, as a sentence of its own.
+_CLOSING = re.compile(
+    r"(?:^|(?<=[.!?\n]))\s*(?P<w>(?:(?:and|but|again|so)\s+)?(?:"
+    r"(?:thanks|thank\s+you)(?:\s+(?:ever\s+so\s+much|so\s+much|very\s+much|a\s+lot|again|kindly))?"
+    r"(?:\s+(?:in\s+advance|for\s+(?:your|the|all\s+(?:your|the))\s+(?:kind\s+)?(?:help|understanding"
+    r"|patience|time|assistance|support|trouble)|for\s+understanding|for\s+(?:looking\s+into"
+    r"|sorting(?:\s+out)?|checking|handling)\s+(?:this|it|that)))?"
+    r"|no\s+(?:worries|problem|stress|pressure|rush)(?:\s+(?:if\s+not|either\s+way|at\s+all"
+    r"|if\s+(?:it['\u2019]?s|that['\u2019]?s|it\s+is)\s+not\s+possible|if\s+you\s+can['\u2019]?t))?"
+    r"|(?:it['\u2019]?s\s+|that['\u2019]?s\s+)?(?:totally\s+|completely\s+)?(?:fine|ok(?:ay)?)"
+    r"\s+if\s+not|(?:much|greatly|really|very\s+much)\s+appreciated"
+    r"|(?:i|we)(?:['\u2019]d|\s+would)?\s+(?:really\s+|greatly\s+|truly\s+)?appreciate"
+    r"\s+(?:it|this|that|your\s+help)|(?:any|your)\s+help\s+(?:is|would\s+be)\s+(?:much\s+|greatly\s+"
+    r"|very\s+much\s+|really\s+)?appreciated|i\s+hope\s+(?:that['\u2019]?s|this\s+is)\s+ok(?:ay)?"
+    r"|sorry\s+(?:again\s+)?for\s+(?:the|any|all\s+the)\s+(?:\w+\s+)?" + _TROUBLE + r"))"
+    r"[\s.!)]*(?=$|(?<=[.!])\s*\S|\n)",
+    ICASE,
+)
+
+
+def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
+    """ "changing" → "change", "adding" → "add", "setting" → "set": the request word the reader
+    knows, or ``None``."""
+    stem = gerund.casefold()[:-3]
+    candidates = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "")
+    return next((c for c in candidates if c and c in words), None)
+
+
+def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
+    """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
+    edits: list[Edit] = []
+    for m in _LEAD.finditer(text):
+        if not inside(kept, m.start("w"), m.end()):
+            edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
+    for m in _ASK.finditer(text):
+        if inside(kept, m.start("w"), m.end()):
+            continue
+        said = "could you "
+        if m.group("verb") is not None:
+            verb = _plain_verb(m.group("verb"), words)
+            if verb is None:
+                continue  # a request word the reader would not know: left as it was
+            said += verb
+        edits.append(Edit(start=m.start("w"), end=m.end(), words=said))
+    for m in _POSSIBLE.finditer(text):
+        if not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="would it be possible to"))
+    for m in _CLOSING.finditer(text):
+        start, end = m.span("w")
+        if inside(kept, start, end) or CHITCHAT.fullmatch(text, start, end):
+            continue
+        edits.append(Edit(start=start, end=m.end(), words=""))
+    return edits
