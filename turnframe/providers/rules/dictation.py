@@ -7,7 +7,7 @@
 - A record's number said in words is the number: digit by digit ("one zero zero one", "four
   oh two one"), in pairs ("ten oh one"), or as a number ("one thousand and one"). Only where
   the words form a whole number of a record: right after what a record is called ("… on
-  order ten oh one") or when the number is one the records have. A number with a unit or a
+  record ten oh one") or when the number is one the records have. A number with a unit or a
   currency after it is never an id, and nothing is guessed from part of a run.
 """
 
@@ -60,7 +60,7 @@ _RUN = re.compile(
 #: Words after a number that make it a count or an amount, never a record's number.
 _UNIT_AFTER = re.compile(
     r"\s*(?:[€$£%]|(?:euros?|eur|cents?|dollars?|usd|pounds?|gbp|bucks|quid|percent|per|each"
-    r"|times|x|days?|nights?|hours?|weeks?|months?|years?|people|persons?|adults?|kids?"
+    r"|times|x|days?|hours?|weeks?|months?|years?|people|persons?|adults?|kids?"
     r"|children|of)(?!\w))",
     ICASE,
 )

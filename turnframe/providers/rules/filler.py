@@ -1,5 +1,5 @@
-"""Emphasis that is not part of what is asked: "add the damn travel insurance" adds the travel
-insurance. Swear words and intensifiers before a word are dropped; a disparaging adjective
+"""Emphasis that is not part of what is asked: "add the damn parking permit" adds the parking
+permit. Swear words and intensifiers before a word are dropped; a disparaging adjective
 ("stupid", "silly") only right after a determiner ("the stupid form"), where it describes
 nothing. Words inside quotes or after a value's colon are kept as written, and an exclamation
 on its own ("damn it", "bloody hell") is left to be read as it is. Ordinary English only.
