@@ -219,3 +219,58 @@ def test_number_words_that_are_not_a_whole_record_number_stay_words() -> None:
     assert plain("the note is about the trial period") == "the note is about the trial period"
     assert plain("what happens in the period before it") == "what happens in the period before it"
     assert plain("order ten oh one") == "order 1001"
+
+
+# --- later turns that complete or repeat the first ------------------------------------------
+
+
+async def test_naming_the_record_in_the_next_turn_completes_a_routine_change() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("set the note to 'call back after lunch'", "it's order 1002"),
+        {
+            "events": [_field("order-1002", "note", "call back after lunch")],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_naming_the_record_in_the_next_turn_completes_a_carded_request() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("I'd like 18 euros back", "for number 1001 please", "/click confirm"),
+        {"events": [_refund("order-1001", 1800)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_what_about_another_record_asks_the_same_question_about_it() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("How much was paid for order 1001?", "and what about order 1002"),
+        {"events": [], "ends_with": "answer", "answers": ["amount_paid"]},
+    )
+    assert graded.right, graded.why
+
+
+async def test_what_about_another_record_after_a_change_does_not_repeat_the_change() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("set the note on order 1001 to 'done'", "what about 1002"),
+        {"events": [_field("order-1001", "note", "done")], "ends_with": "nothing"},
+    )
+    assert not any(e["case"] == "order-1002" for e in graded.events), graded.events
+
+
+async def test_more_on_the_same_one_after_a_confirmed_request_shows_a_card_for_the_more() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("refund 30 euros on order 1001", "/click confirm", "and 15 more for the same one"),
+        {
+            "events": [_refund("order-1001", 3000)],
+            "ends_with": "card",
+            "card": {"case": "order-1001", "operation": "refund", "arguments": {"amount": 1500}},
+        },
+    )
+    assert graded.right, graded.why

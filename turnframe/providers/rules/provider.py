@@ -41,6 +41,7 @@ from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
+from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.read import Reader
@@ -152,7 +153,11 @@ def _read_english(
         plan=plan,
         previous=previous_acts,
     )
-    for clause in split_clauses(text, vocab):
+    # A turn that only names a record completes or repeats the previous turn's request.
+    completed = disposition is None and complete_previous(
+        text, plan=plan, vocab=vocab, targets=targets, ctx=reader.ctx, previous=previous_acts
+    )
+    for clause in () if completed else split_clauses(text, vocab):
         if disposition is None or clause.start >= disposition.end:
             reader.read(clause)
     if recall_pending in ("asked", "presented"):

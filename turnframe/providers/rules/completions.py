@@ -1,0 +1,130 @@
+"""A short turn that completes or repeats the previous turn's request on a record it names.
+
+- A turn that only names a record ("order 4711", "it's 4711", "for Ana's one please") answers
+  the desk's question of which record: every act of the previous turn that named none is
+  read again on that record (an operation still waits for its card if it always does).
+- "what about 4712", "how about Rui's?" after a question asks the same question about that
+  record (one question per record named: "what about 4712 and 4713").
+- "and 20 more on the same one", "another one for it": the words before the record named
+  again are read as a follow-up of the previous request (the same record, so nothing moves).
+
+Only the previous turn's own acts are repeated, and only when every word of the turn is a
+record's name, a word that leads one ("the", "number", what a record is called) or
+politeness; anything else is left to the clause reader.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import attrs
+
+from turnframe.plan import Act, LabelTarget, OperationAct, QuestionAct, SetFieldAct
+from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.follow import follow_up
+from turnframe.providers.rules.shapes import ICASE
+from turnframe.providers.rules.targets import Mention, Targets
+from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.workflow import ParseContext
+
+Span = tuple[int, int]
+
+_CLOSE = re.compile(
+    r"(?:[\s,]+(?:please|pls|thanks|thank\s+you|too|as\s+well|then)|[\s?!.,]+)+$", ICASE
+)
+_ABOUT = re.compile(
+    r"(?:(?:and|so|ok(?:ay)?|also|then)[\s,]+)?(?:what|how)\s+about\s+(?:for\s+|on\s+)?", ICASE
+)
+_ONLY_RECORD = re.compile(
+    r"(?:(?:ok(?:ay)?|oh|sorry|oops|yes|yeah|right|it['\u2019]?s|it\s+is|that['\u2019]?s"
+    r"|that\s+is|i\s+meant?|i\s+mean|for|on|in|the|my|our|number|no\.?|nr\.?|#|please"
+    r"|pls)[\s,:]*)*",
+    ICASE,
+)
+#: "… on the same one", "… for it": the record the previous request was on, named again.
+_SAME_ONE = re.compile(
+    r"[\s,]+(?:on|for|to|with)\s+(?:the\s+same(?:\s+one|\s+[\w-]+)?|that\s+one|it|this\s+one)$",
+    ICASE,
+)
+
+
+def _only_records(text: str, start: int, end: int, said: Sequence[Mention], nouns: str) -> bool:
+    """Whether ``text[start:end]`` is nothing but the records ``said`` (with "and" between
+    them) and the words that lead a record's name."""
+    lead = re.compile(rf"{_ONLY_RECORD.pattern}(?:(?:{nouns})s?\b[\s,:]*)?", ICASE)
+    at = start
+    for mention in said:
+        gap = lead.fullmatch(text, at, mention.start)
+        joined = re.fullmatch(r"[\s,]*(?:and|&|or)?[\s,]*", text[at : mention.start])
+        if gap is None and (at == start or joined is None):
+            return False
+        at = mention.end
+    rest = text[at:end]
+    return re.fullmatch(rf"(?:['\u2019]s)?\s*(?:(?:{nouns})s?|one)?\s*", rest, ICASE) is not None
+
+
+def _note(act: Act) -> Note:
+    if isinstance(act, OperationAct):
+        return Note(operation=act.operation, args=dict(act.args))
+    return Note(field=act.field) if isinstance(act, SetFieldAct) else Note()
+
+
+def _unresolved(act: Act) -> bool:
+    target = getattr(act, "target", None)
+    return target is None or (isinstance(target, LabelTarget) and not target.label)
+
+
+def complete_previous(
+    text: str,
+    *,
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+    previous: Sequence[Act],
+) -> bool:
+    """Read the whole turn as a completion of the previous turn (see the module docstring);
+    ``False`` when it is not one and the clause reader should read it."""
+    earlier = [a for a in previous if isinstance(a, OperationAct | SetFieldAct | QuestionAct)]
+    if not earlier:
+        return False
+    start = len(text) - len(text.lstrip())
+    close = _CLOSE.search(text)
+    end = close.start() if close is not None else len(text.rstrip())
+    if start >= end:
+        return False
+    evidence = plan.evidence((start, len(text.rstrip())))
+    same = _SAME_ONE.search(text, start, end)
+    if same is not None:
+        found = follow_up(
+            text, (start, same.start()), plan=plan, vocab=vocab, targets=targets, ctx=ctx,
+            context=tuple(previous),
+        )
+        if found is None or found.continues is not None:
+            return False
+        plan.add(attrs.evolve(found.act, evidence=evidence), found.note)
+        return True
+    about = _ABOUT.match(text, start, end)
+    at = about.end() if about is not None else start
+    said = targets.mentions(at, end)
+    if not said or not _only_records(text, at, end, said, vocab.record_nouns):
+        return False
+    if about is not None:
+        asked = earlier[-1]
+        if not isinstance(asked, QuestionAct):
+            return False  # "what about 4712" after a change: not a request to repeat it
+        labels = dict.fromkeys(m.label for m in said)
+        for label in labels:
+            again = attrs.evolve(asked, target=LabelTarget(label=label), evidence=evidence)
+            plan.add(again, Note())
+        return True
+    open_acts = [a for a in earlier if _unresolved(a)]
+    if not open_acts or len({m.label for m in said}) != 1:
+        return False
+    target = LabelTarget(label=said[0].label)
+    for act in open_acts:
+        plan.add(attrs.evolve(act, target=target, evidence=evidence), _note(act))
+    targets.remember(target)
+    return True
+
