@@ -1,7 +1,7 @@
 """A short turn that completes or repeats the previous turn's request on a record it names.
 
-- A turn that only names a record ("order 4711", "it's 4711", "for Ana's one please") answers
-  the desk's question of which record: every act of the previous turn that named none is
+- A turn that only names a record ("record 4711", "it's 4711", "for Ana's one please") answers
+  the question back of which record: every act of the previous turn that named none is
   read again on that record (an operation still waits for its card if it always does).
 - "what about 4712", "how about Rui's?" after a question asks the same question about that
   record (one question per record named: "what about 4712 and 4713").
