@@ -274,3 +274,35 @@ async def test_more_on_the_same_one_after_a_confirmed_request_shows_a_card_for_t
         },
     )
     assert graded.right, graded.why
+
+
+# --- one question, several records ----------------------------------------------------------
+
+
+async def test_one_question_naming_two_records_is_answered_for_each() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("how much was paid on 1001 and on 1002?",),
+        {"events": [], "ends_with": "answer", "answers": ["amount_paid"]},
+    )
+    assert graded.right, graded.why
+    assert graded.shown.count("answer:case_question") == 2, graded.shown
+
+
+async def test_a_question_said_without_a_verb_or_question_mark_is_answered() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("receipt for order 1001 and order 1002 pls",),
+        {"events": [], "ends_with": "answer", "answers": ["receipt"]},
+    )
+    assert graded.right, graded.why
+    assert graded.shown.count("answer:case_question") == 2, graded.shown
+
+
+async def test_a_statement_about_a_record_is_not_taken_for_a_bare_question() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("the receipt for 1001 is in the post",),
+        {"events": [], "ends_with": "nothing"},
+    )
+    assert "answer:case_question" not in graded.shown, graded.shown

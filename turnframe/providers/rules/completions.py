@@ -49,7 +49,7 @@ _SAME_ONE = re.compile(
 )
 
 
-def _only_records(text: str, start: int, end: int, said: Sequence[Mention], nouns: str) -> bool:
+def only_records(text: str, start: int, end: int, said: Sequence[Mention], nouns: str) -> bool:
     """Whether ``text[start:end]`` is nothing but the records ``said`` (with "and" between
     them) and the words that lead a record's name."""
     lead = re.compile(rf"{_ONLY_RECORD.pattern}(?:(?:{nouns})s?\b[\s,:]*)?", ICASE)
@@ -108,7 +108,7 @@ def complete_previous(
     about = _ABOUT.match(text, start, end)
     at = about.end() if about is not None else start
     said = targets.mentions(at, end)
-    if not said or not _only_records(text, at, end, said, vocab.record_nouns):
+    if not said or not only_records(text, at, end, said, vocab.record_nouns):
         return False
     if about is not None:
         asked = earlier[-1]

@@ -48,6 +48,7 @@ from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.rewrites import prepared
+from turnframe.providers.rules.several import each_record_asked
 from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
@@ -163,6 +164,7 @@ def _read_english(
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
     mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
+    each_record_asked(plan, lambda s, e: [m.label for m in targets.mentions(s, e)])
     # An operation asked to act on something it does not take is not that operation.
     foreign_objects(plan, vocab, mentioned)
     # A change the reading cannot vouch for waits for a card or asks (ADR 0019).
