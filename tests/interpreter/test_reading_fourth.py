@@ -120,6 +120,29 @@ async def test_a_question_wrapped_in_an_apology_is_still_answered() -> None:
     assert graded.right, graded.why
 
 
+async def test_a_salutation_and_a_softener_do_not_hold_a_request_back() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("Dear support team,\nplease submit it when you get a chance.\nWith many thanks",),
+        {"events": [{"case": "lisbon", "type": "submitted", "data": {}}], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_value_after_a_note_saying_colon_is_the_value() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("Could you put a note that says: window seats please",),
+        {"events": [_field("lisbon", "note", "window seats")], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+def test_a_softener_is_dropped_only_where_it_ends_a_request() -> None:
+    assert _plain("set the note to 'vegan' if possible.") == "set the note to 'vegan'."
+    assert _plain("Sorry. When you have a moment, add a bike") == "Sorry. add a bike"
+
+
 async def test_a_message_of_thanks_alone_does_nothing() -> None:
     graded = await _talk("refund-desk", ("Much appreciated!",), {"ends_with": "nothing"})
     assert graded.right, graded.why

@@ -2,7 +2,8 @@
 permit. Swear words and intensifiers before a word are dropped; a disparaging adjective
 ("stupid", "silly") only right after a determiner ("the stupid form"), where it describes
 nothing. Words inside quotes or after a value's colon are kept as written, and an exclamation
-on its own ("damn it", "bloody hell") is left to be read as it is. Ordinary English only.
+on its own ("damn it", "bloody hell") is left to be read as it is. Words of saying before a
+value's colon ("a note saying: …") are dropped too: the colon says it. Ordinary English only.
 """
 
 from __future__ import annotations
@@ -28,9 +29,17 @@ EMPHASIS = re.compile(
 )
 
 
+#: Words of saying before a value's colon ("a note saying: …"): the colon says it already.
+_SAYING = re.compile(
+    r"(?<=\w)\s+(?:saying|that\s+says|which\s+says|reading|that\s+reads|as\s+follows"
+    r"|like\s+this|with\s+the\s+text)\s*(?=:)",
+    ICASE,
+)
+
+
 def emphasis(text: str, kept: Sequence[tuple[int, int]]) -> list[Edit]:
     """Edits that drop the emphasis of ``text`` (never inside ``kept``)."""
-    edits: list[Edit] = []
+    edits = [Edit(start=m.start(), end=m.end(), words="") for m in _SAYING.finditer(text)]
     for m in EMPHASIS.finditer(text):
         start = m.start("swear") if m.group("swear") is not None else m.start("scorn")
         if not inside(kept, start, m.end()):

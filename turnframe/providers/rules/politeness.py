@@ -1,11 +1,14 @@
 """Politeness wrapped around a request: dropped, or said as the plain request it wraps.
 
+- A letter's salutation ("Dear support team,") is dropped.
 - An apology or a courtesy that opens a sentence or a clause ("Sorry to be a pain, but …",
   "apologies for the late notice —", "I hope you're well,") is dropped: what follows is read.
 - A wrapper around a request is said as the request: "Could I trouble you to add …", "I'd be
   grateful if you could add …", "would you mind adding …" and "I was wondering whether you
   could add …" read as "could you add …"; "I was wondering whether it might be possible to …"
   as "would it be possible to …". A question inside a wrapper stays a question.
+- A softener that ends a request ("… at your earliest convenience", "… if possible", "…
+  when you get a chance") is dropped: the request is asked all the same.
 - A closing courtesy said as a sentence of its own ("No worries if not.", "Thank you for
   understanding.", "Much appreciated!") is dropped, unless it is plain chitchat already.
 
@@ -37,9 +40,16 @@ _LEAD = re.compile(
     rf"{_TROUBLE})?"
     r"|(?:i\s+)?hope\s+(?:you(?:['\u2019]re|\s+are)\s+(?:well|doing\s+well|keeping\s+well)"
     r"|this\s+(?:finds\s+you\s+well|is\s+ok(?:ay)?)|all\s+is\s+well)"
+    r"|when(?:ever)?\s+you\s+(?:get|have|find)\s+a\s+(?:moment|minute|chance|second)"
     r"|i\s+know\s+(?:you(?:['\u2019]re|\s+are)\s+(?:busy|swamped)|it['\u2019]?s\s+(?:late"
     r"|short\s+notice)))"
     r"(?P<gap>\s*[,;:!.\u2013\u2014-]+\s*(?:but\s+|and\s+)?|\s+(?:but|and)\s+)(?=\S)",
+    ICASE,
+)
+#: A letter's salutation: "Dear support team,", "To whom it may concern:".
+_SALUTATION = re.compile(
+    r"^\s*(?P<w>(?:dear|hello|hi)\s+[^\n,:;.!?]{1,40}?[,:!]?\s*\n|(?:dear\s+[^\n,:;.!?]{1,40}?"
+    r"|to\s+whom\s+it\s+may\s+concern)\s*[,:!]\s*)(?=\S)",
     ICASE,
 )
 #: A wrapper around a request, said as "could you" (group ``verb``: a gerund to say plainly).
@@ -67,7 +77,8 @@ _POSSIBLE = re.compile(
 #: A closing courtesy, as a sentence of its own.
 _CLOSING = re.compile(
     r"(?:^|(?<=[.!?\n]))\s*(?P<w>(?:(?:and|but|again|so)\s+)?(?:"
-    r"(?:thanks|thank\s+you)(?:\s+(?:ever\s+so\s+much|so\s+much|very\s+much|a\s+lot|again|kindly))?"
+    r"with\s+(?:many\s+|great\s+)?thanks|(?:thanks|thank\s+you)"
+    r"(?:\s+(?:ever\s+so\s+much|so\s+much|very\s+much|a\s+lot|again|kindly))?"
     r"(?:\s+(?:in\s+advance|for\s+(?:your|the|all\s+(?:your|the))\s+(?:kind\s+)?(?:help|understanding"
     r"|patience|time|assistance|support|trouble)|for\s+understanding|for\s+(?:looking\s+into"
     r"|sorting(?:\s+out)?|checking|handling)\s+(?:this|it|that)))?"
@@ -79,7 +90,19 @@ _CLOSING = re.compile(
     r"\s+(?:it|this|that|your\s+help)|(?:any|your)\s+help\s+(?:is|would\s+be)\s+(?:much\s+|greatly\s+"
     r"|very\s+much\s+|really\s+)?appreciated|i\s+hope\s+(?:that['\u2019]?s|this\s+is)\s+ok(?:ay)?"
     r"|sorry\s+(?:again\s+)?for\s+(?:the|any|all\s+the)\s+(?:\w+\s+)?" + _TROUBLE + r"))"
-    r"[\s.!)]*(?=$|(?<=[.!])\s*\S|\n)",
+    r"[\s.!),]*(?=$|(?<=[.!,])\s*\S|\n)",
+    ICASE,
+)
+
+
+#: A softener at the end of a request: "… at your earliest convenience", "… if possible".
+_SOFTENER = re.compile(
+    r"(?<=[\w'\"\u2019\u201d)])[\s,]+(?P<w>at\s+your\s+(?:earliest\s+)?convenience"
+    r"|when(?:ever)?\s+you\s+(?:get\s+a"
+    r"\s+(?:chance|moment|minute)|have\s+(?:a\s+)?(?:moment|minute|second|sec|time)|can)"
+    r"|if\s+(?:you\s+can|possible|at\s+all\s+possible|you\s+don['\u2019]?t\s+mind"
+    r"|(?:that|it)['\u2019]?s\s+(?:ok(?:ay)?|alright|all\s+right|not\s+too\s+much\s+trouble)))"
+    r"(?=\s*(?:$|[.!?,;\n]))",
     ICASE,
 )
 
@@ -95,7 +118,7 @@ def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
 def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
     """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
     edits: list[Edit] = []
-    for m in _LEAD.finditer(text):
+    for m in (*_SALUTATION.finditer(text), *_LEAD.finditer(text)):
         if not inside(kept, m.start("w"), m.end()):
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
     for m in _ASK.finditer(text):
@@ -111,6 +134,9 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     for m in _POSSIBLE.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
             edits.append(Edit(start=m.start("w"), end=m.end("w"), words="would it be possible to"))
+    for m in _SOFTENER.finditer(text):
+        if not inside(kept, m.start(), m.end()):
+            edits.append(Edit(start=m.start(), end=m.end(), words=""))
     for m in _CLOSING.finditer(text):
         start, end = m.span("w")
         if inside(kept, start, end) or CHITCHAT.fullmatch(text, start, end):
