@@ -188,6 +188,43 @@ def test_emphasis_inside_a_quoted_or_colon_value_is_kept_as_written() -> None:
     assert _plain("damn it, add a bike") == "damn it, add a bike"
 
 
+async def test_an_outburst_and_insistence_leave_the_request_as_asked() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("Unbelievable. I want 35 euros back on order 1001, and not a penny less!",),
+        {
+            "events": [],
+            "ends_with": "card",
+            "card": {"case": "order-1001", "operation": "refund", "arguments": {"amount": 3500}},
+        },
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_sentence_announcing_the_changes_is_not_itself_a_change() -> None:
+    graded = await _talk(
+        "refund-desk",
+        (
+            "Order 1002. I just want to update my details: please set the contact email to "
+            "rui@costa.example and add this note: mornings only.",
+        ),
+        {
+            "events": [
+                _field("order-1002", "contact_email", "rui@costa.example"),
+                _field("order-1002", "note", "mornings only"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+def test_words_between_could_you_and_the_verb_and_go_ahead_are_dropped() -> None:
+    assert _plain("could you at least add a bike?") == "could you add a bike?"
+    assert _plain("please go ahead and add a bike") == "please add a bike"
+    assert _plain("Are you kidding me? Add a bike.").strip() == "Add a bike."
+
+
 # --- dictation ------------------------------------------------------------------------------
 
 
@@ -284,6 +321,21 @@ async def test_what_about_another_record_after_a_change_does_not_repeat_the_chan
         {"events": [_field("order-1001", "note", "done")], "ends_with": "nothing"},
     )
     assert not any(e["case"] == "order-1002" for e in graded.events), graded.events
+
+
+async def test_one_more_for_someone_repeats_the_previous_addition() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("add a museum pass at 12 euros", "and another one for my son"),
+        {
+            "events": [
+                _extra({"item": "museum pass", "quantity": 1, "unit_price": 1200}),
+                _extra({"item": "museum pass", "quantity": 1, "unit_price": 1200}),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
 
 
 async def test_more_on_the_same_one_after_a_confirmed_request_shows_a_card_for_the_more() -> None:

@@ -5,8 +5,9 @@
   read again on that record (an operation still waits for its card if it always does).
 - "what about 4712", "how about Rui's?" after a question asks the same question about that
   record (one question per record named: "what about 4712 and 4713").
-- "and 20 more on the same one", "another one for it": the words before the record named
-  again are read as a follow-up of the previous request (the same record, so nothing moves).
+- "and 20 more on the same one", "another one for it", "and one more for my wife": the words
+  before the record named again (or whom it is for) are read as a follow-up of the previous
+  request (the same record, so nothing moves).
 
 Only the previous turn's own acts are repeated, and only when every word of the turn is a
 record's name, a word that leads one ("the", "number", what a record is called) or
@@ -42,9 +43,11 @@ _ONLY_RECORD = re.compile(
     r"|pls)[\s,:]*)*",
     ICASE,
 )
-#: "… on the same one", "… for it": the record the previous request was on, named again.
+#: "… on the same one", "… for it": the record the previous request was on, named again;
+#: "… for my wife": who it is for, which the previous request does not change.
 _SAME_ONE = re.compile(
-    r"[\s,]+(?:on|for|to|with)\s+(?:the\s+same(?:\s+one|\s+[\w-]+)?|that\s+one|it|this\s+one)$",
+    r"[\s,]+(?:(?:on|for|to|with)\s+(?:the\s+same(?:\s+one|\s+[\w-]+)?|that\s+one|it|this\s+one)"
+    r"|for\s+(?:my|our|his|her|their)\s+[a-z]+|for\s+(?:him|her|them|me|us))$",
     ICASE,
 )
 

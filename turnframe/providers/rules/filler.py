@@ -3,7 +3,10 @@ permit. Swear words and intensifiers before a word are dropped; a disparaging ad
 ("stupid", "silly") only right after a determiner ("the stupid form"), where it describes
 nothing. Words inside quotes or after a value's colon are kept as written, and an exclamation
 on its own ("damn it", "bloody hell") is left to be read as it is. Words of saying before a
-value's colon ("a note saying: …") are dropped too: the colon says it. Ordinary English only.
+value's colon ("a note saying: …") are dropped too: the colon says it. So are an outburst
+said as a sentence of its own ("Are you kidding me?", "This is a joke."), insistence after an
+amount ("not a cent less"), a word between "could you" and the verb ("could you at least add")
+and "go ahead and". Ordinary English only.
 """
 
 from __future__ import annotations
@@ -37,9 +40,51 @@ _SAYING = re.compile(
 )
 
 
+#: An outburst said as a sentence of its own: "Are you kidding me?", "This is a joke.",
+#: "Unbelievable!", "Worst service ever." It asks nothing and changes nothing.
+_OUTBURST = re.compile(
+    r"(?:^|(?<=[.!?\n]))\s*(?P<w>(?:are\s+you\s+(?:kidding|joking|serious|for\s+real)(?:\s+me)?"
+    r"|you(?:['\u2019]ve|\s+have)?\s+(?:got|gotta)\s+(?:to\s+)?be\s+(?:kidding|joking)(?:\s+me)?"
+    r"|(?:this|that|it)(?:\s+is|['\u2019]s)\s+(?:(?:just|simply|absolutely|frankly)\s+)?"
+    r"(?:a\s+joke|ridiculous|unacceptable|absurd|insane|outrageous|a\s+disgrace|a\s+nightmare"
+    r"|a\s+farce|a\s+mess|unbelievable)"
+    r"|(?:what|such)\s+a\s+(?:joke|mess|disgrace|nightmare|farce|shambles)"
+    r"|(?:seriously|unbelievable|ridiculous|useless|pathetic|unacceptable|incredible|ugh+|argh+"
+    r"|wtf|omg|jeez|come\s+on|honestly|(?:i\s+)?mean\s+it)"
+    r"|worst\s+(?:[a-z]+\s+){0,2}ever"
+    r"|(?:i['\u2019]?m|i\s+am)\s+(?:so\s+|really\s+|very\s+|absolutely\s+)?(?:fed\s+up|furious"
+    r"|livid|angry|annoyed|frustrated|disappointed|sick\s+of\s+this)"
+    r"(?:\s+with\s+(?:this|you|your\s+[a-z]+))?)"
+    r"[\s.!?]*)(?=$|(?<=[.!?])\s*\S|\n)",
+    ICASE,
+)
+#: Insistence after an amount ("80 euros back, not a cent less"): the amount says it.
+_INSISTING = re.compile(
+    r"[\s,;\u2013\u2014-]+(?:and\s+)?not\s+a\s+(?:cent|penny|euro|dollar|pound|minute|day)"
+    r"\s+(?:less|more|later|earlier)(?=\s*(?:$|[.!?,;\n]))",
+    ICASE,
+)
+#: A word between "could you" and the request's verb: "could you at least add …".
+_BETWEEN = re.compile(
+    r"(?<![\w])(?:could|can|would|will)\s+you\s+(?P<w>(?:at\s+least|just|maybe|perhaps"
+    r"|quickly|kindly|possibly|now)\s+)(?=[a-z])",
+    ICASE,
+)
+#: "go ahead and submit it", "feel free to add it": the verb after them is the request.
+_GO_AHEAD = re.compile(r"(?<![\w])(?:go\s+ahead\s+and|feel\s+free\s+to)\s+(?=[a-z])", ICASE)
+
+
 def emphasis(text: str, kept: Sequence[tuple[int, int]]) -> list[Edit]:
     """Edits that drop the emphasis of ``text`` (never inside ``kept``)."""
     edits = [Edit(start=m.start(), end=m.end(), words="") for m in _SAYING.finditer(text)]
+    for pattern in (_OUTBURST, _BETWEEN):
+        for m in pattern.finditer(text):
+            if not inside(kept, m.start("w"), m.end("w")):
+                edits.append(Edit(start=m.start("w"), end=m.end("w"), words=""))
+    for pattern in (_INSISTING, _GO_AHEAD):
+        for m in pattern.finditer(text):
+            if not inside(kept, m.start(), m.end()):
+                edits.append(Edit(start=m.start(), end=m.end(), words=""))
     for m in EMPHASIS.finditer(text):
         start = m.start("swear") if m.group("swear") is not None else m.start("scorn")
         if not inside(kept, start, m.end()):

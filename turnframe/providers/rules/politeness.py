@@ -1,6 +1,7 @@
 """Politeness wrapped around a request: dropped, or said as the plain request it wraps.
 
-- A letter's salutation ("Dear support team,") is dropped.
+- A letter's salutation ("Dear support team,") and a sentence that only announces the
+  requests after it ("I just want to update my details:") are dropped.
 - An apology or a courtesy that opens a sentence or a clause ("Sorry to be a pain, but …",
   "apologies for the late notice —", "I hope you're well,") is dropped: what follows is read.
 - A wrapper around a request is said as the request: "Could I trouble you to add …", "I'd be
@@ -50,6 +51,14 @@ _LEAD = re.compile(
 _SALUTATION = re.compile(
     r"^\s*(?P<w>(?:dear|hello|hi)\s+[^\n,:;.!?]{1,40}?[,:!]?\s*\n|(?:dear\s+[^\n,:;.!?]{1,40}?"
     r"|to\s+whom\s+it\s+may\s+concern)\s*[,:!]\s*)(?=\S)",
+    ICASE,
+)
+#: A sentence that only announces the requests after it: "I just want to update my details:".
+_ANNOUNCE = re.compile(
+    _OPENING + r"(?P<w>(?:i|we)\s+(?:just\s+|also\s+)?(?:want(?:ed)?|would\s+like|['\u2019]d\s+like"
+    r"|need)\s+to\s+(?:update|change|fix|correct|sort\s+out)\s+(?:my|our|a\s+few|some|the|two"
+    r"|three|a\s+couple\s+of)\s+(?:details|info|information|things|bits|items)\s*[:\u2013\u2014-]"
+    r"\s*)(?=\S)",
     ICASE,
 )
 #: A wrapper around a request, said as "could you" (group ``verb``: a gerund to say plainly).
@@ -118,8 +127,8 @@ def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
 def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
     """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
     edits: list[Edit] = []
-    for m in (*_SALUTATION.finditer(text), *_LEAD.finditer(text)):
-        if not inside(kept, m.start("w"), m.end()):
+    for m in (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text)):
+        if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
     for m in _ASK.finditer(text):
         if inside(kept, m.start("w"), m.end()):
