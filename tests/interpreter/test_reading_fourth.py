@@ -37,7 +37,8 @@ def _refund(case: str, amount: int) -> dict[str, Any]:
 
 
 def _plain(text: str) -> str:
-    said = prepared(text, frozenset({"add", "change", "set", "move"}), "order|trip", frozenset())
+    words = frozenset({"add", "change", "set", "move", "note"})
+    said = prepared(text, words, "order|trip", frozenset())
     return text if said is None else said.text
 
 
@@ -336,6 +337,26 @@ async def test_one_more_for_someone_repeats_the_previous_addition() -> None:
         },
     )
     assert graded.right, graded.why
+
+
+async def test_the_same_field_named_again_for_another_record_sets_it_there_too() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("set the contact email on 1002 to desk@costa.example and the same email for 1001",),
+        {
+            "events": [
+                _field("order-1002", "contact_email", "desk@costa.example"),
+                _field("order-1001", "contact_email", "desk@costa.example"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+def test_the_same_with_a_word_that_is_not_the_workflows_is_left_as_said() -> None:
+    assert _plain("and the same note to 1002") == "and the same for 1002"
+    assert _plain("at the same hotel for 2 nights") == "at the same hotel for 2 nights"
 
 
 async def test_more_on_the_same_one_after_a_confirmed_request_shows_a_card_for_the_more() -> None:

@@ -9,6 +9,9 @@
   before the record named again (or whom it is for) are read as a follow-up of the previous
   request (the same record, so nothing moves).
 
+Within a turn, "and the same note to 4712" is said as "and the same for 4712" before it is
+read (:func:`same_for`), so the clause reader follows the act before it.
+
 Only the previous turn's own acts are repeated, and only when every word of the turn is a
 record's name, a word that leads one ("the", "number", what a record is called) or
 politeness; anything else is left to the clause reader.
@@ -23,6 +26,7 @@ import attrs
 
 from turnframe.plan import Act, LabelTarget, OperationAct, QuestionAct, SetFieldAct
 from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.edits import Edit, inside
 from turnframe.providers.rules.follow import follow_up
 from turnframe.providers.rules.shapes import ICASE
 from turnframe.providers.rules.targets import Mention, Targets
@@ -65,6 +69,29 @@ def only_records(text: str, start: int, end: int, said: Sequence[Mention], nouns
         at = mention.end
     rest = text[at:end]
     return re.fullmatch(rf"(?:['\u2019]s)?\s*(?:(?:{nouns})s?|one)?\s*", rest, ICASE) is not None
+
+
+#: "and the same note to 4712", "same thing on 4712": a follow-up of the act before it, said
+#: with the word of what is the same (group ``noun``) and "to" instead of "for".
+_SAME_NOUN = re.compile(
+    r"(?<![\w])(?P<same>(?:the\s+)?same)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?:to|for|on)(?=\s)",
+    ICASE,
+)
+_SAME_WORDS = frozenset({"thing", "one", "change", "request", "again", "value", "amount"})
+
+
+def same_for(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
+    """Edits that say "the same note to 4712" as "the same for 4712", where the word between
+    is a word of the workflow or says "thing" (so the follow-up reader reads it)."""
+    edits: list[Edit] = []
+    for m in _SAME_NOUN.finditer(text):
+        noun = m.group("noun").casefold().split()
+        if inside(kept, m.start(), m.end()) or not all(
+            w in words or w in _SAME_WORDS for w in noun
+        ):
+            continue
+        edits.append(Edit(start=m.start(), end=m.end(), words=f"{m.group('same')} for"))
+    return edits
 
 
 def _note(act: Act) -> Note:

@@ -13,6 +13,7 @@ that would be left with nothing to read is not rewritten (a message of thanks st
 
 from __future__ import annotations
 
+from turnframe.providers.rules.completions import same_for
 from turnframe.providers.rules.dictation import dictated
 from turnframe.providers.rules.edits import apply, as_written, quoted
 from turnframe.providers.rules.filler import emphasis
@@ -31,5 +32,6 @@ def prepared(
         *dictated(text, quoted(text), record_nouns, numbers),
         *emphasis(text, written),
         *courtesy(text, written, words),
+        *same_for(text, written, words),
     ]
     return apply(text, edits)
