@@ -142,6 +142,15 @@ async def test_a_value_after_a_note_saying_colon_is_the_value() -> None:
 def test_a_softener_is_dropped_only_where_it_ends_a_request() -> None:
     assert _plain("set the note to 'vegan' if possible.") == "set the note to 'vegan'."
     assert _plain("Sorry. When you have a moment, add a bike") == "Sorry. add a bike"
+    # A condition with an "otherwise" is a condition, not a softener.
+    said = "move it to Friday if possible, otherwise Saturday"
+    assert _plain(said) == said
+
+
+def test_a_greeting_on_the_request_line_is_never_taken_for_a_salutation() -> None:
+    said = "hi add a bike\nand set the note to 'x'"
+    assert _plain(said) == said
+    assert _plain("Dear team,\nadd a bike") == "add a bike"
 
 
 async def test_a_message_of_thanks_alone_does_nothing() -> None:
@@ -187,6 +196,7 @@ def test_emphasis_inside_a_quoted_or_colon_value_is_kept_as_written() -> None:
     )
     assert _plain("note: the bloody taxi was late") == "note: the bloody taxi was late"
     assert _plain("damn it, add a bike") == "damn it, add a bike"
+    assert _plain("add a bloody mary") == "add a bloody mary"  # a name, not emphasis
 
 
 async def test_an_outburst_and_insistence_leave_the_request_as_asked() -> None:

@@ -101,6 +101,8 @@ def _note(act: Act) -> Note:
 
 
 def _unresolved(act: Act) -> bool:
+    if isinstance(act, QuestionAct) and act.question is None:
+        return False  # a question about how things work names no record to complete
     target = getattr(act, "target", None)
     return target is None or (isinstance(target, LabelTarget) and not target.label)
 

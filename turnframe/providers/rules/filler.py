@@ -27,7 +27,7 @@ _DISPARAGING = r"stupid|silly|useless|ridiculous|wretched|pathetic|idiotic|dumb|
 _EXCLAIMED = r"it|you|hell|right|well|sure|this|that|all|me|them|him|her"
 EMPHASIS = re.compile(
     rf"(?<![\w'*-])(?:(?P<swear>{_SWEAR})|(?:{_DETERMINER})\s+(?P<scorn>{_DISPARAGING}))"
-    rf"\s+(?!(?:{_EXCLAIMED})\b)(?=[a-z])",
+    rf"\s+(?!(?:{_EXCLAIMED}|marys?)\b)(?=[a-z])",
     ICASE,
 )
 

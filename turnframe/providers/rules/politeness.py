@@ -49,7 +49,7 @@ _LEAD = re.compile(
 )
 #: A letter's salutation: "Dear support team,", "To whom it may concern:".
 _SALUTATION = re.compile(
-    r"^\s*(?P<w>(?:dear|hello|hi)\s+[^\n,:;.!?]{1,40}?[,:!]?\s*\n|(?:dear\s+[^\n,:;.!?]{1,40}?"
+    r"^\s*(?P<w>dear\s+[^\n,:;.!?]{1,40}?[,:!]?\s*\n|(?:dear\s+[^\n,:;.!?]{1,40}?"
     r"|to\s+whom\s+it\s+may\s+concern)\s*[,:!]\s*)(?=\S)",
     ICASE,
 )
@@ -111,7 +111,7 @@ _SOFTENER = re.compile(
     r"\s+(?:chance|moment|minute)|have\s+(?:a\s+)?(?:moment|minute|second|sec|time)|can)"
     r"|if\s+(?:you\s+can|possible|at\s+all\s+possible|you\s+don['\u2019]?t\s+mind"
     r"|(?:that|it)['\u2019]?s\s+(?:ok(?:ay)?|alright|all\s+right|not\s+too\s+much\s+trouble)))"
-    r"(?=\s*(?:$|[.!?,;\n]))",
+    r"(?=\s*(?:$|[.!?;\n]|,(?!\s*(?:otherwise|or\s+else|if\s+not|else)\b)))",
     ICASE,
 )
 
