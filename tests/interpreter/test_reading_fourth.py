@@ -179,6 +179,8 @@ def test_a_wrapper_says_the_gerund_as_the_plain_request_word() -> None:
         "Just add the bloody airport lounge.",
         "add the freaking airport lounge please",
         "Ugh. Add the stupid airport lounge",
+        "add just the airport lounge",
+        "Add please the airport lounge",
     ],
 )
 async def test_emphasis_is_never_part_of_an_added_item(said: str) -> None:

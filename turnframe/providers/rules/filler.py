@@ -5,8 +5,9 @@ nothing. Words inside quotes or after a value's colon are kept as written, and a
 on its own ("damn it", "bloody hell") is left to be read as it is. Words of saying before a
 value's colon ("a note saying: …") are dropped too: the colon says it. So are an outburst
 said as a sentence of its own ("Are you kidding me?", "This is a joke."), insistence after an
-amount ("not a cent less"), a word between "could you" and the verb ("could you at least add")
-and "go ahead and". Ordinary English only.
+amount ("not a cent less"), a word between "could you" and the verb ("could you at least add"),
+"go ahead and", and "just" or "please" between a request's word and its object ("add just the
+…"), so they never edge a value. Ordinary English only.
 """
 
 from __future__ import annotations
@@ -74,9 +75,23 @@ _BETWEEN = re.compile(
 _GO_AHEAD = re.compile(r"(?<![\w])(?:go\s+ahead\s+and|feel\s+free\s+to)\s+(?=[a-z])", ICASE)
 
 
-def emphasis(text: str, kept: Sequence[tuple[int, int]]) -> list[Edit]:
-    """Edits that drop the emphasis of ``text`` (never inside ``kept``)."""
+#: A filler between a request's word and its object: "add just the …", "add please a …".
+_BEFORE_OBJECT = re.compile(
+    r"(?<![\w'-])(?P<verb>[a-z]+)\s+(?P<w>(?:just|please|pls|plz|kindly|simply)\s+)"
+    r"(?=(?:the|a|an|my|our|some|this|that|these|those|\d)(?![\w-]))",
+    ICASE,
+)
+
+
+def emphasis(
+    text: str, kept: Sequence[tuple[int, int]], words: frozenset[str] = frozenset()
+) -> list[Edit]:
+    """Edits that drop the emphasis of ``text`` (never inside ``kept``); ``words`` are the
+    request words a filler may follow before an object."""
     edits = [Edit(start=m.start(), end=m.end(), words="") for m in _SAYING.finditer(text)]
+    for m in _BEFORE_OBJECT.finditer(text):
+        if m.group("verb").casefold() in words and not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words=""))
     for pattern in (_OUTBURST, _BETWEEN):
         for m in pattern.finditer(text):
             if not inside(kept, m.start("w"), m.end("w")):

@@ -30,7 +30,7 @@ def prepared(
     written = as_written(text)  # quoted, or after a value's colon
     edits = [
         *dictated(text, quoted(text), record_nouns, numbers),
-        *emphasis(text, written),
+        *emphasis(text, written, words),
         *courtesy(text, written, words),
         *same_for(text, written, words),
     ]
