@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from turnframe.providers.rules.rewrites import prepared
 from turnframe.testing.phrasings import Graded, play_turns
@@ -414,3 +416,38 @@ async def test_a_statement_about_a_record_is_not_taken_for_a_bare_question() -> 
         {"events": [], "ends_with": "nothing"},
     )
     assert "answer:case_question" not in graded.shown, graded.shown
+
+
+# --- the rewrites themselves (pure) -----------------------------------------------------------
+
+_PIECES = [
+    "sorry to be a pain,", "but", "could I trouble you to", "add", "the", "damn", "bloody",
+    "note", "'sorry to be a pain'", "comma", "period", "full stop", "one", "zero", "oh", "ten",
+    "thousand", "and", "order", "1001", "No worries if not.", "Much appreciated!", ":", "just",
+    "please", "would you mind", "changing", "the same note to", "if possible", "\n", "?", ".",
+]
+_PROPERTY = settings(max_examples=300, deadline=None, derandomize=True)
+
+
+@_PROPERTY
+@given(st.lists(st.sampled_from(_PIECES), max_size=16))
+def test_every_position_of_a_rewritten_text_maps_back_into_the_users_text_in_order(
+    pieces: list[str],
+) -> None:
+    text = " ".join(pieces)
+    said = prepared(text, frozenset({"add", "change", "note"}), "order", frozenset({"1001"}))
+    if said is None:
+        return
+    starts = [said.position(i, end=False) for i in range(len(said.text) + 1)]
+    ends = [said.position(i, end=True) for i in range(len(said.text) + 1)]
+    assert all(0 <= p <= len(text) for p in starts + ends)
+    assert starts == sorted(starts) and ends == sorted(ends)
+
+
+@_PROPERTY
+@given(st.lists(st.sampled_from(_PIECES), max_size=12), st.sampled_from(_PIECES))
+def test_a_quoted_value_comes_through_the_rewrites_as_typed(pieces: list[str], inner: str) -> None:
+    value = f'"{inner} damn comma, sorry to be a pain"'
+    text = " ".join([*pieces, "set the note to", value])
+    said = prepared(text, frozenset({"add", "change", "note"}), "order", frozenset({"1001"}))
+    assert value in (text if said is None else said.text)

@@ -21,7 +21,8 @@ class Edit:
 
 #: A value in quotes is the user's own words: never rewritten.
 _QUOTED = re.compile(
-    r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|(?:(?<=^)|(?<=[\s(:=]))['\u2018][^'\u2019\n]*['\u2019](?!\w)"
+    r"\"[^\"]{0,200}\"|\u201c[^\u201d]{0,200}\u201d"
+    r"|(?:(?<=^)|(?<=[\s(:=]))['\u2018][^'\u2019\n]*['\u2019](?!\w)"
 )
 
 
