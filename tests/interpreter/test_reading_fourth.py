@@ -296,6 +296,33 @@ def test_number_words_that_are_not_a_whole_record_number_stay_words() -> None:
     assert plain("order ten oh one") == "order 1001"
 
 
+# --- agent shorthand ---------------------------------------------------------------------------
+
+
+async def test_a_request_word_written_without_vowels_is_read_as_that_word() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("pls chng cntct email on 1002 to rc@costa.example, thx",),
+        {
+            "events": [_field("order-1002", "contact_email", "rc@costa.example")],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+def test_shorthand_is_spelled_out_only_when_one_word_spells_it() -> None:
+    from turnframe.providers.rules.shorthand import spelled_out
+
+    words = frozenset({"change", "contact", "refund", "refunded", "note", "notes"})
+    said = "chng rfnd hmm Rfnd nts pfft"
+    assert {said[e.start : e.end]: e.words for e in spelled_out(said, [], words)} == {
+        "chng": "change",
+        "rfnd": "refund",
+        "nts": "notes",
+    }
+
+
 # --- later turns that complete or repeat the first ------------------------------------------
 
 

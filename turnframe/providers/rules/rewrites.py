@@ -2,10 +2,11 @@
 
 Some words are only the way a message is said, not what it asks: politeness wrapped around a
 request ("Sorry to be a pain, but could you …", "No worries if not."), emphasis ("the damn …"),
-and a dictation's spoken punctuation and spelled-out record numbers ("comma", "one zero zero
-one"). :func:`prepared` rewrites them into the plain words the reader already knows, and
-:func:`turnframe.providers.rules.spelling.remap` maps every piece of evidence back to the words
-the user typed, so evidence still cites exactly what was sent.
+a dictation's spoken punctuation and spelled-out record numbers ("comma", "one zero zero
+one"), and an agent's vowel-less shorthand ("rfnd"). :func:`prepared` rewrites them into the
+plain words the reader already knows, and :func:`turnframe.providers.rules.spelling.remap` maps
+every piece of evidence back to the words the user typed, so evidence still cites exactly what
+was sent.
 
 Each rewrite is an :class:`~turnframe.providers.rules.edits.Edit` of the user's text; a text
 that would be left with nothing to read is not rewritten (a message of thanks stays chitchat).
@@ -18,6 +19,7 @@ from turnframe.providers.rules.dictation import dictated
 from turnframe.providers.rules.edits import apply, as_written, quoted
 from turnframe.providers.rules.filler import emphasis
 from turnframe.providers.rules.politeness import courtesy
+from turnframe.providers.rules.shorthand import spelled_out
 from turnframe.providers.rules.spelling import Corrected
 
 
@@ -33,5 +35,6 @@ def prepared(
         *emphasis(text, written, words),
         *courtesy(text, written, words),
         *same_for(text, written, words),
+        *spelled_out(text, written, words),
     ]
     return apply(text, edits)
