@@ -259,6 +259,18 @@ async def test_spoken_commas_and_full_stops_are_punctuation() -> None:
     assert graded.right, graded.why
 
 
+async def test_an_address_said_aloud_is_written_as_an_address() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("set the contact email on order 1002 to rui dot costa at mail dot example period",),
+        {
+            "events": [_field("order-1002", "contact_email", "rui.costa@mail.example")],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
 @pytest.mark.parametrize(
     "said",
     [

@@ -4,6 +4,8 @@
   punctuation they name: "add five lessons comma paid by Marta period". "period" and "full
   stop" count only where a sentence may end: at the end of the message, before a line break, or
   in a message that dictates other punctuation too; never after a determiner ("the period").
+- An address said aloud is written: "ana dot reis at example dot com" is
+  "ana.reis@example.com" (only with a "dot" after the "at", so "add a tour at 30" stays).
 - A record's number said in words is the number: digit by digit ("one zero zero one", "four
   oh two one"), in pairs ("ten oh one"), or as a number ("one thousand and one"). Only where
   the words form a whole number of a record: right after what a record is called ("… on
@@ -67,6 +69,20 @@ _UNIT_AFTER = re.compile(
 _NUMBERED = r"(?:\s+(?:number|no\.?|nr\.?|#))?\s+$"
 
 
+#: An address said aloud: "ana dot reis at example dot com" (the part after "at" has a "dot").
+_JOINERS = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
+_SPOKEN_ADDRESS = re.compile(
+    r"(?<![\w@.])(?P<local>[a-z0-9]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[a-z0-9]+)*)"
+    r"\s+at(?:\s+(?:sign|symbol))?\s+"
+    r"(?P<domain>[a-z0-9]+(?:\s+(?:dot|dash|hyphen)\s+[a-z0-9]+)*\s+dot\s+[a-z]{2,12})(?![\w@])",
+    ICASE,
+)
+
+
+def _written(words: str) -> str:
+    return "".join(_JOINERS.get(w.casefold(), w) for w in words.split())
+
+
 def _spoken_number(words: str) -> str | None:
     """The digits a run of number words says as a record's number, or ``None``."""
     tokens = re.split(r"[\s-]+", words.casefold())
@@ -102,6 +118,10 @@ def dictated(
             if rest and not rest.startswith(("\n", ".", "!")) and not others:
                 continue
         edits.append(Edit(start=m.start(), end=m.end(), words=_MARKS[said]))
+    for m in _SPOKEN_ADDRESS.finditer(text):
+        if not inside(kept, m.start(), m.end()):
+            address = f"{_written(m.group('local'))}@{_written(m.group('domain'))}"
+            edits.append(Edit(start=m.start(), end=m.end(), words=address))
     named = re.compile(rf"(?<![\w])(?:{record_nouns}){_NUMBERED}", ICASE)
     for m in _RUN.finditer(text):
         if inside(kept, m.start(), m.end()) or _UNIT_AFTER.match(text, m.end()):
