@@ -259,6 +259,15 @@ async def test_spoken_commas_and_full_stops_are_punctuation() -> None:
     assert graded.right, graded.why
 
 
+async def test_a_value_dictated_between_quote_and_unquote_is_the_quoted_value() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("set the note to quote gate four comma row two unquote full stop",),
+        {"events": [_field("lisbon", "note", "gate four, row two")], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
 async def test_an_address_said_aloud_is_written_as_an_address() -> None:
     graded = await _talk(
         "refund-desk",

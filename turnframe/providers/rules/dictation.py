@@ -4,6 +4,7 @@
   punctuation they name: "add five lessons comma paid by Marta period". "period" and "full
   stop" count only where a sentence may end: at the end of the message, before a line break, or
   in a message that dictates other punctuation too; never after a determiner ("the period").
+- A value said between "quote" and "unquote" (or "close quote") is quoted.
 - An address said aloud is written: "ana dot reis at example dot com" is
   "ana.reis@example.com" (only with a "dot" after the "at", so "add a tour at 30" stays).
 - A record's number said in words is the number: digit by digit ("one zero zero one", "four
@@ -79,6 +80,14 @@ _SPOKEN_ADDRESS = re.compile(
 )
 
 
+#: A value dictated in quotes: "quote ready to go unquote", "open quote … close quote".
+_SPOKEN_QUOTE = re.compile(
+    r"(?<![\w'])(?:open\s+)?quote\s+(?P<v>[^\n\"]{1,200}?)\s+(?:close\s+quote|end\s+quote|unquote)"
+    r"(?![\w'])",
+    ICASE,
+)
+
+
 def _written(words: str) -> str:
     return "".join(_JOINERS.get(w.casefold(), w) for w in words.split())
 
@@ -118,6 +127,11 @@ def dictated(
             if rest and not rest.startswith(("\n", ".", "!")) and not others:
                 continue
         edits.append(Edit(start=m.start(), end=m.end(), words=_MARKS[said]))
+    for m in _SPOKEN_QUOTE.finditer(text):
+        if not inside(kept, m.start(), m.end()):
+            value = _SPOKEN.sub(lambda p: _MARKS[" ".join(p.group("mark").casefold().split())],
+                                m.group("v"))  # "quote ready comma go unquote": "ready, go"
+            edits.append(Edit(start=m.start(), end=m.end(), words=f'"{value}"'))
     for m in _SPOKEN_ADDRESS.finditer(text):
         if not inside(kept, m.start(), m.end()):
             address = f"{_written(m.group('local'))}@{_written(m.group('domain'))}"
