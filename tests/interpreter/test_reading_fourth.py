@@ -89,6 +89,33 @@ async def test_could_i_trouble_you_is_a_request_not_a_question() -> None:
     assert graded.right, graded.why
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "If you could add a sunset cruise, that would be lovely.",
+        "It would be really helpful if you could add a sunset cruise",
+        "Any chance you could add a sunset cruise?",
+        "I was hoping you could add a sunset cruise",
+        "Would it be too much to ask to add a sunset cruise?",
+        "Kindly do the needful and add a sunset cruise",
+        "Please be so kind as to add a sunset cruise",
+        "Can you please help me to add a sunset cruise",
+    ],
+)
+async def test_a_wrapped_request_adds_what_it_asks(said: str) -> None:
+    graded = await _talk(
+        "travel-desk",
+        (said,),
+        {"events": [_extra({"item": "sunset cruise", "quantity": 1})], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+def test_a_wrapper_before_words_the_reader_does_not_know_is_left_as_said() -> None:
+    said = "Any chance you could explain the fees?"
+    assert _plain(said) == said
+
+
 async def test_wondering_whether_it_is_possible_asks_for_the_carded_operation() -> None:
     graded = await _talk(
         "refund-desk",

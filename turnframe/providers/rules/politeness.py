@@ -5,8 +5,9 @@
 - An apology or a courtesy that opens a sentence or a clause ("Sorry to be a pain, but …",
   "apologies for the late notice —", "I hope you're well,") is dropped: what follows is read.
 - A wrapper around a request is said as the request: "Could I trouble you to add …", "I'd be
-  grateful if you could add …", "would you mind adding …" and "I was wondering whether you
-  could add …" read as "could you add …"; "I was wondering whether it might be possible to …"
+  grateful if you could add …", "would you mind adding …", "If you could add …, that would be
+  great", "any chance you could add …" and "I was wondering whether you could add …" read as
+  "could you add …"; "I was wondering whether it might be possible to …"
   as "would it be possible to …". A question inside a wrapper stays a question.
 - A softener that ends a request ("… at your earliest convenience", "… if possible", "…
   when you get a chance") is dropped: the request is asked all the same.
@@ -42,6 +43,7 @@ _LEAD = re.compile(
     r"|(?:i\s+)?hope\s+(?:you(?:['\u2019]re|\s+are)\s+(?:well|doing\s+well|keeping\s+well)"
     r"|this\s+(?:finds\s+you\s+well|is\s+ok(?:ay)?)|all\s+is\s+well)"
     r"|when(?:ever)?\s+you\s+(?:get|have|find)\s+a\s+(?:moment|minute|chance|second)"
+    r"|(?:kindly\s+|please\s+)?do\s+the\s+needful"
     r"|i\s+know\s+(?:you(?:['\u2019]re|\s+are)\s+(?:busy|swamped)|it['\u2019]?s\s+(?:late"
     r"|short\s+notice)))"
     r"(?P<gap>\s*[,;:!.\u2013\u2014-]+\s*(?:but\s+|and\s+)?|\s+(?:but|and)\s+)(?=\S)",
@@ -72,6 +74,15 @@ _ASK = re.compile(
     r"\s+(?:could|would|can)(?:\s+please)?"
     r"|(?:i|we)\s+(?:was|were|am|are)\s+(?:just\s+)?wondering\s+(?:if|whether)\s+you"
     r"\s+(?:could|can|would|might)(?:\s+please)?"
+    r"|(?:please\s+)?be\s+so\s+kind\s+(?:as\s+)?(?:to|and)"
+    r"|(?:i|we)(?:['\u2019]d|\s+would)\s+like\s+to\s+ask\s+(?:you\s+)?to"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?help\s+(?:me|us)(?:\s+to)?"
+    r"|if\s+you\s+(?:could|would)(?:\s+please)?"
+    r"|it\s+would\s+be\s+(?:(?:really|so|very)\s+)?(?:great|lovely|wonderful|amazing|perfect"
+    r"|fantastic|brilliant|helpful|nice)\s+if\s+you\s+(?:could|would|can)(?:\s+please)?"
+    r"|(?:i|we)\s+(?:was|were|am|are)\s+hoping\s+(?:that\s+)?you\s+(?:could|can|would|might)"
+    r"|(?:is\s+there\s+)?any\s+chance\s+(?:that\s+)?you\s+(?:could|can|would|might)"
+    r"|would\s+it\s+be\s+too\s+much\s+(?:trouble\s+)?to\s+ask\s+(?:you\s+)?to"
     r"|would\s+you\s+mind(?:\s+(?:terribly|awfully|very\s+much))?(?=\s+\w+ing\b)))\s+"
     r"(?P<verb>[a-z]+ing\b)?",
     ICASE,
@@ -110,10 +121,16 @@ _SOFTENER = re.compile(
     r"|when(?:ever)?\s+you\s+(?:get\s+a"
     r"\s+(?:chance|moment|minute)|have\s+(?:a\s+)?(?:moment|minute|second|sec|time)|can)"
     r"|if\s+(?:you\s+can|possible|at\s+all\s+possible|you\s+don['\u2019]?t\s+mind"
-    r"|(?:that|it)['\u2019]?s\s+(?:ok(?:ay)?|alright|all\s+right|not\s+too\s+much\s+trouble)))"
+    r"|(?:that|it)['\u2019]?s\s+(?:ok(?:ay)?|alright|all\s+right|not\s+too\s+much\s+trouble))"
+    r"|(?:that|it)\s+would\s+be\s+(?:(?:really|so|very)\s+)?(?:great|lovely|wonderful|amazing"
+    r"|perfect|fantastic|brilliant|helpful|nice|much\s+appreciated))"
     r"(?=\s*(?:$|[.!?;\n]|,(?!\s*(?:otherwise|or\s+else|if\s+not|else)\b)))",
     ICASE,
 )
+
+
+#: The word after a wrapper (past a "please"): the request's own word.
+_NEXT_WORD = re.compile(r"(?:(?:please|kindly|just)\s+)?(?P<w>[a-z]+)", ICASE)
 
 
 def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
@@ -139,6 +156,10 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
             if verb is None:
                 continue  # a request word the reader would not know: left as it was
             said += verb
+        else:
+            after = _NEXT_WORD.match(text, m.end())
+            if after is None or after.group("w").casefold() not in words:
+                continue  # what follows is no request the reader knows: left as it was
         edits.append(Edit(start=m.start("w"), end=m.end(), words=said))
     for m in _POSSIBLE.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
