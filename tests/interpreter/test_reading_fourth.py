@@ -210,6 +210,10 @@ def test_a_wrapper_says_the_gerund_as_the_plain_request_word() -> None:
         "Ugh. Add the stupid airport lounge",
         "add just the airport lounge",
         "Add please the airport lounge",
+        "What the hell, add the airport lounge already!!",
+        "add the airport lounge, for crying out loud",
+        "add the airport lounge ffs",
+        "fine. add the airport lounge I guess",
     ],
 )
 async def test_emphasis_is_never_part_of_an_added_item(said: str) -> None:

@@ -4,7 +4,8 @@ permit. Swear words and intensifiers before a word are dropped; a disparaging ad
 nothing. Words inside quotes or after a value's colon are kept as written, and an exclamation
 on its own ("damn it", "bloody hell") is left to be read as it is. Words of saying before a
 value's colon ("a note saying: …") are dropped too: the colon says it. So are an outburst
-said as a sentence of its own ("Are you kidding me?", "This is a joke."), insistence after an
+said as a sentence of its own ("Are you kidding me?", "This is a joke.", "What the hell,") or
+ending a clause ("…, for crying out loud", "… I guess"), insistence after an
 amount ("not a cent less"), a word between "could you" and the verb ("could you at least add"),
 "go ahead and", and "just" or "please" between a request's word and its object ("add just the
 …"), so they never edge a value. Ordinary English only.
@@ -41,6 +42,9 @@ _SAYING = re.compile(
 )
 
 
+_SAKE = (
+    r"for\s+(?:god|heaven|pete|christ|goodness|fuck)['\u2019]?s?\s+sake|for\s+crying\s+out\s+loud"
+)
 #: An outburst said as a sentence of its own: "Are you kidding me?", "This is a joke.",
 #: "Unbelievable!", "Worst service ever." It asks nothing and changes nothing.
 _OUTBURST = re.compile(
@@ -51,12 +55,19 @@ _OUTBURST = re.compile(
     r"|a\s+farce|a\s+mess|unbelievable)"
     r"|(?:what|such)\s+a\s+(?:joke|mess|disgrace|nightmare|farce|shambles)"
     r"|(?:seriously|unbelievable|ridiculous|useless|pathetic|unacceptable|incredible|ugh+|argh+"
-    r"|wtf|omg|jeez|come\s+on|honestly|(?:i\s+)?mean\s+it)"
+    r"|wtf|omg|jeez|come\s+on|honestly|(?:i\s+)?mean\s+it|ffs|oh\s+my\s+god"
+    r"|what\s+the\s+(?:hell|heck|fuck)|" + _SAKE + ")"
     r"|worst\s+(?:[a-z]+\s+){0,2}ever"
     r"|(?:i['\u2019]?m|i\s+am)\s+(?:so\s+|really\s+|very\s+|absolutely\s+)?(?:fed\s+up|furious"
     r"|livid|angry|annoyed|frustrated|disappointed|sick\s+of\s+this)"
     r"(?:\s+with\s+(?:this|you|your\s+[a-z]+))?)"
-    r"[\s.!?]*)(?=$|(?<=[.!?])\s*\S|\n)",
+    r"[\s.!?,]*)(?=$|(?<=[.!?,])\s*\S|\n)",
+    ICASE,
+)
+#: An exclamation that ends a clause: "…, for crying out loud", "… ffs", "… I guess".
+_TRAILING_OUTBURST = re.compile(
+    r"[\s,]+(?:" + _SAKE + r"|ffs|smh|lol|lmao|rofl|i\s+guess|i\s+suppose|or\s+whatever)"
+    r"(?=\s*(?:$|[.!?;\n]))",
     ICASE,
 )
 #: Insistence after an amount ("80 euros back, not a cent less"): the amount says it.
@@ -96,7 +107,7 @@ def emphasis(
         for m in pattern.finditer(text):
             if not inside(kept, m.start("w"), m.end("w")):
                 edits.append(Edit(start=m.start("w"), end=m.end("w"), words=""))
-    for pattern in (_INSISTING, _GO_AHEAD):
+    for pattern in (_INSISTING, _GO_AHEAD, _TRAILING_OUTBURST):
         for m in pattern.finditer(text):
             if not inside(kept, m.start(), m.end()):
                 edits.append(Edit(start=m.start(), end=m.end(), words=""))
@@ -105,3 +116,18 @@ def emphasis(
         if not inside(kept, start, m.end()):
             edits.append(Edit(start=start, end=m.end(), words=""))
     return edits
+
+
+#: What may end an object's words without being part of it: "add the insurance already".
+_OBJECT_TAIL = re.compile(
+    r"(?:[\s,]+(?:already|then|anyway|again|pls|plz|please|asap|now|right\s+now|immediately"
+    r"|at\s+once|thanks?|thank\s+you|just))+$",
+    ICASE,
+)
+
+
+def object_words(words: str) -> str:
+    """An operation's object without the filler that may end it ("insurance already" is the
+    insurance), never emptied."""
+    trimmed = _OBJECT_TAIL.sub("", words)
+    return trimmed if trimmed.strip() else words
