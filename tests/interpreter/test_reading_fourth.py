@@ -452,6 +452,29 @@ def test_the_same_with_a_word_that_is_not_the_workflows_is_left_as_said() -> Non
     assert _plain("at the same hotel for 2 nights") == "at the same hotel for 2 nights"
 
 
+@pytest.mark.parametrize(
+    "said", ["same for order 1002", "can you do the same thing for order 1002?", "I'm Rui Costa"]
+)
+async def test_a_later_turn_naming_another_record_repeats_or_completes_a_change(said: str) -> None:
+    first = "set the note on 1001 to 'called'" if "same" in said else "set the note to 'called'"
+    events = [_field("order-1002", "note", "called")]
+    if "same" in said:
+        events.insert(0, _field("order-1001", "note", "called"))
+    graded = await _talk("refund-desk", (first, said), {"events": events, "ends_with": "committed"})
+    assert graded.right, graded.why
+
+
+async def test_same_for_another_record_after_a_corrected_change_never_repeats_the_first_value() -> (
+    None
+):
+    graded = await _talk(
+        "refund-desk",
+        ("set the note on 1001 to 'called', no wait, 'emailed'", "same for order 1002"),
+        {"events": [_field("order-1001", "note", "emailed")], "ends_with": "nothing"},
+    )
+    assert not any(e["data"].get("value") == "called" for e in graded.events), graded.events
+
+
 async def test_more_on_the_same_one_after_a_confirmed_request_shows_a_card_for_the_more() -> None:
     graded = await _talk(
         "refund-desk",

@@ -4,13 +4,15 @@
   the question back of which record: every act of the previous turn that named none is
   read again on that record (an operation still waits for its card if it always does).
 - "what about 4712", "how about Rui's?" after a question asks the same question about that
-  record (one question per record named: "what about 4712 and 4713").
+  record (one question per record named: "what about 4712 and 4713"); "same for record 4712"
+  asks it, or makes the previous turn's changes there (one record only).
 - "and 20 more on the same one", "another one for it", "and one more for my wife": the words
   before the record named again (or whom it is for) are read as a follow-up of the previous
   request (the same record, so nothing moves).
 
-Within a turn, "and the same note to 4712" is said as "and the same for 4712" before it is
-read (:func:`same_for`), so the clause reader follows the act before it.
+Within a turn, "and the same note to 4712" and "do the same for 4712" are said as "and the
+same for 4712" before they are read (:func:`same_for`), so the clause reader follows the act
+before them.
 
 Only the previous turn's own acts are repeated, and only when every word of the turn is a
 record's name, a word that leads one ("the", "number", what a record is called) or
@@ -24,7 +26,14 @@ from collections.abc import Sequence
 
 import attrs
 
-from turnframe.plan import Act, LabelTarget, OperationAct, QuestionAct, SetFieldAct
+from turnframe.plan import (
+    Act,
+    ChitchatAct,
+    LabelTarget,
+    OperationAct,
+    QuestionAct,
+    SetFieldAct,
+)
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.edits import Edit, inside
 from turnframe.providers.rules.follow import follow_up
@@ -44,7 +53,14 @@ _ABOUT = re.compile(
 _ONLY_RECORD = re.compile(
     r"(?:(?:ok(?:ay)?|oh|sorry|oops|yes|yeah|right|it['\u2019]?s|it\s+is|that['\u2019]?s"
     r"|that\s+is|i\s+meant?|i\s+mean|for|on|in|the|my|our|number|no\.?|nr\.?|#|please"
-    r"|pls)[\s,:]*)*",
+    r"|pls|one|this\s+is|i['\u2019]m|i\s+am|my\s+name\s+is|under|in\s+the\s+name\s+of|named"
+    r"|called|of|name)[\s,:]*)*",
+    ICASE,
+)
+#: "same for 4712", "the same thing on Rui's": the previous turn's acts on that record.
+_SAME_FOR = re.compile(
+    r"(?:(?:and|also|then|please|pls|now|ok(?:ay)?)[\s,]+)*(?:the\s+)?same(?:\s+thing|\s+again"
+    r"|\s+question|\s+here)?\s+(?:for|on|with|goes\s+for)\s+",
     ICASE,
 )
 #: "… on the same one", "… for it": the record the previous request was on, named again;
@@ -74,7 +90,13 @@ def only_records(text: str, start: int, end: int, said: Sequence[Mention], nouns
 #: "and the same note to 4712", "same thing on 4712": a follow-up of the act before it, said
 #: with the word of what is the same (group ``noun``) and "to" instead of "for".
 _SAME_NOUN = re.compile(
-    r"(?<![\w])(?P<same>(?:the\s+)?same)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?:to|for|on)(?=\s)",
+    r"(?<![\w])(?:the\s+)?same\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?:to|for|on)(?=\s)",
+    ICASE,
+)
+#: "do the same for 4712", "can you do exactly the same on 4712": the "do" is the follow-up's.
+_DO_SAME = re.compile(
+    r"(?<![\w])(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?do\s+(?:exactly\s+)?"
+    r"(?:the\s+)?(?=same\s+(?:thing\s+)?(?:for|on|with|to)\s)",
     ICASE,
 )
 _SAME_WORDS = frozenset({"thing", "one", "change", "request", "again", "value", "amount"})
@@ -83,14 +105,18 @@ _SAME_WORDS = frozenset({"thing", "one", "change", "request", "again", "value", 
 def same_for(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
     """Edits that say "the same note to 4712" as "the same for 4712", where the word between
     is a word of the workflow or says "thing" (so the follow-up reader reads it)."""
-    edits: list[Edit] = []
+    edits = [
+        Edit(start=m.start(), end=m.end(), words="")
+        for m in _DO_SAME.finditer(text)
+        if not inside(kept, m.start(), m.end())
+    ]
     for m in _SAME_NOUN.finditer(text):
         noun = m.group("noun").casefold().split()
         if inside(kept, m.start(), m.end()) or not all(
             w in words or w in _SAME_WORDS for w in noun
         ):
             continue
-        edits.append(Edit(start=m.start(), end=m.end(), words=f"{m.group('same')} for"))
+        edits.append(Edit(start=m.start("noun"), end=m.end(), words="for"))
     return edits
 
 
@@ -98,6 +124,16 @@ def _note(act: Act) -> Note:
     if isinstance(act, OperationAct):
         return Note(operation=act.operation, args=dict(act.args))
     return Note(field=act.field) if isinstance(act, SetFieldAct) else Note()
+
+
+def _plain(previous: Sequence[Act]) -> bool:
+    """Whether every act of the previous turn stands on its own (no correction, cancellation,
+    constraint or condition that another act's meaning depends on)."""
+    return all(
+        isinstance(a, OperationAct | SetFieldAct | QuestionAct | ChitchatAct)
+        and getattr(a, "condition", None) is None
+        for a in previous
+    )
 
 
 def _unresolved(act: Act) -> bool:
@@ -138,11 +174,21 @@ def complete_previous(
         plan.add(attrs.evolve(found.act, evidence=evidence), found.note)
         return True
     about = _ABOUT.match(text, start, end)
-    at = about.end() if about is not None else start
+    same = _SAME_FOR.match(text, start, end)
+    at = about.end() if about is not None else same.end() if same is not None else start
     said = targets.mentions(at, end)
     if not said or not only_records(text, at, end, said, vocab.record_nouns):
         return False
-    if about is not None:
+    if same is not None and not isinstance(earlier[-1], QuestionAct):
+        changes = [a for a in earlier if isinstance(a, OperationAct | SetFieldAct)]
+        if len({m.label for m in said}) != 1 or not _plain(previous):
+            return False
+        target = LabelTarget(label=said[0].label)
+        for change in changes:  # "same for order 4712": every change of the previous turn
+            plan.add(attrs.evolve(change, target=target, evidence=evidence), _note(change))
+        targets.remember(target)
+        return True
+    if about is not None or same is not None:
         asked = earlier[-1]
         if not isinstance(asked, QuestionAct):
             return False  # "what about 4712" after a change: not a request to repeat it
@@ -152,7 +198,7 @@ def complete_previous(
             plan.add(again, Note())
         return True
     open_acts = [a for a in earlier if _unresolved(a)]
-    if not open_acts or len({m.label for m in said}) != 1:
+    if not open_acts or len({m.label for m in said}) != 1 or not _plain(previous):
         return False
     target = LabelTarget(label=said[0].label)
     for act in open_acts:
