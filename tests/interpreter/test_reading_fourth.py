@@ -290,6 +290,18 @@ async def test_spoken_commas_and_full_stops_are_punctuation() -> None:
     assert graded.right, graded.why
 
 
+async def test_a_dictated_colon_introduces_the_value() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("add a note colon vegan meals comma no nuts full stop",),
+        {
+            "events": [_field("lisbon", "note", "vegan meals, no nuts")],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
 async def test_a_value_dictated_between_quote_and_unquote_is_the_quoted_value() -> None:
     graded = await _talk(
         "travel-desk",

@@ -1,7 +1,7 @@
 """A dictated message: spoken punctuation and record numbers said in words.
 
-- "comma", "full stop", "period", "question mark", "new line" said between words are the
-  punctuation they name: "add five lessons comma paid by Marta period". "period" and "full
+- "comma", "colon", "full stop", "period", "question mark", "new line" said between words are
+  the punctuation they name: "add five lessons comma paid by Marta period". "period" and "full
   stop" count only where a sentence may end: at the end of the message, before a line break, or
   in a message that dictates other punctuation too; never after a determiner ("the period").
 - A value said between "quote" and "unquote" (or "close quote") is quoted.
@@ -25,6 +25,7 @@ from turnframe.reading.numbers import number_in_words
 
 _MARKS = {
     "comma": ",",
+    "colon": ":",
     "full stop": ".",
     "period": ".",
     "question mark": "?",
@@ -37,7 +38,7 @@ _MARKS = {
 }
 _ENDS = ("full stop", "period")
 _SPOKEN = re.compile(
-    r"(?<=\w)(?P<gap>[ \t]+)(?P<mark>comma|full\s+stop|period|question\s+mark"
+    r"(?<=\w)(?P<gap>[ \t]+)(?P<mark>comma|colon|full\s+stop|period|question\s+mark"
     r"|exclamation\s+(?:mark|point)|new\s*line|new\s+paragraph|next\s+line)(?![\w'-])",
     ICASE,
 )
