@@ -141,6 +141,33 @@ async def test_a_closing_courtesy_does_not_hold_a_change_back() -> None:
     assert graded.right, graded.why
 
 
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "Looking forward to hearing from you.",
+        "Let me know if you need anything else.",
+        "Appreciate it!",
+        "Thanks heaps, you're a star",
+    ],
+)
+async def test_an_email_closing_is_never_read_as_a_second_request(closing: str) -> None:
+    graded = await _talk(
+        "travel-desk",
+        (f"Hope you had a lovely weekend! Please add a wine tasting. {closing}",),
+        {"events": [_extra({"item": "wine tasting", "quantity": 1})], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_thanks_after_a_comma_is_not_part_of_the_value() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("add a wine tasting, thanks so much",),
+        {"events": [_extra({"item": "wine tasting", "quantity": 1})], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
 async def test_a_question_wrapped_in_an_apology_is_still_answered() -> None:
     graded = await _talk(
         "travel-desk",

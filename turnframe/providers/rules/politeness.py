@@ -96,9 +96,10 @@ _POSSIBLE = re.compile(
 )
 #: A closing courtesy, as a sentence of its own.
 _CLOSING = re.compile(
-    r"(?:^|(?<=[.!?\n]))\s*(?P<w>(?:(?:and|but|again|so)\s+)?(?:"
+    r"(?:^|(?<=[.!?\n,]))\s*(?P<w>(?:(?:and|but|again|so)\s+)?(?:"
     r"with\s+(?:many\s+|great\s+)?thanks|(?:thanks|thank\s+you)"
-    r"(?:\s+(?:ever\s+so\s+much|so\s+much|very\s+much|a\s+lot|again|kindly))?"
+    r"(?:\s+(?:ever\s+so\s+much|so\s+much|very\s+much|a\s+lot|again|kindly|heaps|loads"
+    r"|a\s+bunch|a\s+million))?"
     r"(?:\s+(?:in\s+advance|for\s+(?:your|the|all\s+(?:your|the))\s+(?:kind\s+)?(?:help|understanding"
     r"|patience|time|assistance|support|trouble)|for\s+understanding|for\s+(?:looking\s+into"
     r"|sorting(?:\s+out)?|checking|handling)\s+(?:this|it|that)))?"
@@ -106,9 +107,17 @@ _CLOSING = re.compile(
     r"|if\s+(?:it['\u2019]?s|that['\u2019]?s|it\s+is)\s+not\s+possible|if\s+you\s+can['\u2019]?t))?"
     r"|(?:it['\u2019]?s\s+|that['\u2019]?s\s+)?(?:totally\s+|completely\s+)?(?:fine|ok(?:ay)?)"
     r"\s+if\s+not|(?:much|greatly|really|very\s+much)\s+appreciated"
-    r"|(?:i|we)(?:['\u2019]d|\s+would)?\s+(?:really\s+|greatly\s+|truly\s+)?appreciate"
+    r"|(?:(?:i|we)(?:['\u2019]d|\s+would)?\s+)?(?:really\s+|greatly\s+|truly\s+)?appreciate"
     r"\s+(?:it|this|that|your\s+help)|(?:any|your)\s+help\s+(?:is|would\s+be)\s+(?:much\s+|greatly\s+"
     r"|very\s+much\s+|really\s+)?appreciated|i\s+hope\s+(?:that['\u2019]?s|this\s+is)\s+ok(?:ay)?"
+    r"|(?:i['\u2019]?m\s+|we['\u2019]re\s+|i\s+am\s+|we\s+are\s+)?looking\s+forward\s+to"
+    r"\s+(?:hearing\s+(?:from\s+you|back)|your\s+(?:reply|response|answer))(?:\s+soon)?"
+    r"|(?:i\s+|we\s+)?hope\s+to\s+hear\s+(?:from\s+you|back)(?:\s+soon)?"
+    r"|(?:please\s+)?let\s+(?:me|us)\s+know\s+if\s+(?:you\s+need\s+anything(?:\s+else|\s+more)?"
+    r"|there\s+(?:is|are)\s+any\s+(?:problems?|issues?))"
+    r"|you['\u2019]re\s+(?:a\s+star|the\s+best|a\s+lifesaver|amazing|great)"
+    r"|(?:i\s+|we\s+)?hope\s+you\s+(?:had|have|are\s+having)\s+a\s+(?:nice|good|great|lovely)"
+    r"\s+(?:day|weekend|week|evening|holiday|trip)"
     r"|sorry\s+(?:again\s+)?for\s+(?:the|any|all\s+the)\s+(?:\w+\s+)?" + _TROUBLE + r"))"
     r"[\s.!),]*(?=$|(?<=[.!,])\s*\S|\n)",
     ICASE,
@@ -169,7 +178,10 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
             edits.append(Edit(start=m.start(), end=m.end(), words=""))
     for m in _CLOSING.finditer(text):
         start, end = m.span("w")
-        if inside(kept, start, end) or CHITCHAT.fullmatch(text, start, end):
-            continue
+        after_comma = text[: m.start()].rstrip().endswith(",")
+        if inside(kept, start, end) or (CHITCHAT.fullmatch(text, start, end) and not after_comma):
+            continue  # thanks said as a sentence of its own stays chitchat
+        if after_comma:  # "add a bike, thanks so much": the comma goes with the thanks
+            start = len(text[: m.start()].rstrip()) - 1
         edits.append(Edit(start=start, end=m.end(), words=""))
     return edits
