@@ -100,6 +100,9 @@ async def test_could_i_trouble_you_is_a_request_not_a_question() -> None:
         "Kindly do the needful and add a sunset cruise",
         "Please be so kind as to add a sunset cruise",
         "Can you please help me to add a sunset cruise",
+        "Please to add a sunset cruise",
+        "I want that you add a sunset cruise",
+        "Is possible to add a sunset cruise?",
     ],
 )
 async def test_a_wrapped_request_adds_what_it_asks(said: str) -> None:

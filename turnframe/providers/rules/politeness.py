@@ -7,8 +7,9 @@
 - A wrapper around a request is said as the request: "Could I trouble you to add …", "I'd be
   grateful if you could add …", "would you mind adding …", "If you could add …, that would be
   great", "any chance you could add …" and "I was wondering whether you could add …" read as
-  "could you add …"; "I was wondering whether it might be possible to …"
-  as "would it be possible to …". A question inside a wrapper stays a question.
+  "could you add …", as do "I want that you add …" and "please to add …" (as people writing in
+  a second language say it); "I was wondering whether it might be possible to …" and "is
+  possible to …" as "would it be possible to …". A question inside a wrapper stays a question.
 - A softener that ends a request ("… at your earliest convenience", "… if possible", "…
   when you get a chance") is dropped: the request is asked all the same.
 - A closing courtesy said as a sentence of its own ("No worries if not.", "Thank you for
@@ -55,6 +56,8 @@ _SALUTATION = re.compile(
     r"|to\s+whom\s+it\s+may\s+concern)\s*[,:!]\s*)(?=\S)",
     ICASE,
 )
+#: "Please to add …" (a request said with "to"): "please add …".
+_PLEASE_TO = re.compile(_OPENING + r"(?P<w>please)\s+to\s+(?=[a-z])", ICASE)
 #: A sentence that only announces the requests after it: "I just want to update my details:".
 _ANNOUNCE = re.compile(
     _OPENING + r"(?P<w>(?:i|we)\s+(?:just\s+|also\s+)?(?:want(?:ed)?|would\s+like|['\u2019]d\s+like"
@@ -83,6 +86,7 @@ _ASK = re.compile(
     r"|(?:i|we)\s+(?:was|were|am|are)\s+hoping\s+(?:that\s+)?you\s+(?:could|can|would|might)"
     r"|(?:is\s+there\s+)?any\s+chance\s+(?:that\s+)?you\s+(?:could|can|would|might)"
     r"|would\s+it\s+be\s+too\s+much\s+(?:trouble\s+)?to\s+ask\s+(?:you\s+)?to"
+    r"|(?:i|we)\s+(?:want|wish|would\s+like|['\u2019]d\s+like)\s+that\s+you(?:\s+please)?"
     r"|would\s+you\s+mind(?:\s+(?:terribly|awfully|very\s+much))?(?=\s+\w+ing\b)))\s+"
     r"(?P<verb>[a-z]+ing\b)?",
     ICASE,
@@ -90,7 +94,8 @@ _ASK = re.compile(
 #: "I was wondering whether it might be possible to …": said as "would it be possible to".
 _POSSIBLE = re.compile(
     _OPENING + r"(?P<w>(?:(?:i|we)\s+(?:was|were|am|are)\s+(?:just\s+)?wondering\s+(?:if|whether)"
-    r"\s+it\s+(?:(?:would|might|could)\s+be|is|was)|would\s+it\s+be)\s+(?:at\s+all\s+)?possible"
+    r"\s+it\s+(?:(?:would|might|could)\s+be|is|was)|would\s+it\s+be|(?:it\s+)?is)"
+    r"\s+(?:at\s+all\s+)?possible"
     r"(?:\s+for\s+(?:you|me|us))?\s+to)\s",
     ICASE,
 )
@@ -170,6 +175,9 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
             if after is None or after.group("w").casefold() not in words:
                 continue  # what follows is no request the reader knows: left as it was
         edits.append(Edit(start=m.start("w"), end=m.end(), words=said))
+    for m in _PLEASE_TO.finditer(text):
+        if not inside(kept, m.start("w"), m.end()):
+            edits.append(Edit(start=m.start("w"), end=m.end(), words="please "))
     for m in _POSSIBLE.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
             edits.append(Edit(start=m.start("w"), end=m.end("w"), words="would it be possible to"))
