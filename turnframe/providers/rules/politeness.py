@@ -122,7 +122,7 @@ _CLOSING = re.compile(
     r"|there\s+(?:is|are)\s+any\s+(?:problems?|issues?))"
     r"|you['\u2019]re\s+(?:a\s+star|the\s+best|a\s+lifesaver|amazing|great)"
     r"|(?:i\s+|we\s+)?hope\s+you\s+(?:had|have|are\s+having)\s+a\s+(?:nice|good|great|lovely)"
-    r"\s+(?:day|weekend|week|evening|holiday|trip)"
+    r"\s+(?:day|weekend|week|evening|holiday|time)"
     r"|sorry\s+(?:again\s+)?for\s+(?:the|any|all\s+the)\s+(?:\w+\s+)?" + _TROUBLE + r"))"
     r"[\s.!),]*(?=$|(?<=[.!,])\s*\S|\n)",
     ICASE,
