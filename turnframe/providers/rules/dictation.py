@@ -74,9 +74,9 @@ _NUMBERED = r"(?:\s+(?:number|no\.?|nr\.?|#))?\s+$"
 #: An address said aloud: "ana dot reis at example dot com" (the part after "at" has a "dot").
 _JOINERS = {"dot": ".", "underscore": "_", "dash": "-", "hyphen": "-"}
 _SPOKEN_ADDRESS = re.compile(
-    r"(?<![\w@.])(?P<local>[a-z0-9]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[a-z0-9]+)*)"
+    r"(?<![\w@.])(?P<local>[a-z0-9]+(?:\s+(?:dot|underscore|dash|hyphen)\s+[a-z0-9]+){0,4})"
     r"\s+at(?:\s+(?:sign|symbol))?\s+"
-    r"(?P<domain>[a-z0-9]+(?:\s+(?:dot|dash|hyphen)\s+[a-z0-9]+)*\s+dot\s+[a-z]{2,12})(?![\w@])",
+    r"(?P<domain>[a-z0-9]+(?:\s+(?:dot|dash|hyphen)\s+[a-z0-9]+){0,3}\s+dot\s+[a-z]{2,12})(?![\w@])",
     ICASE,
 )
 
