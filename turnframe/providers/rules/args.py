@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from turnframe.providers.rules.filler import object_words
 from turnframe.providers.rules.shapes import (
     COUNT,
     DATE,
@@ -391,7 +392,7 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = LEADING_ARTICLE.sub("", words).strip(TRIM)
     if counted:  # "3 days of guided tours": the count says how long, the object is the tours
         words = _DURATION_OF.sub("", words)
-    return words
+    return object_words(words)  # "the insurance already": filler never edges the object
 
 
 #: A unit of time before "of" after a count: the count is a duration of the object.

@@ -75,6 +75,7 @@ from turnframe.providers.rules.questions import (
     read_question,
 )
 from turnframe.providers.rules.recall import recall_description
+from turnframe.providers.rules.several import bare_question
 from turnframe.providers.rules.shapes import (
     CHITCHAT,
     FOLLOW_UP,
@@ -465,7 +466,8 @@ class Reader:
         verb = asked_field_request(self.text, s, e) if asked else s
         if (asked or clause.question) and verb is not None and self._field_without_value(verb, e):
             return  # "could you put a note on it? Write: …", "could you change the email?"
-        if looks_like_question(body, clause.question):
+        bare = bare_question(self.text, s, e, self.vocab, self.targets)  # "status of 4711"
+        if looks_like_question(body, clause.question) or bare:
             self._question(clause, s, e)
         elif self._field_without_value(s, e):
             return  # "change the note": which value is asked, nothing is guessed
