@@ -76,8 +76,8 @@ class Telemetry:
     @contextlib.contextmanager
     def turn(self, turn: UserTurn) -> Iterator[TurnObservation]:
         """Trace ``turn`` while the block runs; the block calls ``finish`` or ``fail``."""
-        if self._instruments is None:
-            yield _UNOBSERVED
+        if self._instruments is None or not self._instruments.recording():
+            yield _UNOBSERVED  # nothing installed that would record it: the API is a no-op
             return
         from turnframe.telemetry.otel import TurnTrace
 
