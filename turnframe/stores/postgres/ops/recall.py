@@ -111,13 +111,9 @@ async def entries(
 async def backlog(
     conn: Conn, account_id: str, writer_version: int, everything: bool, limit: int
 ) -> list[SessionRecord]:
-    stale = (
-        ""
-        if everything
-        else (
-            " AND (r.session_id IS NULL OR r.indexed_through IS DISTINCT FROM s.last_turn_id "
-            "OR r.writer_version < $3)"
-        )
+    stale = "" if everything else (
+        " AND (r.session_id IS NULL OR r.indexed_through IS DISTINCT FROM s.last_turn_id "
+        "OR r.writer_version < $3)"
     )
     params: list[Any] = [account_id, limit] + ([] if everything else [writer_version])
     rows = await conn.fetch(

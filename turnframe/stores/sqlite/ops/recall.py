@@ -102,12 +102,9 @@ def entries(
 def backlog(
     conn: sqlite3.Connection, account_id: str, writer_version: int, everything: bool, limit: int
 ) -> list[SessionRecord]:
-    stale = (
-        ""
-        if everything
-        else (
-            " AND (r.id IS NULL OR r.indexed_through IS NOT s.last_turn_id OR r.writer_version < ?)"
-        )
+    stale = "" if everything else (
+        " AND (r.id IS NULL OR r.indexed_through IS NOT s.last_turn_id "
+        "OR r.writer_version < ?)"
     )
     params: tuple[Any, ...] = (account_id,) if everything else (account_id, writer_version)
     rows = conn.execute(
