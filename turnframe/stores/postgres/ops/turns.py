@@ -150,14 +150,16 @@ async def record_sealed_turn(
 ) -> bool:
     """Record a live turn at its seal with its plan, reduction and phase in one INSERT: the row
     :func:`record_user_turn`, :func:`write_turn_payload` (twice) and :func:`move_phase` from
-    ``received`` leave, in one round trip instead of four. False when the turn is stored
+    ``received`` leave, in one round trip instead of five. False when the turn is stored
     already (the same turn: a replay; another is :class:`PayloadImmutable`): nothing was
     written, and the caller writes the payloads and moves the phase as for any stored turn."""
-    try:
+    try:  # the session's last turn moves in the same statement, only if the turn was inserted
         inserted = await conn.fetchval(
-            "INSERT INTO turns (account_id, id, session_id, payload, phase, plan, reduction, "
-            "created_at, phase_changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) "
-            "ON CONFLICT DO NOTHING RETURNING true",
+            "WITH inserted AS (INSERT INTO turns (account_id, id, session_id, payload, phase, "
+            "plan, reduction, created_at, phase_changed_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT DO NOTHING RETURNING id) "
+            "UPDATE sessions SET last_turn_id = inserted.id FROM inserted "
+            "WHERE sessions.account_id = $1 AND sessions.id = $3 RETURNING true",
             account_id,
             turn_id,
             session_id,
@@ -179,12 +181,6 @@ async def record_sealed_turn(
         if existing[0] != session_id or not same_content(existing[1], payload):
             raise PayloadImmutable("user turn", turn_id)
         return False
-    await conn.execute(
-        "UPDATE sessions SET last_turn_id = $1 WHERE account_id = $2 AND id = $3",
-        turn_id,
-        account_id,
-        session_id,
-    )
     return True
 
 
