@@ -340,9 +340,23 @@ def save_assistant_turn(
             raise PayloadImmutable("response", turn_id)
         saved = stored
     if thread_context is not None:
+        _save_thread_context_of_turn(conn, account_id, turn_id, thread_context)
+    return saved
+
+
+def _save_thread_context_of_turn(
+    conn: sqlite3.Connection, account_id: str, turn_id: str, thread_context: Json
+) -> None:
+    """The turn's session takes ``thread_context``: one statement finding the session by the
+    turn; when it changes nothing, the two steps again, to say which one is missing."""
+    cur = conn.execute(
+        "UPDATE sessions SET thread_context = ? WHERE account_id = ? AND id = "
+        "(SELECT session_id FROM turns WHERE account_id = ? AND id = ?)",
+        (dump_json(thread_context), account_id, account_id, turn_id),
+    )
+    if cur.rowcount == 0:
         session_id = _session_of(conn, account_id, turn_id)
         save_thread_context(conn, account_id, session_id, thread_context)
-    return saved
 
 
 def _session_of(conn: sqlite3.Connection, account_id: str, turn_id: str) -> str:
