@@ -4,8 +4,12 @@ Runs the framework side of ``benchmarks/pipeline.py`` (the same Runtime, store, 
 on asyncio and counts, over the timed turns only and divided by their number: anyio cancel scopes
 entered, asyncio Events made (an ``anyio.Event`` makes two on asyncio: its ``__new__`` builds a
 ready event and Python then runs ``__init__`` again), actor asks, event-loop iterations, tasks
-created, and, in a second pass under cProfile, Python function calls (and those in tenacity,
-cattrs and the strict checks). CPU time per turn is printed for orientation only.
+created, and, in a second pass under cProfile, Python function calls on the event loop's thread
+(and those in tenacity, cattrs, the strict checks, the event loop and anyio, JSON, the hashing
+helper and telemetry) and on the SQLite connection's thread (``calls_store_thread``: the
+transaction bodies, the reply composed there included), and the SQL statements per turn. CPU
+time per turn (all threads, and the event loop's thread alone) is printed for orientation: on
+shared cores it drifts with the load, the counts do not.
 
     python benchmarks/turn_counts.py [--sessions N] [--turns T] [--json]
 """
@@ -17,8 +21,10 @@ import asyncio
 import cProfile
 import json
 import pstats
+import sqlite3
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -30,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import pipeline  # the benchmark next to this one
 
 from turnframe.actors.ref import ActorRef
+from turnframe.stores.sqlite import driver as sqlite_driver
 
 COUNTED = ("cancel_scopes", "asyncio_events", "asks", "loop_iterations", "tasks")
 
@@ -70,48 +77,111 @@ def _install_counters(counts: Counter[str]) -> None:
     loop._run_once, loop.create_task = counted_run_once, counted_create_task
 
 
-async def _timed(sessions: int, turns: int, profile: cProfile.Profile | None) -> dict[str, Any]:
+class _StoreThread:
+    """Profiles the transaction bodies on the SQLite connection's thread, or (no profile) counts
+    their SQL statements (those a trigger runs are counted with the statement that fired it)."""
+
+    def __init__(self, profile: cProfile.Profile | None) -> None:
+        self.profile = profile
+        self.statements = 0
+        self.on = False
+
+    def _trace(self, statement: str) -> None:
+        if not statement.startswith("--"):  # "-- TRIGGER …": part of the statement before
+            self.statements += 1
+
+    def wrap(self, body: Any) -> Any:
+        def observed(conn: sqlite3.Connection) -> Any:
+            if not self.on:
+                return body(conn)
+            if self.profile is None:
+                conn.set_trace_callback(self._trace)
+            else:
+                self.profile.enable()
+            try:
+                return body(conn)
+            finally:
+                if self.profile is None:
+                    conn.set_trace_callback(None)
+                else:
+                    self.profile.disable()
+
+        return observed
+
+
+async def _timed(
+    sessions: int,
+    turns: int,
+    profile: cProfile.Profile | None,
+    thread_profile: cProfile.Profile | None = None,
+) -> dict[str, Any]:
     """Run the framework side once; hand back what the timed turns did."""
     counts: Counter[str] = Counter()
     seen: dict[str, Any] = {}
     run_sessions = pipeline._run_sessions
+    store_thread = _StoreThread(thread_profile)
+    driver_run = sqlite_driver.AiosqliteDriver.run
+
+    async def run(self: Any, body: Any) -> Any:
+        return await driver_run(self, store_thread.wrap(body))
 
     async def observed(n_sessions: int, n_turns: int, turn: Any) -> Any:
         before = counts.copy()
+        store_thread.on = True
+        main_cpu = time.thread_time()
         if profile is not None:
             profile.enable()
         result = await run_sessions(n_sessions, n_turns, turn)
         if profile is not None:
             profile.disable()
-        seen["turns"] = max(1, n_turns // n_sessions) * n_sessions
+        main_cpu = time.thread_time() - main_cpu
+        store_thread.on = False
+        seen["turns"] = done = max(1, n_turns // n_sessions) * n_sessions
         seen["cpu_ms_per_turn"] = result[2]
+        seen["cpu_ms_per_turn_loop_thread"] = 1000 * main_cpu / done
+        seen["sql_statements"] = store_thread.statements
         seen["counts"] = {key: counts[key] - before[key] for key in COUNTED}
         return result
 
     if profile is None:
         _install_counters(counts)
     pipeline._run_sessions = observed
+    sqlite_driver.AiosqliteDriver.run = run  # type: ignore[method-assign]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             await pipeline.bench_framework(pipeline.Target(Path(tmp), None), sessions, turns)
     finally:
         pipeline._run_sessions = run_sessions
+        sqlite_driver.AiosqliteDriver.run = driver_run  # type: ignore[method-assign]
     return seen
+
+
+#: Groups of calls on the event loop's thread, by a part of the file's path.
+GROUPS = (
+    ("tenacity", ("tenacity",)),
+    ("cattrs", ("cattrs",)),
+    ("strict", ("_strict",)),
+    ("event_loop", ("asyncio", "anyio", "sniffio", "selectors")),
+    ("json", ("/json/",)),
+    ("hashing", ("_hashing", "rfc8785")),
+    ("telemetry", ("turnframe/telemetry", "opentelemetry")),
+)
 
 
 def _calls(profile: cProfile.Profile) -> dict[str, int]:
     stats: Any = pstats.Stats(profile)
-    calls = {"all": stats.total_calls, "tenacity": 0, "cattrs": 0, "strict": 0}
+    calls = {"all": stats.total_calls} | {key: 0 for key, _ in GROUPS}
     for (filename, _, _), (_, ncalls, *_) in stats.stats.items():
-        for part, key in (("tenacity", "tenacity"), ("cattrs", "cattrs"), ("_strict", "strict")):
-            if part in filename:
+        for key, parts in GROUPS:
+            if any(part in filename for part in parts):
                 calls[key] += ncalls
     return calls
 
 
 async def measure(sessions: int, turns: int) -> dict[str, Any]:
-    profile = cProfile.Profile()
-    profiled = await _timed(sessions, turns, profile)  # first: the counters add calls of their own
+    profile, thread_profile = cProfile.Profile(), cProfile.Profile()
+    # First: the counters add calls of their own.
+    profiled = await _timed(sessions, turns, profile, thread_profile)
     counted = await _timed(sessions, turns, None)
     per = counted["turns"]
     result: dict[str, Any] = {"sessions": sessions, "turns": per}
@@ -119,7 +189,11 @@ async def measure(sessions: int, turns: int) -> dict[str, Any]:
     calls = _calls(profile)
     per_profiled = profiled["turns"]
     result.update({f"calls_{key}": round(value / per_profiled) for key, value in calls.items()})
+    thread_calls: Any = pstats.Stats(thread_profile).total_calls
+    result["calls_store_thread"] = round(thread_calls / per_profiled)
+    result["sql_statements_per_turn"] = round(counted["sql_statements"] / per, 2)
     result["cpu_ms_per_turn"] = round(counted["cpu_ms_per_turn"], 2)
+    result["cpu_ms_per_turn_loop_thread"] = round(counted["cpu_ms_per_turn_loop_thread"], 2)
     return result
 
 

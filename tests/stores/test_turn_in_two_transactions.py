@@ -3,14 +3,17 @@ seal that records a live turn, and the commit bundle that stores the reply."""
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from store_kit import ACCOUNT, OTHER, MakeCase, MakeTurn, entry, move
 
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores import (
+    AdmissionVerdict,
     CaseUpdate,
     CommitBundle,
     NewEvent,
+    PayloadImmutable,
     PhaseConflict,
     Store,
     TurnRecord,
@@ -170,9 +173,7 @@ async def test_a_reply_that_cannot_be_written_leaves_the_bundle_committed_withou
     turn = await _executing(store, make_turn)
     # Other blocks are stored already: the reply is write-once, so writing it fails.
     await store.save_assistant_turn(ACCOUNT, turn.turn_id, [{"text": "earlier"}])
-    receipt = await store.commit_bundle(
-        _bundle(turn, case.case_id, reply=_reply_naming_the_events)
-    )
+    receipt = await store.commit_bundle(_bundle(turn, case.case_id, reply=_reply_naming_the_events))
     assert receipt.phase is P.COMMITTED
     reply = await store.get_assistant_turn(ACCOUNT, turn.turn_id)
     assert reply is not None and reply.blocks == [{"text": "earlier"}]
@@ -205,3 +206,51 @@ async def test_a_reply_is_left_out_of_a_bundle_that_does_not_end_committed(
     receipt = await store.commit_bundle(bundle)
     assert receipt.phase is None
     assert await store.get_assistant_turn(ACCOUNT, turn.turn_id) is None
+
+
+async def test_a_live_turn_sealed_in_one_insert_reads_back_as_one_recorded_and_then_sealed(
+    store: Store,
+) -> None:
+    session_id, seal = await _live_seal(store)
+    await store.seal_turn(ACCOUNT, "turn-live", seal)
+    await store.record_user_turn(
+        account_id=ACCOUNT, session_id=session_id, turn_id="turn-long", payload={"text": "hi"}
+    )
+    long_way = attrs.evolve(seal, user_turn=None, entries=(entry("k2"),))
+    await store.seal_turn(ACCOUNT, "turn-long", long_way)
+    one = await store.get_turn(ACCOUNT, "turn-live")
+    other = await store.get_turn(ACCOUNT, "turn-long")
+    assert one is not None and other is not None
+    same = ("session_id", "payload", "phase", "plan", "reduction")
+    assert [getattr(one, f) for f in same] == [getattr(other, f) for f in same]
+    assert one.phase_changed_at == one.created_at
+    unfinished = {t.turn_id for t in await store.list_unfinished_turns(account_id=ACCOUNT)}
+    assert {"turn-live", "turn-long"} <= unfinished
+
+
+async def test_a_live_seal_for_a_turn_stored_already_writes_its_plan_and_phase_the_long_way(
+    store: Store,
+) -> None:
+    session_id, seal = await _live_seal(store)
+    await store.record_user_turn(
+        account_id=ACCOUNT, session_id=session_id, turn_id="turn-live", payload={"text": "hi"}
+    )
+    receipt = await store.seal_turn(ACCOUNT, "turn-live", seal)
+    assert [a.verdict for a in receipt.admissions] == [AdmissionVerdict.FRESH]
+    turn = await store.get_turn(ACCOUNT, "turn-live")
+    assert turn is not None and turn.phase is P.EXECUTING
+    assert turn.plan == {"plan": {"acts": []}} and turn.reduction == {"results": [1]}
+
+
+async def test_a_live_seal_under_the_id_of_another_stored_turn_is_refused_and_writes_nothing(
+    store: Store,
+) -> None:
+    session_id, seal = await _live_seal(store)
+    await store.record_user_turn(
+        account_id=ACCOUNT, session_id=session_id, turn_id="turn-live", payload={"text": "bye"}
+    )
+    with pytest.raises(PayloadImmutable):
+        await store.seal_turn(ACCOUNT, "turn-live", seal)
+    turn = await store.get_turn(ACCOUNT, "turn-live")
+    assert turn is not None and turn.phase is P.RECEIVED and turn.plan is None
+    assert await store.get_journal_entry(ACCOUNT, "k1") is None

@@ -8,17 +8,19 @@ from typing import Any
 
 import attrs
 import pytest
+from opentelemetry.metrics import NoOpMeterProvider
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from opentelemetry.trace import StatusCode
+from opentelemetry.trace import NoOpTracerProvider, StatusCode
 
 from turnframe.actors.session import TurnIncomplete
 from turnframe.cli.demo import DEMO_CLOCK
 from turnframe.clock import ManualClock
 from turnframe.examples import sample
+from turnframe.messages import UserTurn
 from turnframe.providers.base import ProviderAnswer, ProviderRequest
 from turnframe.providers.errors import ProviderUnavailable
 from turnframe.providers.policy import RetryPolicy
@@ -26,7 +28,7 @@ from turnframe.providers.rules import RulesProvider
 from turnframe.response import TurnResponse
 from turnframe.runtime import Runtime
 from turnframe.stores import SqliteStore, StoreTimeout
-from turnframe.telemetry import Telemetry
+from turnframe.telemetry import Telemetry, hooks
 
 pytestmark = pytest.mark.anyio
 
@@ -251,3 +253,18 @@ async def test_a_turn_that_stops_midway_ends_its_span_with_the_error_code() -> N
     assert turn.attributes is not None
     assert turn.attributes["turnframe.error.code"] == "turnframe.turn.incomplete"
     assert [(a["turnframe.phase"], n) for a, n in turns] == [("incomplete", 1)]
+
+
+def test_a_turn_is_traced_only_while_a_tracer_or_meter_provider_would_record_it() -> None:
+    turn = UserTurn(
+        session_id="session-1", account_id=ACCOUNT, turn_id="turn-1", text="hi", clock=DEMO_CLOCK
+    )
+    nothing = Telemetry(tracer_provider=NoOpTracerProvider(), meter_provider=NoOpMeterProvider())
+    spans_only = Telemetry(tracer_provider=TracerProvider(), meter_provider=NoOpMeterProvider())
+    metrics_only = Telemetry(tracer_provider=NoOpTracerProvider(), meter_provider=MeterProvider())
+    with nothing.turn(turn):
+        assert hooks.live_turns() == 0
+    for telemetry in (spans_only, metrics_only):
+        with telemetry.turn(turn):
+            assert hooks.live_turns() == 1
+    assert hooks.live_turns() == 0

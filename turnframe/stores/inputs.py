@@ -240,3 +240,25 @@ class TurnSeal:
     expired: tuple[str, ...] = ()  # interaction ids
     entries: tuple[NewJournalEntry, ...] = ()
     phase: PhaseMove
+
+    def sealed_turn(self) -> SealedTurn | None:
+        """The turn's row as this seal leaves it, when the seal records a live turn with its
+        plan and moves it on from ``received`` (the stores write that row in one INSERT);
+        None otherwise (a stored turn, or a plan stored already: the payloads are written
+        and the phase moved one by one)."""
+        if self.user_turn is None or self.plan is None:
+            return None
+        if self.phase.expected is not TurnPhase.RECEIVED:
+            return None
+        if not self.phase.expected.may_advance_to(self.phase.new):
+            return None  # refused the long way (IllegalTransition), as any illegal move
+        return SealedTurn(plan=self.plan, reduction=self.reduction, phase=self.phase.new)
+
+
+@attrs.frozen(kw_only=True)
+class SealedTurn:
+    """A live turn's plan, reduction and phase as its seal records them in one row."""
+
+    plan: Json
+    reduction: Json
+    phase: TurnPhase

@@ -46,16 +46,19 @@ def unregister(turn_id: str, trace: LiveTurn) -> None:
         del _LIVE[turn_id]
 
 
-async def observe_stage(
+def observe_stage(
     turn_id: str | None, workflow: str, message: object, work: Awaitable[T]
-) -> T:
-    """Await ``work`` (a stage actor's answer to ``message``) inside a span of that stage.
-    ``turn_id`` None: the turn whose message the asking actor is handling (its correlation)."""
+) -> Awaitable[T]:
+    """``work`` (a stage actor's answer to ``message``) to await inside a span of that stage.
+    ``turn_id`` None: the turn whose message the asking actor is handling (its correlation).
+    A turn nobody traces gets ``work`` itself back: awaiting it costs nothing more."""
+    if not _LIVE:
+        return work
     turn_id = turn_id if turn_id is not None else current_correlation_id()
     trace = _LIVE.get(turn_id) if turn_id is not None else None
     if trace is None:
-        return await work
-    return await trace.stage(type(message).__name__.lower(), workflow, work)
+        return work
+    return trace.stage(type(message).__name__.lower(), workflow, work)
 
 
 def observe_attempt(attempt: ProviderAttempt, started_ns: int | None) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar
 
 from opentelemetry import metrics, trace
+from opentelemetry.metrics import _internal as metrics_api
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from turnframe import __version__
@@ -44,6 +45,8 @@ class Instruments:
         tracer_provider: trace.TracerProvider | None,
         meter_provider: metrics.MeterProvider | None,
     ) -> None:
+        self._tracer_provider = tracer_provider
+        self._meter_provider = meter_provider
         self.tracer = trace.get_tracer(SCOPE, __version__, tracer_provider=tracer_provider)
         meter = metrics.get_meter(SCOPE, __version__, meter_provider=meter_provider)
         self.turns = meter.create_counter(
@@ -73,6 +76,30 @@ class Instruments:
         self.backlog = meter.create_gauge(
             "turnframe.outbox.backlog", unit="{row}", description="Unsettled outbox rows"
         )
+
+    def recording(self) -> bool:
+        """Whether a span or a metric of a turn would go anywhere now: False while neither a
+        tracer provider nor a meter provider is installed (given, or set globally since), so an
+        unobserved turn builds no span, label or attribute that the no-op API would drop."""
+        return _records_spans(self._tracer_provider) or _records_metrics(self._meter_provider)
+
+
+def _records_spans(provider: trace.TracerProvider | None) -> bool:
+    if provider is None:
+        provider = trace.get_tracer_provider()  # the proxy until an application sets one
+    return not isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider))
+
+
+#: The API's stand-in meter provider before an application sets one (its class is private).
+_PROXY_METER_PROVIDER: type[Any] | None = getattr(metrics_api, "_ProxyMeterProvider", None)
+
+
+def _records_metrics(provider: metrics.MeterProvider | None) -> bool:
+    if provider is None:
+        provider = metrics.get_meter_provider()
+    if isinstance(provider, metrics.NoOpMeterProvider):
+        return False
+    return _PROXY_METER_PROVIDER is None or not isinstance(provider, _PROXY_METER_PROVIDER)
 
 
 class TurnTrace:

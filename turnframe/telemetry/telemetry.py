@@ -44,6 +44,7 @@ class TurnObservation:
 
 
 _UNOBSERVED = TurnObservation(None)
+_NOT_TRACED = contextlib.nullcontext(_UNOBSERVED)
 
 
 class Telemetry:
@@ -73,15 +74,17 @@ class Telemetry:
     def disabled(cls) -> Telemetry:
         return cls(enabled=False)
 
-    @contextlib.contextmanager
-    def turn(self, turn: UserTurn) -> Iterator[TurnObservation]:
+    def turn(self, turn: UserTurn) -> contextlib.AbstractContextManager[TurnObservation]:
         """Trace ``turn`` while the block runs; the block calls ``finish`` or ``fail``."""
-        if self._instruments is None:
-            yield _UNOBSERVED
-            return
+        if self._instruments is None or not self._instruments.recording():
+            return _NOT_TRACED  # nothing installed would record it: the API is a no-op
+        return self._traced(turn, self._instruments)
+
+    @contextlib.contextmanager
+    def _traced(self, turn: UserTurn, instruments: Instruments) -> Iterator[TurnObservation]:
         from turnframe.telemetry.otel import TurnTrace
 
-        trace = TurnTrace(self._instruments, turn, record_text=self.record_user_text)
+        trace = TurnTrace(instruments, turn, record_text=self.record_user_text)
         if not hooks.register(turn.turn_id, trace):  # handled twice at once: traced once
             yield _UNOBSERVED
             return

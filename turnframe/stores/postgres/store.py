@@ -404,12 +404,18 @@ class PostgresStore:
         now = self._now()
 
         async def body(c: Conn) -> SealReceipt:
+            sealed, recorded = seal.sealed_turn(), False
             if seal.user_turn is not None:
                 new = seal.user_turn
-                await turns.record_user_turn(
-                    c, account_id, new.session_id, turn_id, new.payload, now
-                )
-            if seal.plan is not None:
+                if sealed is not None:  # one INSERT: the turn, its payloads and its phase
+                    recorded = await turns.record_sealed_turn(
+                        c, account_id, new.session_id, turn_id, new.payload, sealed, now
+                    )
+                else:
+                    await turns.record_user_turn(
+                        c, account_id, new.session_id, turn_id, new.payload, now
+                    )
+            if seal.plan is not None and not recorded:
                 await turns.write_turn_payload(c, account_id, turn_id, "plan", seal.plan)
             for interaction_id in seal.expired:
                 closing = CardResolution(
@@ -417,12 +423,15 @@ class PostgresStore:
                 )
                 with contextlib.suppress(StatusConflict):  # closed already: nothing to do
                     await card_ops.resolve(c, account_id, closing, now)
-            if await turns.write_turn_payload(c, account_id, turn_id, "reduction", seal.reduction):
+            if recorded or await turns.write_turn_payload(
+                c, account_id, turn_id, "reduction", seal.reduction
+            ):
                 cards = await card_ops.insert(c, account_id, turn_id, seal.interactions, now)
             else:  # the same reduction again: a replay, its cards are already stored
                 cards = await card_ops.of_turn(c, account_id, turn_id)
             admitted = await journal.admit(c, account_id, turn_id, seal.entries, now)
-            await turns.move_phase(c, account_id, turn_id, seal.phase, now)
+            if not recorded:
+                await turns.move_phase(c, account_id, turn_id, seal.phase, now)
             return SealReceipt(interactions=tuple(cards), admissions=tuple(admitted))
 
         return await self._write(body)

@@ -23,7 +23,7 @@ import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (aiosqli
 import sqlite3
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Literal, Protocol, TypeVar, cast
+from typing import Any, Literal, Protocol, TypeVar
 
 import aiosqlite
 import anyio
@@ -87,7 +87,8 @@ class AiosqliteDriver:
         return cls(conn)
 
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        return cast(T, await _on_aiosqlite_thread(self._conn, body))
+        result: T = await _on_aiosqlite_thread(self._conn, body)
+        return result
 
     async def aclose(self) -> None:
         await self._conn.close()

@@ -417,10 +417,16 @@ class SqliteStore:
         now = self._now()
 
         def body(c: sqlite3.Connection) -> SealReceipt:
+            sealed, recorded = seal.sealed_turn(), False
             if seal.user_turn is not None:
                 new = seal.user_turn
-                turns.record_user_turn(c, account_id, new.session_id, turn_id, new.payload, now)
-            if seal.plan is not None:
+                if sealed is not None:  # one INSERT: the turn, its payloads and its phase
+                    recorded = turns.record_sealed_turn(
+                        c, account_id, new.session_id, turn_id, new.payload, sealed, now
+                    )
+                else:
+                    turns.record_user_turn(c, account_id, new.session_id, turn_id, new.payload, now)
+            if seal.plan is not None and not recorded:
                 turns.write_turn_payload(c, account_id, turn_id, "plan", seal.plan)
             for interaction_id in seal.expired:
                 closing = CardResolution(
@@ -428,12 +434,15 @@ class SqliteStore:
                 )
                 with contextlib.suppress(StatusConflict):  # closed already: nothing to do
                     card_ops.resolve(c, account_id, closing, now)
-            if turns.write_turn_payload(c, account_id, turn_id, "reduction", seal.reduction):
+            if recorded or turns.write_turn_payload(
+                c, account_id, turn_id, "reduction", seal.reduction
+            ):
                 cards = card_ops.insert(c, account_id, turn_id, seal.interactions, now)
             else:  # the same reduction again: a replay, its cards are already stored
                 cards = card_ops.of_turn(c, account_id, turn_id)
             admitted = journal.admit(c, account_id, turn_id, seal.entries, now)
-            turns.move_phase(c, account_id, turn_id, seal.phase, now)
+            if not recorded:
+                turns.move_phase(c, account_id, turn_id, seal.phase, now)
             return SealReceipt(interactions=tuple(cards), admissions=tuple(admitted))
 
         return await self._write(body)

@@ -15,7 +15,7 @@ from turnframe.stores.errors import (
     PayloadImmutable,
     PhaseConflict,
 )
-from turnframe.stores.inputs import PhaseMove
+from turnframe.stores.inputs import PhaseMove, SealedTurn
 from turnframe.stores.postgres import codec
 from turnframe.stores.postgres.codec import dump_json, optional_json, same_content
 from turnframe.stores.postgres.ops.once import insert_returning_once
@@ -137,6 +137,51 @@ async def record_user_turn(
         session_id,
     )
     return codec.turn(row)
+
+
+async def record_sealed_turn(
+    conn: Conn,
+    account_id: str,
+    session_id: str,
+    turn_id: str,
+    payload: Json,
+    sealed: SealedTurn,
+    now: datetime,
+) -> bool:
+    """Record a live turn at its seal with its plan, reduction and phase in one INSERT: the row
+    :func:`record_user_turn`, :func:`write_turn_payload` (twice) and :func:`move_phase` from
+    ``received`` leave, in one round trip instead of five. False when the turn is stored
+    already (the same turn: a replay; another is :class:`PayloadImmutable`): nothing was
+    written, and the caller writes the payloads and moves the phase as for any stored turn."""
+    try:  # the session's last turn moves in the same statement, only if the turn was inserted
+        inserted = await conn.fetchval(
+            "WITH inserted AS (INSERT INTO turns (account_id, id, session_id, payload, phase, "
+            "plan, reduction, created_at, phase_changed_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT DO NOTHING RETURNING id) "
+            "UPDATE sessions SET last_turn_id = inserted.id FROM inserted "
+            "WHERE sessions.account_id = $1 AND sessions.id = $3 RETURNING true",
+            account_id,
+            turn_id,
+            session_id,
+            dump_json(payload),
+            sealed.phase.value,
+            dump_json(sealed.plan),
+            dump_json(sealed.reduction),
+            now,
+        )
+    except asyncpg.exceptions.ForeignKeyViolationError as exc:
+        raise NotFound("session", session_id) from exc
+    if inserted is None:
+        existing = await conn.fetchrow(
+            "SELECT session_id, payload FROM turns WHERE account_id = $1 AND id = $2",
+            account_id,
+            turn_id,
+        )
+        assert existing is not None  # the conflict was on this very key
+        if existing[0] != session_id or not same_content(existing[1], payload):
+            raise PayloadImmutable("user turn", turn_id)
+        return False
+    return True
 
 
 async def get_turn_by_idempotency_key(

@@ -13,7 +13,7 @@ from turnframe.stores.errors import (
     PayloadImmutable,
     PhaseConflict,
 )
-from turnframe.stores.inputs import PhaseMove
+from turnframe.stores.inputs import PhaseMove, SealedTurn
 from turnframe.stores.records import AssistantTurnRecord, Json, SessionRecord, TurnRecord
 from turnframe.stores.sqlite import codec
 from turnframe.stores.sqlite.codec import dump_json, same_content
@@ -110,6 +110,52 @@ def record_user_turn(
         (*row, now, now, idempotency_key),
     )
     return codec.turn((*row, None, None, now, now), payload=payload)
+
+
+def record_sealed_turn(
+    conn: sqlite3.Connection,
+    account_id: str,
+    session_id: str,
+    turn_id: str,
+    payload: Json,
+    sealed: SealedTurn,
+    now: str,
+) -> bool:
+    """Record a live turn at its seal with its plan, reduction and phase in one INSERT: the row
+    :func:`record_user_turn`, :func:`write_turn_payload` (twice) and :func:`move_phase` from
+    ``received`` leave, in one statement instead of four. False when the turn is stored
+    already (the same turn: a replay; another is :class:`PayloadImmutable`): nothing was
+    written, and the caller writes the payloads and moves the phase as for any stored turn."""
+    existing = conn.execute(
+        "SELECT session_id, payload FROM turns WHERE account_id = ? AND id = ?",
+        (account_id, turn_id),
+    ).fetchone()
+    if existing is not None:
+        if existing[0] != session_id or not same_content(existing[1], payload):
+            raise PayloadImmutable("user turn", turn_id)
+        return False
+    cur = conn.execute(
+        "UPDATE sessions SET last_turn_id = ? WHERE account_id = ? AND id = ?",
+        (turn_id, account_id, session_id),
+    )
+    if cur.rowcount == 0:
+        raise NotFound("session", session_id)
+    conn.execute(
+        "INSERT INTO turns (account_id, id, session_id, payload, phase, plan, reduction, "
+        "created_at, phase_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            account_id,
+            turn_id,
+            session_id,
+            dump_json(payload),
+            sealed.phase.value,
+            dump_json(sealed.plan),
+            dump_json(sealed.reduction),
+            now,
+            now,
+        ),
+    )
+    return True
 
 
 def get_turn_by_idempotency_key(
@@ -294,9 +340,23 @@ def save_assistant_turn(
             raise PayloadImmutable("response", turn_id)
         saved = stored
     if thread_context is not None:
+        _save_thread_context_of_turn(conn, account_id, turn_id, thread_context)
+    return saved
+
+
+def _save_thread_context_of_turn(
+    conn: sqlite3.Connection, account_id: str, turn_id: str, thread_context: Json
+) -> None:
+    """The turn's session takes ``thread_context``: one statement finding the session by the
+    turn; when it changes nothing, the two steps again, to say which one is missing."""
+    cur = conn.execute(
+        "UPDATE sessions SET thread_context = ? WHERE account_id = ? AND id = "
+        "(SELECT session_id FROM turns WHERE account_id = ? AND id = ?)",
+        (dump_json(thread_context), account_id, account_id, turn_id),
+    )
+    if cur.rowcount == 0:
         session_id = _session_of(conn, account_id, turn_id)
         save_thread_context(conn, account_id, session_id, thread_context)
-    return saved
 
 
 def _session_of(conn: sqlite3.Connection, account_id: str, turn_id: str) -> str:
