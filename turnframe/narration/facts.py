@@ -26,6 +26,7 @@ from turnframe.plan import (
     RecallAct,
     SetFieldAct,
     StartCaseAct,
+    UnnamedChangeAct,
     UserTurnPlan,
     target_of,
 )
@@ -115,6 +116,8 @@ def what(unit: Unit) -> str:
         return f"the question {quote(evidence_text(act))}"
     if isinstance(act, RecallAct):
         return f"the recall of {quote(act.description)}"
+    if isinstance(act, UnnamedChangeAct):
+        return "the change" + ("" if act.about is None else f" to the {name_label(act.about)}")
     assert isinstance(act, CancelAct | ConstraintAct | ChitchatAct)
     return quote(evidence_text(act))
 

@@ -27,7 +27,7 @@ from turnframe._identity import (
 )
 from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
-from turnframe.reduce.asking import ask_for_argument
+from turnframe.reduce.asking import ask_for_argument, ask_for_value
 from turnframe.reduce.conditions import conditions_hold
 from turnframe.reduce.targets import effective_act
 from turnframe.reduce.work import ACTION_KINDS, EXACT, NEW, Cursor, Work
@@ -200,7 +200,8 @@ def _candidates(
                 continue
             candidate.unsure = act.confirm
             key = (op.name, canonical_json(candidate.args))
-            if key in seen_ops:
+            # "add breakfast twice": a repeat is its own command, never a restatement.
+            if key in seen_ops and act.repeats is None:
                 work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, seen_ops[key])
                 continue
             seen_ops[key] = pos
@@ -251,7 +252,17 @@ def _field_candidates(
     pos, value, _, error = items[0]
     if not work.value_of(pos).strip():  # "change the note": the value is asked for
         detail = f"missing value: {name}"
-        work.decide(pos, ActStatus.NEEDS_CLARIFICATION, ACT_MISSING_ARGUMENT, pos, detail=detail)
+        asked = effective_act(work, pos)
+        case_id = work.case_of(pos)
+        if isinstance(asked, SetFieldAct) and case_id is not None:
+            # On a card, so the next turn's words complete this change.
+            ask_for_value(
+                work, pos, case_id=case_id, act=asked, reason=ACT_MISSING_ARGUMENT, detail=detail
+            )
+        else:
+            work.decide(
+                pos, ActStatus.NEEDS_CLARIFICATION, ACT_MISSING_ARGUMENT, pos, detail=detail
+            )
         return []
     if error is not None:
         work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=error)

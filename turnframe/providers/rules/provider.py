@@ -49,6 +49,7 @@ from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.spelling import correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
+from turnframe.providers.rules.unnamed import read_repeats, read_unnamed
 from turnframe.providers.rules.vocabulary import Vocabulary, vocabulary_of
 from turnframe.references import Glossary, find_aliases, parse_glossary
 from turnframe.workflow import ParseContext, Workflow
@@ -162,6 +163,9 @@ def _read_english(
     )
     # A record named only inside a value ("set the note to call Ana back") is not named.
     unnamed_records(plan, targets, focus_label)
+    # "add breakfast twice": two requests; "change something", "wrong amount": asked (ADR 0024).
+    read_repeats(plan)
+    read_unnamed(plan, vocab, targets, previous_acts)
     return plan.plan()
 
 
