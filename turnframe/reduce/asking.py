@@ -146,6 +146,20 @@ def answered_act(card: InteractionToCreate, value: str) -> Act | None:
     return attrs.evolve(act, args={**act.args, card.argument: value})
 
 
+def completed_in_words(
+    card: InteractionToCreate, said: str, ctx: ReductionContext
+) -> Act | None:
+    """The card's act completed by words: a free-text field value said in words still waits
+    for a card that shows it (any words read as free text; the user confirms they meant it)."""
+    act = answered_act(card, said)
+    if not isinstance(act, SetFieldAct):
+        return act
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
+    field = None if workflow is None else workflow.field(act.field)
+    return attrs.evolve(act, confirm=True) if field is not None and field.type is str else act
+
+
 def text_answer(
     plan: UserTurnPlan, ctx: ReductionContext
 ) -> tuple[InteractionToCreate, str] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from turnframe._identity import plan_hash
 from turnframe.plan import ChitchatAct, QuestionAct, RecallAct, UserTurnPlan, check_plan
-from turnframe.reduce.asking import answered_act, text_amendment, text_answer
+from turnframe.reduce.asking import completed_in_words, text_amendment, text_answer
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.interactions import (
     amended,
@@ -63,7 +63,7 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
     answer = text_answer(plan, context) if decision is None else None
     if answer is not None:
         card, said = answer
-        completed = answered_act(card, said)
+        completed = completed_in_words(card, said, context)
         decision = None if completed is None else provided(card, "text", completed)
     amendment = text_amendment(plan, context) if decision is None else None
     if amendment is not None:
