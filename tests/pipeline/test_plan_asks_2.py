@@ -336,3 +336,25 @@ async def test_when_do_we_fly_still_answers_the_departure() -> None:
     async with desk_runtime("travel-desk") as (rt, _):
         response = await say(rt, "when do we fly?")
         assert "leaves on" in _answer_texts(response)
+
+
+# -- relative moves count from the record as it is (ADR 0023) ---------------------------------
+
+
+async def test_a_relative_move_counts_from_the_record_as_it_is_when_the_turn_is_reduced() -> None:
+    async with desk_runtime("travel-desk") as (rt, store):
+        first = await say(rt, "rebook the return flight to March 20")
+        (card,) = _cards(first, "confirm_command")
+        await _click_on(rt, card, "confirm")
+        moved = await say(rt, "move the return flight two days later")
+        (later,) = _cards(moved, "confirm_command")
+        assert later["commands"][0]["arguments"] == {"leg": "return", "date": "2026-03-22"}
+        assert [e[1]["date"] for e in await _events(store)] == ["2026-03-20"]
+
+
+async def test_a_relative_move_with_no_leg_to_count_from_is_asked_for_never_guessed() -> None:
+    async with desk_runtime("travel-desk") as (rt, store):
+        response = await say(rt, "rebook it two days later")
+        assert _cards(response, "confirm_command") == []
+        assert [r.status for r in response.results] == [ActStatus.NEEDS_CLARIFICATION]
+        assert await _events(store) == []

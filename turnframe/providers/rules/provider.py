@@ -163,7 +163,7 @@ def _read_english(
     )
     # A record named only inside a value ("set the note to call Ana back") is not named.
     unnamed_records(plan, targets, focus_label)
-    # "add breakfast twice": two requests; "change something", "wrong amount": asked (ADR 0024).
+    # "add a lamp twice": two requests; "change something", "wrong date": asked (ADR 0024).
     read_repeats(plan)
     read_unnamed(plan, vocab, targets, previous_acts)
     return plan.plan()

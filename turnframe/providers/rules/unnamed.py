@@ -2,14 +2,14 @@
 
 Read after the rest of the turn, only where the reading found no change of its own:
 
-- "I want to change something on my booking", "can you update my order?", "I need to fix a
+- "I want to change something on my case", "can you update my record?", "I need to fix a
   detail": a change verb with a vague object (or only the record) is an ``unnamed_change``: the
   reducer asks what to change, with the record's fields and operations as options.
-- "no wait, wrong amount", "hmm that's not right", "actually no, the other one": a turn that only
+- "no wait, wrong date", "hmm that's not right", "actually no, the other one": a turn that only
   disowns is an ``unnamed_change`` of the pending request (``pending``): the open card expires
-  and the reducer asks for the value, naming the argument when the words do ("amount").
-- The answer to "what would you like to change?" in the next turn ("the return date, 18 March",
-  "the note") is the change it names, on the record asked about.
+  and the reducer asks for the value, naming the argument when the words do ("date").
+- The answer to "what would you like to change?" in the next turn ("the due date, 18 March",
+  "the title") is the change it names, on the record asked about.
 - "add X twice", "X for me and one for NAME": two separate requests (``repeats``), never one
   request said twice.
 
@@ -143,7 +143,7 @@ def _answer(
     start: int,
     end: int,
 ) -> bool:
-    """ "the return date, 18 March" after "what would you like to change?": that field change,
+    """ "the due date, 18 March" after "what would you like to change?": that field change,
     on the record asked about; a free-text value waits for a card that shows it."""
     m = _field_answer(vocab.field_pattern).fullmatch(plan.text, start, end)
     if m is None:
@@ -164,7 +164,7 @@ def _answer(
 
 
 def _named(vocab: Vocabulary, said: str | None) -> str | None:
-    """The argument or field the words name ("amount", "unit price", "email"), if any."""
+    """The argument or field the words name ("date", "unit price", "email"), if any."""
     if said is None:
         return None
     key = phrase_key(said)
@@ -189,7 +189,7 @@ def _replace(plan: PlanBuilder, act: Act, start: int, end: int, note: Note | Non
 
 
 def read_repeats(plan: PlanBuilder) -> None:
-    """ "add breakfast twice", "a kayak for me and one for Pedro": a second, separate request
+    """ "add a lamp twice", "a chair for me and one for Rui": a second, separate request
     for the same operation (``repeats``), never folded into the first one's free-text value."""
     for index in range(len(plan.acts)):
         act = plan.acts[index]
@@ -209,7 +209,7 @@ def read_repeats(plan: PlanBuilder) -> None:
 
 
 def _one_for(plan: PlanBuilder, index: int, act: OperationAct) -> None:
-    """ "… and one for Pedro" right after the operation's clause: the same once more. Who the
+    """ "… and one for Rui" right after the operation's clause: the same once more. Who the
     second is for is not an argument the words fill for certain, so both wait for a card that
     shows exactly what will be added."""
     end = max((e.end for e in act.evidence), default=0)
