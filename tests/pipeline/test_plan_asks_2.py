@@ -110,6 +110,18 @@ async def test_the_next_turns_answer_naming_a_field_and_a_value_completes_the_ch
         assert answered.events
 
 
+async def test_a_change_on_a_record_named_by_its_number_asks_there_and_a_field_answer_commits() -> (
+    None
+):
+    async with desk_runtime("refund-desk") as (rt, store):
+        asked = await say(rt, "I want to change something on order 1001")
+        (card,) = _cards(asked, "choose_change")
+        assert {"note", "contact email", "refund"} <= {o["label"] for o in card["options"]}
+        await say(rt, "the contact email: ana@example.com")
+        events = await _events(store)
+        assert events == [("field_set", {"field": "contact_email", "value": "ana@example.com"})]
+
+
 async def test_a_click_on_a_field_asks_its_value_and_the_next_turn_gives_it() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         asked = await say(rt, "can you update my booking?")

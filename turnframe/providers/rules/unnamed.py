@@ -73,11 +73,14 @@ _ANSWER_LEAD = r"\s*(?:(?:the|my|our|its|change|update|fix)\s+)*"
 
 @functools.cache
 def _unnamed_change(nouns: str) -> re.Pattern[str]:
-    record = rf"(?:(?:the|my|our|this|that|your)\s+)?(?:{nouns})"
+    record = (
+        rf"(?:(?:the|my|our|this|that|your)\s+)?(?:[\w'\u2019-]+\s+)?(?:{nouns})"
+        r"(?:\s+(?:no\.?|nr\.?|number)?\s*#?\d+)?"
+    )
     return re.compile(
         _LEAD
-        + rf"{_CHANGE}\s+(?:{_VAGUE}(?:\s+(?:on|in|about|of|for|with)\s+(?:{record}|it))?|{record})"
-        r"(?:\s+please)?[\s.!?]*",
+        + rf"{_CHANGE}\s+(?:{_VAGUE}(?P<rest>\s+(?:on|in|about|of|for|with|to)\s+[^.!?]{{1,48}}?)?"
+        rf"|{record})(?:\s+please)?[\s.!?]*",
         ICASE,
     )
 
@@ -128,10 +131,15 @@ def read_unnamed(
         )
         _replace(plan, act, start, end)
         return
-    if _unnamed_change(vocab.record_nouns).fullmatch(text, start, end) is not None:
-        act = UnnamedChangeAct(
-            target=targets.find(start, end), evidence=plan.evidence((start, end))
-        )
+    change = _unnamed_change(vocab.record_nouns).fullmatch(text, start, end)
+    if change is not None:
+        target = targets.find(start, end)
+        rest = change.group("rest") or ""
+        field = re.search(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", rest, ICASE)
+        if field is None and vocab.operation_regex.search(rest):
+            return  # "something about the <operation>": that operation, not a change of nothing
+        about = None if field is None else vocab.field_named(field.group(0))
+        act = UnnamedChangeAct(target=target, about=about, evidence=plan.evidence((start, end)))
         _replace(plan, act, start, end)
 
 
