@@ -257,6 +257,9 @@ def _card(facts: Facts, card: InteractionToCreate, group: Sequence[Unit]) -> Dra
         text = f"Which {asked} for {what}?" + (
             f" Choose {', '.join(quote(c) for c in choices)}." if choices else " Say it."
         )
+        pending = card.pending_acts[0] if len(card.pending_acts) == 1 else None
+        if isinstance(pending, SetFieldAct) and card.case_id is not None:
+            text = f"What should the {asked} be on {facts.case_ref(card.case_id)}? Say it."
         extra["argument"] = card.argument
     elif card.kind is InteractionKind.CHOOSE_CHANGE:
         code = codes.CARD_CHOOSE_CHANGE

@@ -100,6 +100,8 @@ def what(unit: Unit) -> str:
     if act is None:
         return f"act {unit.ref.index} ({name_label(unit.result.kind)})"
     if isinstance(act, SetFieldAct):
+        if not act.value.strip():  # asked for: nothing said yet
+            return f"the {name_label(act.field)}"
         return f"{name_label(act.field)} to {quote(act.value)}"
     if isinstance(act, CorrectAct):
         field = root_field(act, unit.siblings)
