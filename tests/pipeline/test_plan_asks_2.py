@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from desk_kit import ACCOUNT, CLOCK, desk_runtime, say
+from desk_kit import ACCOUNT, CLOCK, desk_runtime, say, seed
 
+from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
 from turnframe.plan import (
     LabelTarget,
@@ -27,7 +28,9 @@ from turnframe.results import (
     ActStatus,
 )
 from turnframe.runtime import Runtime
+from turnframe.stores import SqliteStore
 from turnframe.testing import plan_json, span
+from turnframe.testing.faults import FaultPlan, FaultPoint, FaultyStore
 from turnframe.testing.scripted import Answer, ScriptedProvider
 
 pytestmark = pytest.mark.anyio
@@ -293,11 +296,22 @@ async def test_an_extra_added_twice_is_two_commands_each_with_its_own_key() -> N
         assert len(set(ids)) == 2
 
 
-async def test_one_for_me_and_one_for_someone_else_waits_on_one_card_that_adds_both() -> None:
+@pytest.mark.parametrize(
+    "said", ["add a kayak for me and one for Pedro", "add a sim card for me, and one for Joana"]
+)
+async def test_one_for_me_and_one_for_someone_else_adds_two(said: str) -> None:
     async with desk_runtime("travel-desk") as (rt, store):
-        shown = await say(rt, "add a kayak for me and one for Pedro")
+        response = await say(rt, said)
+        assert [r.status for r in response.results] == [ActStatus.READY_TO_EXECUTE] * 2
+        items = [e[1]["item"] for e in await _events(store)]
+        assert len(items) == 2 and items[0] == items[1] and items[0] in ("kayak", "sim card")
+
+
+async def test_an_unsure_request_said_twice_waits_on_one_card_that_adds_both() -> None:
+    async with desk_runtime("travel-desk") as (rt, store):
+        shown = await say(rt, "add a kayak at 40 euros for me and one for Pedro")
         (card,) = _cards(shown, "confirm_command")
-        assert [c["arguments"]["item"] for c in card["commands"]] == ["kayak", "kayak"]
+        assert [c["arguments"]["unit_price"] for c in card["commands"]] == [4000, 4000]
         await _click_on(rt, card, "confirm")
         assert [e[1]["item"] for e in await _events(store)] == ["kayak", "kayak"]
 
@@ -370,3 +384,26 @@ async def test_a_relative_move_with_no_leg_to_count_from_is_asked_for_never_gues
         assert _cards(response, "confirm_command") == []
         assert [r.status for r in response.results] == [ActStatus.NEEDS_CLARIFICATION]
         assert await _events(store) == []
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        FaultPoint.BEFORE_JOURNAL_INSERT,
+        FaultPoint.AFTER_JOURNAL_INSERT_BEFORE_COMMIT,
+        FaultPoint.INSIDE_COMMIT_BUNDLE,
+    ],
+)
+async def test_two_equal_requests_commit_exactly_twice_across_a_crash_and_recovery(
+    point: FaultPoint,
+) -> None:
+    async with SqliteStore.open(":memory:") as inner:
+        await seed(inner, "travel-desk")
+        store = FaultyStore(inner, FaultPlan.crash(point))
+        async with desk_runtime("travel-desk", store=store) as (rt, _):
+            response = await say(rt, "add breakfast twice")
+        assert [h.point for h in store.fired] == [point]
+        assert response.phase is TurnPhase.DELIVERED
+        assert [e.type for e in await inner.list_events(ACCOUNT)] == ["extra_added"] * 2
+        journal = {c for r in response.results for c in r.command_ids}
+        assert len(journal) == 2

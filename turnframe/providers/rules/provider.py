@@ -150,6 +150,8 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    # "add a lamp twice", "… and one for Rui": two requests, read before they are vetted.
+    read_repeats(plan)
     mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
     # An operation asked to act on something it does not take is not that operation.
     foreign_objects(plan, vocab, mentioned)
@@ -163,8 +165,7 @@ def _read_english(
     )
     # A record named only inside a value ("set the note to call Ana back") is not named.
     unnamed_records(plan, targets, focus_label)
-    # "add a lamp twice": two requests; "change something", "wrong date": asked (ADR 0024).
-    read_repeats(plan)
+    # "change something", "wrong date": the desk asks (ADR 0024).
     read_unnamed(plan, vocab, targets, previous_acts)
     return plan.plan()
 

@@ -95,7 +95,7 @@ def _field_answer(field_pattern: str) -> re.Pattern[str]:
     )
 
 
-_TWICE = re.compile(r"[\s,]+(?:twice|two\s+times|2\s+times|x\s?2)[\s.!?]*$", ICASE)
+_TWICE = re.compile(r"[\s,]+(?:twice|two\s+times|2\s+times)[\s.!?]*$", ICASE)
 _ONE_FOR = re.compile(
     r"[\s,]*(?:and|plus|&)\s+(?:one|another(?:\s+one)?|the\s+same)\s+for\s+"
     r"(?P<name>(?-i:[A-Z])[\w-]+)[\s.!?]*",
@@ -217,9 +217,8 @@ def read_repeats(plan: PlanBuilder) -> None:
 
 
 def _one_for(plan: PlanBuilder, index: int, act: OperationAct) -> None:
-    """ "… and one for Rui" right after the operation's clause: the same once more. Who the
-    second is for is not an argument the words fill for certain, so both wait for a card that
-    shows exactly what will be added."""
+    """ "… and one for Rui" right after the operation's clause: the same once more, with the
+    same arguments (who it is for fills none of them for certain, so none is guessed)."""
     end = max((e.end for e in act.evidence), default=0)
     unread = next(
         (e for e in plan.unread if e.start >= end and not plan.text[end : e.start].strip(" ,")),
@@ -231,7 +230,6 @@ def _one_for(plan: PlanBuilder, index: int, act: OperationAct) -> None:
     first = act
     if len(free) == 1:
         first = attrs.evolve(act, args={**act.args, free[0]: _FOR_ME.sub("", act.args[free[0]])})
-    first = attrs.evolve(first, confirm=True)
     plan.acts[index] = first
     plan.unread.remove(unread)
     evidence = (Evidence(start=unread.start, end=unread.end, text=unread.text),)
