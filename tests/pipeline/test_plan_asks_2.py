@@ -272,6 +272,48 @@ async def test_the_other_one_after_a_card_asks_which_part_was_wrong_and_the_old_
         assert await _events(store) == []
 
 
+async def test_a_card_with_several_requests_expires_whole_when_its_values_are_disowned() -> None:
+    async with desk_runtime("travel-desk") as (rt, store):
+        shown = await say(rt, "rebook the return flight to March 20 and withdraw the trip")
+        (old,) = _cards(shown, "confirm_command")
+        assert len(old["commands"]) == 2
+        asked = await say(rt, "hmm that's not right")
+        (result,) = asked.results
+        assert (result.status, result.reason) == (
+            ActStatus.NEEDS_CLARIFICATION,
+            ACT_VALUE_DISOWNED,
+        )
+        stale = await _click_on(rt, old, "confirm")
+        assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
+        assert await _events(store) == []
+
+
+async def test_a_models_plan_that_disowns_the_open_cards_value_expires_it() -> None:
+    first, second = "refund 40 euros on order 1001", "that amount is not right"
+    refund = OperationAct(
+        target=LabelTarget(label="Order 1001"),
+        operation="refund",
+        args={"amount": "40 euros"},
+        evidence=span(first, first),
+    )
+    disown = UnnamedChangeAct(pending=True, about="amount", evidence=span(second, second))
+    provider = ScriptedProvider(
+        name="scripted",
+        script=[
+            Answer(plan_json(UserTurnPlan(acts=(refund,)))),
+            Answer(plan_json(UserTurnPlan(acts=(disown,)))),
+        ],
+    )
+    async with desk_runtime("refund-desk", provider=provider) as (rt, store):
+        shown = await say(rt, first)
+        (old,) = _cards(shown, "confirm_command")
+        asked = await say(rt, second)
+        assert _cards(asked, "provide_argument")[0]["argument"] == "amount"
+        stale = await _click_on(rt, old, "confirm")
+        assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
+        assert await _events(store) == []
+
+
 async def test_a_disowning_turn_with_no_card_open_asks_and_commits_nothing() -> None:
     async with desk_runtime("refund-desk") as (rt, store):
         response = await say(rt, "hmm that's not right")

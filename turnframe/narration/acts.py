@@ -51,6 +51,7 @@ from turnframe.results import (
     ACT_UNKNOWN_TARGET,
     ACT_UNKNOWN_WORKFLOW,
     ACT_UNREADABLE_ARGUMENT,
+    ACT_VALUE_DISOWNED,
     ACT_VALUE_UNCHANGED,
     ActRef,
     ActStatus,
@@ -361,6 +362,11 @@ def _clarify_text(facts: Facts, u: Unit) -> str:
         return f"Not done: {facts.describe(u)}{versus} (say which value you want)."
     if reason == ACT_AMBIGUOUS_TARGET:
         return f"Not done: {facts.describe(u)} (several cases match; say which one you mean)."
+    if reason == ACT_VALUE_DISOWNED:
+        return (
+            f"Not done: the request you said was wrong{facts.where(u)} is withdrawn; "
+            "please say what it should be."
+        )
     if reason == ACT_CHANGE_UNNAMED:
         return f"Not yet: {facts.describe(u)} \u2014 what would you like to change, and to what?"
     return f"Not done: {facts.describe(u)} (it needs clarification)."

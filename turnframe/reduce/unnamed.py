@@ -60,16 +60,13 @@ def ask_what_to_change(work: Work) -> None:
 
 
 def _open_card(work: Work, pos: int) -> InteractionToCreate | None:
-    """The latest open confirmation card with one pending request (on the act's case, when
-    the act names one)."""
+    """The latest open confirmation card (on the act's case, when the act names one)."""
     place = work.entries[pos].place
     named = place.case_id if place is not None and place.outcome == EXACT else None
     cards = [
         c
         for c in work.ctx.open_interactions
         if c.kind is InteractionKind.CONFIRM_COMMAND
-        and len(c.pending_acts) == 1
-        and isinstance(c.pending_acts[0], OperationAct | SetFieldAct)
         and (named is None or c.case_id == named)
         and c.case_id in work.ctx.cases
     ]
@@ -80,7 +77,11 @@ def _disown(work: Work, pos: int, act: UnnamedChangeAct, card: InteractionToCrea
     """Expire the card and ask for the value the user said is wrong."""
     assert card.case_id is not None
     work.expired.append(card.interaction_id)
-    request = card.pending_acts[0]
+    request = card.pending_acts[0] if len(card.pending_acts) == 1 else None
+    if not isinstance(request, OperationAct | SetFieldAct):
+        # Several requests on the card: which one is wrong is not said; ask in words.
+        work.decide(pos, ActStatus.NEEDS_CLARIFICATION, ACT_VALUE_DISOWNED, pos)
+        return
     if isinstance(request, SetFieldAct):
         ask_for_value(
             work,
