@@ -22,7 +22,7 @@ import attrs
 from turnframe._identity import interaction_id
 from turnframe.plan import Act, LabelTarget, OperationAct, SetFieldAct, Target, UnnamedChangeAct
 from turnframe.reduce.asking import ask_for_argument, ask_for_value
-from turnframe.reduce.work import EXACT, Work
+from turnframe.reduce.work import AMBIGUOUS, EXACT, UNKNOWN, Work
 from turnframe.results import (
     ACT_CHANGE_UNNAMED,
     ACT_VALUE_DISOWNED,
@@ -49,14 +49,14 @@ def ask_what_to_change(work: Work) -> None:
             _disown(work, entry.pos, act, card)
             continue
         place = entry.place
-        if place is None:  # no record named and none open: ask in words
+        if place is not None and place.outcome in (UNKNOWN, AMBIGUOUS):
+            continue  # which record is asked first (select-target, or "which case?")
+        workflow = None if place is None else work.workflow_of(place)
+        if place is None or place.outcome != EXACT or place.case_id is None or workflow is None:
+            # No record named (or one this turn starts): ask in words.
             work.decide(entry.pos, ActStatus.NEEDS_CLARIFICATION, ACT_CHANGE_UNNAMED, entry.pos)
-        elif place.outcome == EXACT and place.case_id is not None:
-            workflow = work.workflow_of(place)
-            if workflow is None:
-                work.decide(entry.pos, ActStatus.NEEDS_CLARIFICATION, ACT_CHANGE_UNNAMED, entry.pos)
-            else:
-                _ask_subject(work, entry.pos, act, place.case_id, workflow)
+        else:
+            _ask_subject(work, entry.pos, act, place.case_id, workflow)
 
 
 def _open_card(work: Work, pos: int) -> InteractionToCreate | None:
