@@ -230,6 +230,7 @@ def plan_text(data: dict[str, Any]) -> str:
         ("no wait, wrong amount", "amount"),
         ("hmm that's not right", "amount"),
         ("actually no, the amount is wrong", "amount"),
+        ("wait, make it something else", "amount"),
     ],
 )
 async def test_a_disowned_value_expires_the_open_card_and_asks_for_the_right_one(
@@ -251,6 +252,25 @@ async def test_a_disowned_value_expires_the_open_card_and_asks_for_the_right_one
         corrected = await say(rt, "30 euros")
         (card,) = _cards(corrected, "confirm_command")
         assert card["commands"][0]["arguments"]["amount"] == 3000
+
+
+@pytest.mark.parametrize(
+    ("said", "amount"),
+    [("wait, make it the full amount instead", 12000), ("no, make it half instead", 6000)],
+)
+async def test_a_share_said_as_a_correction_amends_the_open_card_never_confirms_the_old_one(
+    said: str, amount: int
+) -> None:
+    async with desk_runtime("refund-desk") as (rt, store):
+        shown = await say(rt, "Refund 60 euros on 1001")
+        (old,) = _cards(shown, "confirm_command")
+        amended = await say(rt, said)
+        (card,) = _cards(amended, "confirm_command")
+        assert card["commands"][0]["arguments"]["amount"] == amount
+        stale = await _click_on(rt, old, "confirm")
+        assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
+        await _click_on(rt, card, "confirm")
+        assert await _events(store) == [("refund_requested", {"amount": amount, "reason": ""})]
 
 
 async def test_the_other_one_after_a_card_asks_which_part_was_wrong_and_the_old_card_is_stale() -> (

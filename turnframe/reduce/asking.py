@@ -22,6 +22,7 @@ from turnframe._identity import interaction_id
 from turnframe.plan import Act, Evidence, OperationAct, SetFieldAct, UserTurnPlan
 from turnframe.reading.months import with_month
 from turnframe.reduce.context import ReductionContext
+from turnframe.reduce.shares import share_of
 from turnframe.reduce.work import Work
 from turnframe.results import (
     ActStatus,
@@ -216,6 +217,9 @@ def text_amendment(
         for argument in op.arguments:
             if argument.type is str or not said:
                 continue
+            if argument.propose is not None and share_of(said) is not None:
+                # "make it the full amount instead": a share of the workflow's proposal.
+                return card, attrs.evolve(act, args={**act.args, argument.name: said})
             value = with_month(said, act.args.get(argument.name))
             try:
                 argument.parse(value, ParseContext.of(ctx.turn, _state_of(card, ctx)))

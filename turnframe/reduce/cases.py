@@ -29,6 +29,7 @@ from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
 from turnframe.reduce.asking import ask_for_argument, ask_for_value
 from turnframe.reduce.conditions import conditions_hold
+from turnframe.reduce.shares import share_of
 from turnframe.reduce.targets import effective_act
 from turnframe.reduce.work import ACTION_KINDS, EXACT, NEW, Cursor, Work
 from turnframe.results import (
@@ -308,7 +309,7 @@ def _operation_candidate(
     # names which value (the leg), so that one is parsed first.
     for name in sorted(texts, key=lambda n: (declared[n].current is not None, n)):
         argument = declared[name]
-        share = _share(texts[name]) if argument.propose is not None else None
+        share = share_of(texts[name]) if argument.propose is not None else None
         if share is not None:  # "half", "the whole thing": that share of the proposal
             value = argument.propose(state) * share if argument.propose is not None else None
             value = int(value) if isinstance(value, int | float) else value
@@ -362,28 +363,6 @@ def _operation_candidate(
         is_submission=op.is_submission,
         is_destructive=op.is_destructive,
     )
-
-
-_SHARES = {
-    "half": 0.5,
-    "a third": 1 / 3,
-    "a quarter": 0.25,
-    "whole": 1.0,
-    "full": 1.0,
-    "entire": 1.0,
-    "everything": 1.0,
-    "all of it": 1.0,
-    "in full": 1.0,
-}
-
-
-def _share(text: str) -> float | None:
-    """The share of a proposal the words ask for ("half", "the whole thing"), if any."""
-    words = " ".join(text.casefold().split()).removeprefix("the ")
-    for key, share in _SHARES.items():
-        if words == key or words.startswith(key + " "):
-            return share
-    return None
 
 
 def _simulate(

@@ -64,6 +64,8 @@ _DISOWN = re.compile(
     r"|(?:that['\u2019]?s\s+)?(?:the\s+)?wrong\s+one"
     r"|(?:no\s+)?(?:i\s+meant\s+)?(?:the\s+)?other\s+one"
     r"|not\s+(?:that|this)(?:\s+one)?"
+    r"|(?:make\s+it|change\s+(?:it|that)\s+to|i\s+meant?|i\s+want(?:ed)?)\s+(?:something|another"
+    r"\s+one|a\s+different\s+one)(?:\s+else)?(?:\s+instead)?"
     r"|i\s+(?:made\s+a\s+mistake|got\s+(?:it|that)\s+wrong|said\s+it\s+wrong))"
     r"[\s.!?\u2026]*",
     ICASE,
