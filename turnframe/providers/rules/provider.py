@@ -165,7 +165,7 @@ def _read_english(
     )
     # A record named only inside a value ("set the note to call Ana back") is not named.
     unnamed_records(plan, targets, focus_label)
-    # "change something", "wrong date": the desk asks (ADR 0024).
+    # "change something", "wrong date": the reducer asks (ADR 0024).
     read_unnamed(plan, vocab, targets, previous_acts)
     return plan.plan()
 
