@@ -16,7 +16,10 @@ Wire shape (snake_case, tagged by ``kind`` for acts and ``by`` for targets)::
 
 Links: ``correct.corrects`` and ``cancel.cancels`` name an *earlier* act of the same plan by its
 index (a user corrects or withdraws what they already said). A correction names a ``set_field``
-or an earlier ``correct``; a cancellation names a ``set_field``, ``operation`` or ``start_case``.
+or an earlier ``correct``; a cancellation names a ``set_field``, ``operation`` or ``start_case``;
+``operation.repeats`` names an earlier ``operation`` act this one is a separate, second instance of.
+An ``unnamed_change`` act (a change with nothing named, or a disowned pending value) is the plan
+asking: it never runs, and its ``about``, when given, is a non-empty name.
 ``NewCaseTarget.start_act`` names the ``start_case`` act whose new case the act addresses, at any
 position. Evidence offsets are indices into ``UserTurn.text`` as a Python string (code points),
 end exclusive.
@@ -119,6 +122,28 @@ class OperationAct:
     condition: ActCondition | None = None
     #: The interpreter is unsure of its reading: a card shows the exact arguments first.
     confirm: bool = False
+    #: "add breakfast twice", "one for me and one for Pedro": this act is one more, separate
+    #: instance of the earlier ``operation`` act at this index, never a restatement of it, so
+    #: the two are two commands (each with its own idempotency key) even when equal.
+    repeats: int | None = None
+
+
+@attrs.frozen(kw_only=True)
+class UnnamedChangeAct:
+    """A change the user asks for without saying what to change, or to what: "I want to
+    change something on my booking", "no wait, wrong amount". Nothing runs: the reducer asks.
+
+    ``pending``: the words disown the request waiting on the session's open confirmation card
+    ("hmm that's not right"); that card expires (a later click on it answers stale) and the
+    reducer asks for the right value. ``about``: what the user said is wrong or to change,
+    when they named it: an argument of that pending request ("wrong amount" -> ``amount``), or
+    else one of the workflow's fields or operations ("fix the email" with no value)."""
+
+    kind: ClassVar[str] = "unnamed_change"
+    target: Target | None = None
+    pending: bool = False
+    about: str | None = None
+    evidence: tuple[Evidence, ...]
 
 
 @attrs.frozen(kw_only=True)
@@ -219,13 +244,22 @@ Act = (
     | RecallAct
     | StartCaseAct
     | ChitchatAct
+    | UnnamedChangeAct
 )
 register_tagged_union(Act, "kind", lambda cls: cls.kind)
 
 
 def target_of(act: Act) -> Target | None:
     """What the act names, if it names a case at all."""
-    if isinstance(act, SetFieldAct | OperationAct | KeepUnchangedAct | ConstraintAct | QuestionAct):
+    if isinstance(
+        act,
+        SetFieldAct
+        | OperationAct
+        | KeepUnchangedAct
+        | ConstraintAct
+        | QuestionAct
+        | UnnamedChangeAct,
+    ):
         return act.target
     return None
 
@@ -233,6 +267,7 @@ def target_of(act: Act) -> Target | None:
 ACT_KINDS: frozenset[str] = frozenset(cls.kind for cls in Act.__args__)
 CORRECTABLE_KINDS = frozenset({"set_field", "correct"})
 CANCELLABLE_KINDS = frozenset({"set_field", "operation", "start_case"})
+REPEATABLE_KINDS = frozenset({"operation"})
 
 
 @attrs.frozen(kw_only=True)
@@ -471,6 +506,8 @@ def _check_span(
 def _check_links(act: Act, index: int, kinds: list[Any], out: list[PlanProblem]) -> None:
     if isinstance(act, CorrectAct):
         _check_link(index, act.corrects, "corrects", CORRECTABLE_KINDS, kinds, out)
+    elif isinstance(act, OperationAct) and act.repeats is not None:
+        _check_link(index, act.repeats, "repeats", REPEATABLE_KINDS, kinds, out)
     elif isinstance(act, CancelAct):
         _check_link(index, act.cancels, "cancels", CANCELLABLE_KINDS, kinds, out)
     target = target_of(act)
@@ -508,6 +545,7 @@ def _check_names(act: Act, index: int, out: list[PlanProblem]) -> None:
         "field": getattr(act, "field", None),
         "operation": getattr(act, "operation", None),
         "workflow": getattr(act, "workflow", None),
+        "about": getattr(act, "about", None),
     }
     for field, name in names.items():
         if name == "":

@@ -50,12 +50,17 @@ ACT_DUPLICATE = "turnframe.act.duplicate"
 ACT_CONFLICTING_VALUES = "turnframe.act.conflicting_values"
 ACT_CASE_NOT_STARTED = "turnframe.act.case_not_started"
 ACT_OVERRIDDEN_BY_INTERACTION = "turnframe.act.overridden_by_interaction"
+#: A change with nothing named ("I want to change something"): the desk asks what to change.
+ACT_CHANGE_UNNAMED = "turnframe.act.change_unnamed"
+#: The open card's value disowned without a new one ("no wait, wrong amount"): asked for.
+ACT_VALUE_DISOWNED = "turnframe.act.value_disowned"
 
 # -- reasons for the outcome of a structured interaction response ----------------------------
 INTERACTION_CONFIRMED = "turnframe.interaction.confirmed"
 INTERACTION_DECLINED = "turnframe.interaction.declined"
 INTERACTION_TARGET_SELECTED = "turnframe.interaction.target_selected"
 INTERACTION_ARGUMENT_PROVIDED = "turnframe.interaction.argument_provided"
+INTERACTION_CHANGE_CHOSEN = "turnframe.interaction.change_chosen"
 INTERACTION_AMENDED = "turnframe.interaction.amended"  # a new value for an open card's command
 INTERACTION_STALE = "turnframe.interaction.stale"
 INTERACTION_UNKNOWN = "turnframe.interaction.unknown"
@@ -157,6 +162,9 @@ class InteractionKind(enum.StrEnum):
     CONFIRM_COMMAND = "confirm_command"
     SELECT_TARGET = "select_target"
     PROVIDE_ARGUMENT = "provide_argument"  # a clarification: the value of one argument
+    #: A clarification: what to change on a case (its fields and operations, or the
+    #: arguments of a disowned request, as options).
+    CHOOSE_CHANGE = "choose_change"
     #: The recall stage's store-expansion card: confirm = search the full text, decline = stop.
     #: It authorizes no command; the recall stage reads the click (docs/recall.md).
     RECALL_EXPANSION = "recall_expansion"
@@ -167,6 +175,9 @@ class OptionAction(enum.StrEnum):
     DECLINE = "decline"
     SELECT_CASE = "select_case"
     PROVIDE_VALUE = "provide_value"
+    #: A choose-change option: ``value`` is ``field:NAME``, ``operation:NAME`` or
+    #: ``argument:NAME`` (an argument of the card's pending request).
+    CHOOSE_CHANGE = "choose_change"
 
 
 @attrs.frozen(kw_only=True)
@@ -251,6 +262,7 @@ class InteractionOutcomeStatus(enum.StrEnum):
     DECLINED = "declined"
     TARGET_SELECTED = "target_selected"
     ARGUMENT_PROVIDED = "argument_provided"
+    CHANGE_CHOSEN = "change_chosen"
     AMENDED = "amended"
     STALE = "stale"
     REJECTED = "rejected"

@@ -120,13 +120,15 @@ async def test_a_hedge_after_a_routine_request_makes_it_wait_for_a_card() -> Non
 async def test_a_hedged_second_value_for_a_field_is_asked_about_not_set() -> None:
     graded = await play("travel-desk", "set the budget to 900 euros, or maybe 950")
     assert events(graded) == []
-    assert "notice:needs_clarification" in shown(graded)
+    # Asked on a card (ADR 0024), so the next turn's value completes the change.
+    assert "notice:needs_argument" in shown(graded) and "card:provide_argument" in shown(graded)
 
 
 async def test_a_field_named_without_a_value_is_asked_about() -> None:
     graded = await play("refund-desk", "update the contact email on 1002")
     assert events(graded) == []
-    assert "notice:needs_clarification" in shown(graded)
+    # Asked on a card (ADR 0024), so the next turn's value completes the change.
+    assert "notice:needs_argument" in shown(graded) and "card:provide_argument" in shown(graded)
 
 
 async def test_a_qualifier_beside_the_amount_asks_for_the_amount_again() -> None:

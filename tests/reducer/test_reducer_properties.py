@@ -32,6 +32,7 @@ from turnframe.plan import (
     SetFieldAct,
     StartCaseAct,
     Target,
+    UnnamedChangeAct,
     UserTurnPlan,
     parse_plan,
 )
@@ -98,6 +99,7 @@ def any_plan(draw: st.DrawFn, max_acts: int = 12) -> UserTurnPlan:
                     "recall",
                     "start",
                     "chitchat",
+                    "unnamed",
                 ]
             )
         )
@@ -113,8 +115,25 @@ def any_plan(draw: st.DrawFn, max_acts: int = 12) -> UserTurnPlan:
             acts.append(CancelAct(cancels=draw(st.sampled_from(cancellable)), evidence=ev))
         elif kind == "op":
             name, args = draw(st.sampled_from(OPERATIONS))
+            earlier = [i for i, a in enumerate(acts) if isinstance(a, OperationAct)]
+            repeats = draw(st.none() | st.sampled_from(earlier)) if earlier else None
             acts.append(
-                OperationAct(target=_target(draw, acts), operation=name, args=args, evidence=ev)
+                OperationAct(
+                    target=_target(draw, acts),
+                    operation=name,
+                    args=args,
+                    evidence=ev,
+                    repeats=repeats,
+                )
+            )
+        elif kind == "unnamed":
+            acts.append(
+                UnnamedChangeAct(
+                    target=draw(st.none() | st.just(_target(draw, acts))),
+                    pending=draw(st.booleans()),
+                    about=draw(st.sampled_from([None, *FIELDS])),
+                    evidence=ev,
+                )
             )
         elif kind == "keep":
             acts.append(

@@ -201,6 +201,7 @@ class ExecutionGate(Actor):
                 elif outcome.status in (
                     InteractionOutcomeStatus.TARGET_SELECTED,
                     InteractionOutcomeStatus.ARGUMENT_PROVIDED,
+                    InteractionOutcomeStatus.CHANGE_CHOSEN,
                 ):
                     resolutions.append(
                         CardResolution(interaction_id=outcome.interaction_id, resolution=resolution)

@@ -47,6 +47,17 @@ RECALL_ACT_DESCRIPTION = (
     "recall act: read it as usual."
 )
 
+#: How a model asks (ADR 0024): the acts that say "I cannot tell what to change" and "twice".
+ASKING_ACT_DESCRIPTION = (
+    "A change that names no field or operation (\"I want to change something on my "
+    "booking\") is {\"kind\": \"unnamed_change\", \"target\": ..., \"evidence\": [...]}: "
+    "the desk asks what to change. Words that only say the request on the open confirmation "
+    "card is wrong (\"no wait, wrong amount\") are an unnamed_change with \"pending\": true "
+    "and, when they name it, \"about\": the argument or field (\"amount\"). A second, "
+    "separate request equal to an earlier operation act (\"add breakfast twice\") is a second "
+    "operation act with \"repeats\": the earlier act's index; without it, equal acts count once."
+)
+
 #: The shape every interpreter answers with; the strict parser is the real check.
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -55,7 +66,7 @@ PLAN_SCHEMA: dict[str, Any] = {
         "acts": {
             "type": "array",
             "items": {"type": "object", "required": ["kind"]},
-            "description": RECALL_ACT_DESCRIPTION,
+            "description": RECALL_ACT_DESCRIPTION + " " + ASKING_ACT_DESCRIPTION,
         },
         "not_understood": {"type": "array"},
     },

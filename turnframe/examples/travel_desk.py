@@ -7,7 +7,7 @@
 - ``submit``: the submission (``is_submission``), refused while the trip is incomplete.
 - ``withdraw(reason?)``: destructive, so it always waits for a confirmation card.
 - Questions: ``discount_valid`` (the answer names the validity date, since a question sees only
-  the state), ``status``, ``extras_total``, ``travel_date``.
+  the state), ``status``, ``extras_total``, ``travel_date``, ``return_date``.
 """
 
 from __future__ import annotations
@@ -251,6 +251,12 @@ def _travel_date_answer(state: Trip) -> str:
     return f"The trip leaves on {state.travel_date.isoformat()}."
 
 
+def _return_date_answer(state: Trip) -> str:
+    if state.return_date is None:
+        return "The trip has no return date yet."
+    return f"The trip returns on {state.return_date.isoformat()}."
+
+
 def _project(state: Trip) -> dict[str, Any]:
     return {
         "name": state.name,
@@ -408,6 +414,25 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
                 "depart",
                 "departure",
                 "travel date",
+            ),
+        ),
+        Question(
+            name="return_date",
+            answer=_return_date_answer,
+            # The return leg's words (as parse_leg reads them): "when do we fly back" asks
+            # the return date, not the departure ("when do we fly").
+            aliases=(
+                "return date",
+                "return day",
+                "return",
+                "way back",
+                "fly back",
+                "flight back",
+                "come back",
+                "coming back",
+                "get back",
+                "return flight",
+                "inbound",
             ),
         ),
     ),

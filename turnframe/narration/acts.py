@@ -27,6 +27,7 @@ from turnframe.results import (
     ACT_CANCELLATION_APPLIED,
     ACT_CANCELLED,
     ACT_CASE_NOT_STARTED,
+    ACT_CHANGE_UNNAMED,
     ACT_CHITCHAT,
     ACT_CONDITION_NOT_MET,
     ACT_CONFLICTING_VALUES,
@@ -50,6 +51,7 @@ from turnframe.results import (
     ACT_UNKNOWN_TARGET,
     ACT_UNKNOWN_WORKFLOW,
     ACT_UNREADABLE_ARGUMENT,
+    ACT_VALUE_DISOWNED,
     ACT_VALUE_UNCHANGED,
     ActRef,
     ActStatus,
@@ -220,6 +222,12 @@ def _waiting(
             group,
         )
         notice = attrs.evolve(notice, data={**notice.data, "argument": argument})
+    elif card.kind is InteractionKind.CHOOSE_CHANGE:
+        notice = _notice(
+            codes.NOTICE_NEEDS_CLARIFICATION,
+            f"Not yet: {subject} \u2014 what would you like to change?",
+            group,
+        )
     else:
         label = quote(card.target_label or "")
         count = len(card.options)
@@ -250,7 +258,16 @@ def _card(facts: Facts, card: InteractionToCreate, group: Sequence[Unit]) -> Dra
         text = f"Which {asked} for {what}?" + (
             f" Choose {', '.join(quote(c) for c in choices)}." if choices else " Say it."
         )
+        pending = card.pending_acts[0] if len(card.pending_acts) == 1 else None
+        if isinstance(pending, SetFieldAct) and card.case_id is not None:
+            text = f"What should the {asked} be on {facts.case_ref(card.case_id)}? Say it."
         extra["argument"] = card.argument
+    elif card.kind is InteractionKind.CHOOSE_CHANGE:
+        code = codes.CARD_CHOOSE_CHANGE
+        choices = [o.label for o in card.options if o.label]
+        case = "the case" if card.case_id is None else facts.case_ref(card.case_id)
+        text = f"What would you like to change on {case}?"
+        text += f" Choose {', '.join(quote(c) for c in choices)}, or say what and to what."
     else:
         code = codes.CARD_SELECT_TARGET
         text = f"Which {quote(card.target_label or '')} do you mean?"
@@ -345,6 +362,13 @@ def _clarify_text(facts: Facts, u: Unit) -> str:
         return f"Not done: {facts.describe(u)}{versus} (say which value you want)."
     if reason == ACT_AMBIGUOUS_TARGET:
         return f"Not done: {facts.describe(u)} (several cases match; say which one you mean)."
+    if reason == ACT_VALUE_DISOWNED:
+        return (
+            f"Not done: the request you said was wrong{facts.where(u)} is withdrawn; "
+            "please say what it should be."
+        )
+    if reason == ACT_CHANGE_UNNAMED:
+        return f"Not yet: {facts.describe(u)} \u2014 what would you like to change, and to what?"
     return f"Not done: {facts.describe(u)} (it needs clarification)."
 
 

@@ -18,6 +18,7 @@ RECEIPT_COMMITTED = "turnframe.receipt.committed"
 CARD_CONFIRM_COMMAND = "turnframe.card.confirm_command"
 CARD_SELECT_TARGET = "turnframe.card.select_target"
 CARD_PROVIDE_ARGUMENT = "turnframe.card.provide_argument"
+CARD_CHOOSE_CHANGE = "turnframe.card.choose_change"
 
 # -- plain texts ----------------------------------------------------------------------------
 TEXT_CHITCHAT = "turnframe.text.chitchat"
@@ -60,7 +61,7 @@ NOTICE_CODES: frozenset[str] = frozenset(
 )
 RECEIPT_CODES: frozenset[str] = frozenset({RECEIPT_COMMITTED})
 CARD_CODES: frozenset[str] = frozenset(
-    {CARD_CONFIRM_COMMAND, CARD_SELECT_TARGET, CARD_PROVIDE_ARGUMENT}
+    {CARD_CONFIRM_COMMAND, CARD_SELECT_TARGET, CARD_PROVIDE_ARGUMENT, CARD_CHOOSE_CHANGE}
 )
 TEXT_CODES: frozenset[str] = frozenset({TEXT_CHITCHAT, TEXT_MODEL_LEAD})
 

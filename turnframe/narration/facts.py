@@ -26,6 +26,7 @@ from turnframe.plan import (
     RecallAct,
     SetFieldAct,
     StartCaseAct,
+    UnnamedChangeAct,
     UserTurnPlan,
     target_of,
 )
@@ -99,6 +100,8 @@ def what(unit: Unit) -> str:
     if act is None:
         return f"act {unit.ref.index} ({name_label(unit.result.kind)})"
     if isinstance(act, SetFieldAct):
+        if not act.value.strip():  # asked for: nothing said yet
+            return f"the {name_label(act.field)}"
         return f"{name_label(act.field)} to {quote(act.value)}"
     if isinstance(act, CorrectAct):
         field = root_field(act, unit.siblings)
@@ -115,6 +118,8 @@ def what(unit: Unit) -> str:
         return f"the question {quote(evidence_text(act))}"
     if isinstance(act, RecallAct):
         return f"the recall of {quote(act.description)}"
+    if isinstance(act, UnnamedChangeAct):
+        return "the change" + ("" if act.about is None else f" to the {name_label(act.about)}")
     assert isinstance(act, CancelAct | ConstraintAct | ChitchatAct)
     return quote(evidence_text(act))
 

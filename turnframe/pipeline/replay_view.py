@@ -249,6 +249,10 @@ def describe_act(act: Mapping[str, Any]) -> str:
         return f"start a {act.get('workflow')}" + ("" if label is None else f" {_quote(label)}")
     if kind == "chitchat":
         return "chitchat"
+    if kind == "unnamed_change":
+        about = act.get("about")
+        what = "the pending request" if act.get("pending") else "a change"
+        return f"ask what to change ({what}" + ("" if about is None else f", {about}") + ")"
     return str(kind)
 
 

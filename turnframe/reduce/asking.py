@@ -19,9 +19,10 @@ from typing import Any
 import attrs
 
 from turnframe._identity import interaction_id
-from turnframe.plan import Act, Evidence, OperationAct, UserTurnPlan
+from turnframe.plan import Act, Evidence, OperationAct, SetFieldAct, UserTurnPlan
 from turnframe.reading.months import with_month
 from turnframe.reduce.context import ReductionContext
+from turnframe.reduce.shares import share_of
 from turnframe.reduce.work import Work
 from turnframe.results import (
     ActStatus,
@@ -34,8 +35,19 @@ from turnframe.workflow import Operation, ParseContext
 
 #: Acts that ask for something themselves: a turn with any of them is not an answer.
 _ASKING_KINDS = frozenset(
-    {"set_field", "operation", "correct", "cancel", "keep_unchanged", "constraint", "start_case"}
+    {
+        "set_field",
+        "operation",
+        "correct",
+        "cancel",
+        "keep_unchanged",
+        "constraint",
+        "start_case",
+        "unnamed_change",
+    }
 )
+#: Acts that show a turn is not a bare answer to the open question ("thanks" is no note).
+_NOT_AN_ANSWER = _ASKING_KINDS | {"question", "chitchat", "recall", "unnamed_change"}
 _TRIM = " \t\r\n.,;:!?\"'\u201c\u201d"
 #: Words around a new value for a card's command: "make it 30 instead", "sorry, I meant 25".
 _AMENDING = re.compile(
@@ -56,12 +68,36 @@ def ask_for_argument(
     argument: str,
     reason: str,
     detail: str,
+    asked: OperationAct | None = None,
 ) -> None:
-    """Hold the act at ``pos`` on a provide-argument card that asks for ``argument``."""
+    """Hold the act at ``pos`` on a provide-argument card that asks for ``argument`` of its
+    operation (or of ``asked``, the request the act at ``pos`` reopens)."""
     declared = next(a for a in op.arguments if a.name == argument)
-    act = work.entries[pos].act
+    act = work.entries[pos].act if asked is None else asked
     assert isinstance(act, OperationAct)
     pending = attrs.evolve(act, args={k: v for k, v in act.args.items() if k != argument})
+    _ask(work, pos, case_id, pending, argument, declared.choices, reason, detail)
+
+
+def ask_for_value(
+    work: Work, pos: int, *, case_id: str, act: SetFieldAct, reason: str, detail: str
+) -> None:
+    """Hold a field change without a value on a provide-argument card that asks for it; the
+    next turn's words (parsed by the field's own parser) complete it."""
+    pending = attrs.evolve(act, value="")
+    _ask(work, pos, case_id, pending, act.field, (), reason, detail)
+
+
+def _ask(
+    work: Work,
+    pos: int,
+    case_id: str,
+    pending: Act,
+    argument: str,
+    choices: Sequence[str],
+    reason: str,
+    detail: str,
+) -> None:
     ref = work.entries[pos].ref
     card = InteractionToCreate(
         interaction_id=interaction_id(
@@ -81,7 +117,7 @@ def ask_for_argument(
                 value=value,
                 case_id=case_id,
             )
-            for n, value in enumerate(declared.choices, start=1)
+            for n, value in enumerate(choices, start=1)
         ),
         case_id=case_id,
         pending_acts=(pending,),
@@ -98,14 +134,31 @@ def ask_for_argument(
     )
 
 
-def answered_act(card: InteractionToCreate, value: str) -> OperationAct | None:
-    """The card's pending act completed with ``value`` for the argument it asks for."""
+def answered_act(card: InteractionToCreate, value: str) -> Act | None:
+    """The card's pending act completed with ``value`` for the argument it asks for (or, for
+    a field change asked about, the field's value)."""
     if card.argument is None or len(card.pending_acts) != 1:
         return None
     act = card.pending_acts[0]
+    if isinstance(act, SetFieldAct) and act.field == card.argument:
+        return attrs.evolve(act, value=value)
     if not isinstance(act, OperationAct):
         return None
     return attrs.evolve(act, args={**act.args, card.argument: value})
+
+
+def completed_in_words(
+    card: InteractionToCreate, said: str, ctx: ReductionContext
+) -> Act | None:
+    """The card's act completed by words: a free-text field value said in words still waits
+    for a card that shows it (any words read as free text; the user confirms they meant it)."""
+    act = answered_act(card, said)
+    if not isinstance(act, SetFieldAct):
+        return act
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
+    field = None if workflow is None else workflow.field(act.field)
+    return attrs.evolve(act, confirm=True) if field is not None and field.type is str else act
 
 
 def text_answer(
@@ -115,7 +168,7 @@ def text_answer(
     turn asks nothing else and its words parse as that argument."""
     if ctx.turn.interaction_response is not None:
         return None
-    if any(act.kind in _ASKING_KINDS or act.kind == "question" for act in plan.acts):
+    if any(act.kind in _NOT_AN_ANSWER for act in plan.acts):
         return None
     cards = [c for c in ctx.open_interactions if c.kind is InteractionKind.PROVIDE_ARGUMENT]
     if not cards:
@@ -164,6 +217,9 @@ def text_amendment(
         for argument in op.arguments:
             if argument.type is str or not said:
                 continue
+            if argument.propose is not None and share_of(said) is not None:
+                # "make it the full amount instead": a share of the workflow's proposal.
+                return card, attrs.evolve(act, args={**act.args, argument.name: said})
             value = with_month(said, act.args.get(argument.name))
             try:
                 argument.parse(value, ParseContext.of(ctx.turn, _state_of(card, ctx)))
@@ -189,9 +245,12 @@ def _parser_of(
 ) -> Callable[[str, ParseContext], Any] | None:
     act = card.pending_acts[0] if len(card.pending_acts) == 1 else None
     snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
+    if isinstance(act, SetFieldAct) and workflow is not None:
+        field = workflow.field(act.field)
+        return None if field is None else field.parse
     if not isinstance(act, OperationAct) or snapshot is None:
         return None
-    workflow = ctx.workflows.get(snapshot.workflow)
     op = None if workflow is None else workflow.operation(act.operation)
     argument = (
         None if op is None else next((a for a in op.arguments if a.name == card.argument), None)

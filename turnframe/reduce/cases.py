@@ -27,8 +27,9 @@ from turnframe._identity import (
 )
 from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
-from turnframe.reduce.asking import ask_for_argument
+from turnframe.reduce.asking import ask_for_argument, ask_for_value
 from turnframe.reduce.conditions import conditions_hold
+from turnframe.reduce.shares import share_of
 from turnframe.reduce.targets import effective_act
 from turnframe.reduce.work import ACTION_KINDS, EXACT, NEW, Cursor, Work
 from turnframe.results import (
@@ -200,7 +201,8 @@ def _candidates(
                 continue
             candidate.unsure = act.confirm
             key = (op.name, canonical_json(candidate.args))
-            if key in seen_ops:
+            # "add breakfast twice": a repeat is its own command, never a restatement.
+            if key in seen_ops and act.repeats is None:
                 work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, seen_ops[key])
                 continue
             seen_ops[key] = pos
@@ -251,7 +253,17 @@ def _field_candidates(
     pos, value, _, error = items[0]
     if not work.value_of(pos).strip():  # "change the note": the value is asked for
         detail = f"missing value: {name}"
-        work.decide(pos, ActStatus.NEEDS_CLARIFICATION, ACT_MISSING_ARGUMENT, pos, detail=detail)
+        asked = effective_act(work, pos)
+        case_id = work.case_of(pos)
+        if isinstance(asked, SetFieldAct) and case_id is not None:
+            # On a card, so the next turn's words complete this change.
+            ask_for_value(
+                work, pos, case_id=case_id, act=asked, reason=ACT_MISSING_ARGUMENT, detail=detail
+            )
+        else:
+            work.decide(
+                pos, ActStatus.NEEDS_CLARIFICATION, ACT_MISSING_ARGUMENT, pos, detail=detail
+            )
         return []
     if error is not None:
         work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=error)
@@ -297,7 +309,7 @@ def _operation_candidate(
     # names which value (the leg), so that one is parsed first.
     for name in sorted(texts, key=lambda n: (declared[n].current is not None, n)):
         argument = declared[name]
-        share = _share(texts[name]) if argument.propose is not None else None
+        share = share_of(texts[name]) if argument.propose is not None else None
         if share is not None:  # "half", "the whole thing": that share of the proposal
             value = argument.propose(state) * share if argument.propose is not None else None
             value = int(value) if isinstance(value, int | float) else value
@@ -351,28 +363,6 @@ def _operation_candidate(
         is_submission=op.is_submission,
         is_destructive=op.is_destructive,
     )
-
-
-_SHARES = {
-    "half": 0.5,
-    "a third": 1 / 3,
-    "a quarter": 0.25,
-    "whole": 1.0,
-    "full": 1.0,
-    "entire": 1.0,
-    "everything": 1.0,
-    "all of it": 1.0,
-    "in full": 1.0,
-}
-
-
-def _share(text: str) -> float | None:
-    """The share of a proposal the words ask for ("half", "the whole thing"), if any."""
-    words = " ".join(text.casefold().split()).removeprefix("the ")
-    for key, share in _SHARES.items():
-        if words == key or words.startswith(key + " "):
-            return share
-    return None
 
 
 def _simulate(

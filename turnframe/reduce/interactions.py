@@ -17,10 +17,12 @@ import attrs
 from turnframe.plan import Act
 from turnframe.reduce.asking import answered_act
 from turnframe.reduce.context import ReductionContext
+from turnframe.reduce.unnamed import chosen_change
 from turnframe.reduce.work import Cursor, Work
 from turnframe.results import (
     INTERACTION_AMENDED,
     INTERACTION_ARGUMENT_PROVIDED,
+    INTERACTION_CHANGE_CHOSEN,
     INTERACTION_CONFIRMED,
     INTERACTION_DECLINED,
     INTERACTION_STALE,
@@ -75,6 +77,19 @@ def decide_response(ctx: ReductionContext) -> ResponseDecision | None:
         if completed is None or card.case_id not in ctx.cases:
             return decided(status=Status.STALE, reason=INTERACTION_STALE, card=card)
         return provided(card, option.option_id, completed)
+    if card.kind is InteractionKind.CHOOSE_CHANGE:
+        snapshot = ctx.cases.get(card.case_id or "")
+        label = None if snapshot is None else snapshot.label
+        chosen = None if option.value is None else chosen_change(card, option.value, label)
+        if chosen is None or snapshot is None:
+            return decided(status=Status.STALE, reason=INTERACTION_STALE, card=card)
+        return decided(
+            status=Status.CHANGE_CHOSEN,
+            reason=INTERACTION_CHANGE_CHOSEN,
+            case_id=card.case_id,
+            card=card,
+            pending=(chosen,),
+        )
     if card.kind is InteractionKind.SELECT_TARGET:
         if option.action is not OptionAction.SELECT_CASE or option.case_id not in ctx.cases:
             return decided(status=Status.STALE, reason=INTERACTION_STALE, card=card)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from turnframe._identity import plan_hash
 from turnframe.plan import ChitchatAct, QuestionAct, RecallAct, UserTurnPlan, check_plan
-from turnframe.reduce.asking import answered_act, text_amendment, text_answer
+from turnframe.reduce.asking import completed_in_words, text_amendment, text_answer
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.interactions import (
     amended,
@@ -21,6 +21,7 @@ from turnframe.reduce.precedence import apply_precedence, link_chains
 from turnframe.reduce.refine import apply_refinements
 from turnframe.reduce.targets import clarify_targets, place_entries
 from turnframe.reduce.units import assign_units, reduce_cases_by_unit
+from turnframe.reduce.unnamed import ask_what_to_change
 from turnframe.reduce.work import Entry, Work
 from turnframe.results import (
     ACT_CHITCHAT,
@@ -43,6 +44,7 @@ _JOINING = frozenset(
         InteractionOutcomeStatus.TARGET_SELECTED,
         InteractionOutcomeStatus.ARGUMENT_PROVIDED,
         InteractionOutcomeStatus.AMENDED,
+        InteractionOutcomeStatus.CHANGE_CHOSEN,
     }
 )
 
@@ -61,7 +63,7 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
     answer = text_answer(plan, context) if decision is None else None
     if answer is not None:
         card, said = answer
-        completed = answered_act(card, said)
+        completed = completed_in_words(card, said, context)
         decision = None if completed is None else provided(card, "text", completed)
     amendment = text_amendment(plan, context) if decision is None else None
     if amendment is not None:
@@ -91,6 +93,7 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
     place_entries(work, decision.case_id if decision is not None and selected else None)
     bind_decision(work, decision)
     apply_precedence(work)
+    ask_what_to_change(work)
     clarify_targets(work)
     apply_refinements(work)
     reduce_cases_by_unit(work)
@@ -165,14 +168,29 @@ def _superseded(work: Work, answered: str | None) -> tuple[str, ...]:
     new_labels = {
         i.target_label for i in work.interactions if i.kind is InteractionKind.SELECT_TARGET
     }
-    asks = any(i.kind is InteractionKind.PROVIDE_ARGUMENT for i in work.interactions)
+    asks = any(i.kind in _QUESTIONS for i in work.interactions)
+    # A change decided on a case answers the open "what would you like to change?" there.
+    changed = {
+        r.case_id
+        for r in work.results
+        if r is not None
+        and r.case_id is not None
+        and r.kind in ("set_field", "correct", "operation")
+        and r.status is not ActStatus.REJECTED
+    }
     return tuple(
         i.interaction_id
         for i in work.ctx.open_interactions
         if i.interaction_id != answered
         and (
-            (i.kind is InteractionKind.CONFIRM_COMMAND and i.case_id in new_cases)
+            i.interaction_id in work.expired
+            or (i.kind is InteractionKind.CONFIRM_COMMAND and i.case_id in new_cases)
             or (i.kind is InteractionKind.SELECT_TARGET and i.target_label in new_labels)
-            or (i.kind is InteractionKind.PROVIDE_ARGUMENT and asks)
+            or (i.kind in _QUESTIONS and asks)
+            or (i.kind is InteractionKind.CHOOSE_CHANGE and i.case_id in changed)
         )
     )
+
+
+#: Cards that ask the user something: one open at a time per session.
+_QUESTIONS = frozenset({InteractionKind.PROVIDE_ARGUMENT, InteractionKind.CHOOSE_CHANGE})

@@ -30,7 +30,7 @@ from turnframe.results import (
     OptionAction,
 )
 
-_TARGETED = frozenset({"set_field", "correct", "operation", "question"})
+_TARGETED = frozenset({"set_field", "correct", "operation", "question", "unnamed_change"})
 
 
 def place_entries(work: Work, selected_case: str | None) -> None:

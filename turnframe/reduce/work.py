@@ -98,6 +98,7 @@ class Work:
     interactions: list[InteractionToCreate] = attrs.field(factory=list)
     grounding: list[GroundingRequest] = attrs.field(factory=list)
     units: dict[int, int] = attrs.field(factory=dict)  # entry position -> the plan's unit
+    expired: list[str] = attrs.field(factory=list)  # open cards this turn's words disowned
 
     @property
     def account_id(self) -> str:

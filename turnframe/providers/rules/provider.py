@@ -52,6 +52,7 @@ from turnframe.providers.rules.several import each_record_asked
 from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
+from turnframe.providers.rules.unnamed import read_repeats, read_unnamed
 from turnframe.providers.rules.vocabulary import Vocabulary, vocabulary_of
 from turnframe.references import Glossary, find_aliases, parse_glossary
 from turnframe.workflow import ParseContext, Workflow
@@ -163,6 +164,8 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    # "add a lamp twice", "… and one for Rui": two requests, read before they are vetted.
+    read_repeats(plan)
     mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
     each_record_asked(plan, lambda s, e: [m.label for m in targets.mentions(s, e)])
     # An operation asked to act on something it does not take is not that operation.
@@ -177,6 +180,8 @@ def _read_english(
     )
     # A record named only inside a value ("set the note to call Ana back") is not named.
     unnamed_records(plan, targets, focus_label)
+    # "change something", "wrong date": the reducer asks (ADR 0024).
+    read_unnamed(plan, vocab, targets, previous_acts)
     return plan.plan()
 
 
