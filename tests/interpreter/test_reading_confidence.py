@@ -69,7 +69,9 @@ async def test_a_correction_inside_a_clause_replaces_the_amount_on_the_card() ->
 async def test_a_vague_date_for_a_routine_field_is_asked_for_instead_of_committing() -> None:
     graded = await play("travel-desk", "change the travel date to next month")
     assert events(graded) == []
-    assert "notice:needs_clarification" in shown(graded)
+    # asked in words or on a card that asks for the value (ADR 0024): never a confirm card
+    assert {"notice:needs_clarification", "card:provide_argument"} & set(shown(graded))
+    assert "card:confirm_command" not in shown(graded)
 
 
 async def test_a_quoted_note_is_taken_as_written_and_commits() -> None:
