@@ -54,6 +54,9 @@ ACT_OVERRIDDEN_BY_INTERACTION = "turnframe.act.overridden_by_interaction"
 ACT_CHANGE_UNNAMED = "turnframe.act.change_unnamed"
 #: The open card's value disowned without a new one ("no wait, wrong amount"): asked for.
 ACT_VALUE_DISOWNED = "turnframe.act.value_disowned"
+#: A correction whose words were read as the open card's new value ("wait, make it the full
+#: amount instead"): the amended card says it all, so the act itself shows nothing.
+ACT_CORRECTION_READ = "turnframe.act.correction_read"
 
 # -- reasons for the outcome of a structured interaction response ----------------------------
 INTERACTION_CONFIRMED = "turnframe.interaction.confirmed"

@@ -196,3 +196,33 @@ def test_a_weekday_before_a_corrected_day_keeps_the_month_of_the_date_it_correct
     reading = read("rebook the outbound to March 8th, wait, to Monday the 9th")
     last = len(reading.acts) - 1
     assert str(reading.args(last)["date"]) == "2026-03-09"
+
+
+@pytest.mark.parametrize(
+    ("desk_name", "first", "correction"),
+    [
+        ("refund-desk", "please refund 60 on order 1001", "wait, make it the blue one instead"),
+        ("refund-desk", "refund 30 euros on 1001", "actually I meant something totally different"),
+        ("refund-desk", "refund 30 euros on 1001", "hang on, that should go on the other thing"),
+        ("travel-desk", "rebook the return to 17 March", "no wait, the one my wife said"),
+        ("travel-desk", "withdraw the trip", "sorry, I meant a different one"),
+    ],
+)
+async def test_a_correction_the_desk_cannot_read_leaves_no_card_that_a_click_can_confirm(
+    desk_name: str, first: str, correction: str
+) -> None:
+    graded = await _talk(
+        desk_name,
+        (first, correction, "/click confirm"),
+        {"events": [], "ends_with": "nothing"},
+    )
+    assert graded.events == (), graded.why
+
+
+async def test_a_readable_correction_still_moves_the_card_to_the_new_value() -> None:
+    graded = await _talk(
+        "refund-desk",
+        ("refund 60 euros on 1001", "no wait, make it 50", "/click confirm"),
+        {"events": [_refund(5000)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why

@@ -32,6 +32,7 @@ from turnframe.results import (
     ACT_CONDITION_NOT_MET,
     ACT_CONFLICTING_VALUES,
     ACT_CONSTRAINT_APPLIED,
+    ACT_CORRECTION_READ,
     ACT_DUPLICATE,
     ACT_INSIDE_HYPOTHETICAL,
     ACT_INVALID_VALUE,
@@ -111,7 +112,7 @@ def render_units(
             Draft(kind=BlockKind.TEXT, code=codes.TEXT_CHITCHAT, text=CHITCHAT_REPLY, refs=refs)
         )
     for u in left:
-        if u.ref in grouped or u.result.reason == ACT_CHITCHAT:
+        if u.ref in grouped or u.result.reason in (ACT_CHITCHAT, ACT_CORRECTION_READ):
             continue
         iid = u.result.interaction_id
         if iid is not None and u.result.status in _WAITING:

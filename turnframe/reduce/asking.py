@@ -19,7 +19,14 @@ from typing import Any
 import attrs
 
 from turnframe._identity import interaction_id
-from turnframe.plan import Act, Evidence, OperationAct, SetFieldAct, UserTurnPlan
+from turnframe.plan import (
+    Act,
+    Evidence,
+    OperationAct,
+    SetFieldAct,
+    UnnamedChangeAct,
+    UserTurnPlan,
+)
 from turnframe.reading.months import with_month
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.shares import share_of
@@ -194,7 +201,10 @@ def text_amendment(
     (non-text) arguments. A new card then shows it; the old one is superseded."""
     if ctx.turn.interaction_response is not None:
         return None
-    if any(act.kind in _ASKING_KINDS or act.kind == "question" for act in plan.acts):
+    if any(
+        (act.kind in _ASKING_KINDS and not _disowns_unnamed(act)) or act.kind == "question"
+        for act in plan.acts
+    ):
         return None
     cards = [
         c
@@ -232,6 +242,12 @@ def text_amendment(
 def _state_of(card: InteractionToCreate, ctx: ReductionContext) -> Any:
     snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
     return None if snapshot is None else snapshot.state
+
+
+def _disowns_unnamed(act: Act) -> bool:
+    """A pending ``unnamed_change`` that names nothing ("wait, make it …" with words the reading
+    left unread): those words may still be the card's new value."""
+    return isinstance(act, UnnamedChangeAct) and act.pending and act.about is None
 
 
 def _candidate_words(text: str, unread: Sequence[Evidence]) -> list[str]:

@@ -93,7 +93,7 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
     place_entries(work, decision.case_id if decision is not None and selected else None)
     bind_decision(work, decision)
     apply_precedence(work)
-    ask_what_to_change(work)
+    ask_what_to_change(work, answered_in_words=answered_in_words)
     clarify_targets(work)
     apply_refinements(work)
     reduce_cases_by_unit(work)

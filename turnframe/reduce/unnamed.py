@@ -25,6 +25,7 @@ from turnframe.reduce.asking import ask_for_argument, ask_for_value
 from turnframe.reduce.work import AMBIGUOUS, EXACT, UNKNOWN, Work
 from turnframe.results import (
     ACT_CHANGE_UNNAMED,
+    ACT_CORRECTION_READ,
     ACT_VALUE_DISOWNED,
     ActStatus,
     InteractionKind,
@@ -37,12 +38,17 @@ from turnframe.workflow import Workflow
 FIELD, OPERATION, ARGUMENT = "field:", "operation:", "argument:"
 
 
-def ask_what_to_change(work: Work) -> None:
+def ask_what_to_change(work: Work, *, answered_in_words: bool = False) -> None:
     """Decide every ``unnamed_change`` act whose case is known (or that disowns an open card);
-    one whose target is unknown or ambiguous is left to target clarification."""
+    one whose target is unknown or ambiguous is left to target clarification. When the turn's
+    words already answered or amended the open card, a pending act that disowns nothing named
+    has nothing left to disown: the amended card is the correction."""
     for entry in work.entries:
         act = entry.act
         if not isinstance(act, UnnamedChangeAct) or not work.undecided(entry.pos):
+            continue
+        if answered_in_words and act.pending and act.about is None:
+            work.decide(entry.pos, ActStatus.NO_CHANGE, ACT_CORRECTION_READ, entry.pos)
             continue
         card = _open_card(work, entry.pos) if act.pending else None
         if card is not None:

@@ -192,7 +192,7 @@ TRAILING_FILLER = re.compile(
 #: Words that mark the rest of the clause as a same-breath correction of what came before.
 MARKER = re.compile(
     r"^(?:no,?\s+wait|wait,?\s+no|(?:no|oh|hmm+),?\s+sorry|actually|sorry(?!\s+(?:to|for)\b)|i\s+mean|i\s+meant|or\s+rather|rather"
-    r"|on\s+second\s+thoughts?|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
+    r"|on\s+second\s+thoughts?|(?:hang|hold)\s+on(?=[\s,.!:-])|hmm+,?\s+actually|oops|correction|my\s+mistake|my\s+bad"
     r"|wait(?=[\s,:]+(?:make|i\s+mean|change|it\s+should|that\s+should|sorry|actually|,))"
     r"|sorry,?\s+i\s+mean(?:t)?|no,?(?=\s+make\s+(?:it|that))|hm+,?\s+no"
     rf"|(?:scrap|scratch|forget|cancel)\s+that(?=[\s,:-]+(?:\d|[€$£]|{NUMBER_WORDS.pattern}))"

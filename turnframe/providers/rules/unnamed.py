@@ -8,6 +8,10 @@ Read after the rest of the turn, only where the reading found no change of its o
 - "no wait, wrong date", "hmm that's not right", "actually no, the other one": a turn that only
   disowns is an ``unnamed_change`` of the pending request (``pending``): the open card expires
   and the reducer asks for the value, naming the argument when the words do ("date").
+- Any other turn that opens with a correction marker ("wait, make it the blue one instead",
+  "actually, I meant something different") and that the reading cannot turn into a change is
+  also an ``unnamed_change`` of the pending request: whatever it meant to correct, an open card
+  must no longer be confirmable with the value it shows.
 - The answer to "what would you like to change?" in the next turn ("the due date, 18 March",
   "the title") is the change it names, on the record asked about.
 - "add X twice", "X for me and one for NAME": two separate requests (``repeats``), never one
@@ -34,7 +38,9 @@ from turnframe.plan import (
     UnnamedChangeAct,
 )
 from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.negations import CANCEL
 from turnframe.providers.rules.shapes import ICASE
+from turnframe.providers.rules.split import marker_at
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary, phrase_key, spoken
 
@@ -133,6 +139,17 @@ def read_unnamed(
         )
         _replace(plan, act, start, end)
         return
+    marker_end = _unread_correction(plan, start, end)
+    if marker_end is not None:
+        # The act's evidence is the marker; the words after it stay unread, so the reducer
+        # still tries them as a new value for the card ("wait, make it the full amount
+        # instead") and asks only when they are none.
+        plan.add(
+            UnnamedChangeAct(
+                target=None, pending=True, about=None, evidence=plan.evidence((start, marker_end))
+            )
+        )
+        return
     change = _unnamed_change(vocab.record_nouns).fullmatch(text, start, end)
     if change is not None:
         target = targets.find(start, end)
@@ -143,6 +160,17 @@ def read_unnamed(
         about = None if field is None else vocab.field_named(field.group(0))
         act = UnnamedChangeAct(target=target, about=about, evidence=plan.evidence((start, end)))
         _replace(plan, act, start, end)
+
+
+def _unread_correction(plan: PlanBuilder, start: int, end: int) -> int | None:
+    """Where the correction marker that opens the turn ends, when words after it are left
+    unread: the turn corrects something and the reading cannot say what or to which value."""
+    marker = marker_at(plan.text, start, end)
+    if marker is None or CANCEL.match(plan.text, marker.end, end):
+        return None  # "actually forget it, …": taken back, not corrected
+    if any(e.end > marker.end and e.start < end for e in plan.unread):
+        return marker.end
+    return None
 
 
 def _answer(
