@@ -43,6 +43,7 @@ ANSWERS = {
     "discount_valid",
     "extras_total",
     "travel_date",
+    "return_date",
 }
 DESKS = {
     "refund-desk": {
@@ -87,7 +88,7 @@ DESKS = {
             "paid_by",
             "reason",
         },
-        "answers": {"discount_valid", "status", "extras_total", "travel_date"},
+        "answers": {"discount_valid", "status", "extras_total", "travel_date", "return_date"},
         "codes": {
             "travel.not_draft",
             "travel.extra_quantity",
