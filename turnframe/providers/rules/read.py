@@ -59,6 +59,7 @@ from turnframe.providers.rules.conditions import (
     read_condition,
 )
 from turnframe.providers.rules.follow import follow_up, inside_address
+from turnframe.providers.rules.frame import ANNOUNCES, FRAME_WORDS, USE_WORDS
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
@@ -402,7 +403,7 @@ class Reader:
         if s >= e:
             return
         self._clause_end = e
-        if CHITCHAT.fullmatch(self.text, s, e):
+        if clause.small_talk or CHITCHAT.fullmatch(self.text, s, e):
             self._emit(ChitchatAct(evidence=self.plan.evidence((s, e))))
             return
         s, e = self._without_fillers(s, e)
@@ -415,6 +416,8 @@ class Reader:
             return
         if self._put_it_on(s, e):
             return
+        if clause.marker is None and self._frame(clause, s, e):
+            return  # "Re: order 1002", "Could you:" before a list: the record, then the items
         if clause.marker is None and story(self.text, s, e):
             colon = self.text.find(":", s, e)
             if colon > s and story(self.text, s, colon) and self.text[colon + 1 : e].strip():
@@ -431,7 +434,9 @@ class Reader:
         if headed is None:
             headed = self._owner_first(s, e)
         if headed is not None:
-            s = headed
+            s, e = self._without_fillers(headed, e)  # "Order 1002: please add …"
+            if s >= e:
+                return
         body = self.text[s:e]
         if self._recall(s, e) or self._conditional(clause, s, e):
             return
@@ -465,6 +470,8 @@ class Reader:
         verb = asked_field_request(self.text, s, e) if asked else s
         if (asked or clause.question) and verb is not None and self._field_without_value(verb, e):
             return  # "could you put a note on it? Write: …", "could you change the email?"
+        if self._shaped_value(s, e):
+            return  # "please use ana@new.pt from now on": the one field that takes its shape
         if looks_like_question(body, clause.question):
             self._question(clause, s, e)
         elif self._field_without_value(s, e):
@@ -479,6 +486,73 @@ class Reader:
                 self._doubt_last_change()
             elif short or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end):
                 self._hold_last_change()  # "… and the garage too": what else is meant?
+
+    def _frame(self, clause: Clause, s: int, e: int) -> bool:
+        """A clause that only frames the requests around it: it names their record ("Re:
+        order 1002", "I'm <name>", "this is about my order 1001") before any change is read,
+        or announces a list ("Could you:", "please do the following for 1001"). The record
+        becomes the current one; nothing else is done and nothing is left unread."""
+        said = self._named_cases(s, e)
+        if len({m.label for m in said}) > 1:
+            return False
+        rest, at = [], s
+        for m in said:
+            rest.append(self.text[at : m.start])
+            at = m.end
+        rest.append(self.text[at:e])
+        words = re.findall(r"[\w'\u2019]+", " ".join(rest).casefold())
+        nouns = _record_word(self.vocab.record_nouns)
+        if not all(w in FRAME_WORDS or nouns.fullmatch(w) for w in words):
+            return False
+        announces = clause.intro or ANNOUNCES.search(self.text, s, e) is not None
+        # A record alone is a heading only before the requests it heads: said alone, it
+        # answers the question before it or follows up the previous turn ("and 1002?").
+        requests_follow = bool(self.text[clause.end :].strip(TRIM))
+        heading = bool(said) and requests_follow and self.plan.last_change() is None
+        if not (announces or heading):
+            return False
+        if said:
+            self.targets.remember(LabelTarget(label=said[0].label))
+        return True
+
+    def _shaped_value(self, s: int, e: int) -> bool:
+        """ "please use ana@new.pt from now on", "you can reach me at V going forward": one
+        value whose shape only one field takes (a text field whose validator refuses plain
+        words), said with words that only ask to use it from now on: that field's change.
+        Any other word (a negation, another value, an object) and nothing is read."""
+        shaped = [
+            f.name
+            for f in self.vocab.workflow.fields
+            if f.type is str and typed_value_ok(self.vocab, f.name, "some words", self.ctx) is False
+            and f.validate is not None
+        ]
+        if not shaped:
+            return False
+        found: list[tuple[str, Span]] = []
+        words: list[str] = []
+        named = self._named_cases(s, e)
+        for m in re.finditer(r"\S+", self.text[s:e]):
+            token = m.group(0).strip("\"'()<>[],.;:!?\u201c\u201d\u2018\u2019")
+            fields = [f for f in shaped if token and typed_value_ok(self.vocab, f, token, self.ctx)]
+            if fields:
+                at = s + m.start() + m.group(0).find(token)
+                found.extend((f, (at, at + len(token))) for f in fields)
+            elif not any(n.start <= s + m.start() < n.end for n in named):
+                words.extend(re.findall(r"[\w'\u2019]+", m.group(0).casefold()))
+        if len(found) != 1 or len({n.label for n in named}) > 1:
+            return False
+        field, span = found[0]
+        own = {w for p, n in self.vocab.field_names.items() if n == field for w in p.split()}
+        nouns = _record_word(self.vocab.record_nouns)
+        said = [w for w in words if not nouns.fullmatch(w)]
+        if not said or not all(w in USE_WORDS or w in own for w in said):
+            return False
+        value = self.text[span[0] : span[1]]
+        target = self.targets.find(s, e, [span])
+        evidence = self.plan.evidence((s, e))
+        act = SetFieldAct(target=target, field=field, value=value, evidence=evidence)
+        self._emit(act, Note(field=field, span=(s, e)))
+        return True
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
         """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after

@@ -13,7 +13,10 @@
    and so is an admitted slip ("sorry typo, 300", "typo: 300").
 4. A clause that only announces a list ("two things:", "a few requests") carries no request
    and is dropped; the items after it are read as clauses of their own.
-5. A clause that tells what happened ("I booked it in December", "she paid 120 at the counter")
+5. The frame around the requests (``frame``): a signature is left out, a greeting or a closing
+   is small talk, a bullet is taken off its item, a clause before a list is marked as its intro
+   and a politeness said as a condition ("if it's no trouble, …") is taken off its clause.
+6. A clause that tells what happened ("I booked it in December", "she paid 120 at the counter")
    and asks for nothing is a story: :func:`story` says so, and the reader never takes an act
    or a value from it.
 """
@@ -24,6 +27,13 @@ import re
 
 import attrs
 
+from turnframe.providers.rules.frame import (
+    bullet_end,
+    closing,
+    greeting,
+    polite_condition,
+    signature,
+)
 from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER_AT, STRONG_MARKER, TRIM
 from turnframe.providers.rules.vocabulary import Vocabulary
 
@@ -175,6 +185,11 @@ class Clause:
     lead: int
     marker: str | None = None
     question: bool = False
+    #: A greeting or a closing ("Hi team", "Yours sincerely"): small talk, nothing to do.
+    small_talk: bool = False
+    #: The clause before a list ("Could you:", "please do the following for 1001"): it may
+    #: only announce the items (and name their record).
+    intro: bool = False
 
     def body(self, text: str) -> str:
         return text[self.start : self.end]
@@ -339,47 +354,69 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
     clauses: list[Clause] = []
-    for s_start, s_end, asked in sentences(text):
-        pieces: list[tuple[int, int]] = []
-        at = s_start
-        conditional = _CONDITIONAL.match(text[s_start:s_end].lstrip()) is not None
-        cuts = [] if conditional else _cuts(text, s_start, s_end, vocab)
-        for gap_start, next_start in cuts:
-            pieces.append((at, gap_start))
-            at = next_start
-        pieces.append((at, s_end))
-        pending: tuple[int, str] | None = None
-        sentence: list[Clause] = []
-        for n, (p_start, p_end) in enumerate(pieces):
-            lead, end = _trimmed(text, p_start, p_end)
-            if lead >= end:
-                continue
-            if _SCRATCH.fullmatch(text, lead, end) and n + 1 < len(pieces):
-                after = _trimmed(text, *pieces[n + 1])
-                if _RESTATES.match(text, *after):  # "scratch that, the note should say: …"
-                    pending = (lead, " ".join(text[lead:end].casefold().split()))
-                    continue
-            if _PAUSE.fullmatch(text, lead, end):
-                pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
-                continue
-            if list_header(text, lead, end):
-                continue  # "2 things:": the items after it are the requests
-            opener = _LEAD_COLON.match(text, lead, end)
-            if opener is not None:  # "Please: note = 'x'": what follows the colon is asked
-                lead = opener.end()
-            start, marker = lead, None
-            found = marker_at(text, lead, end)
-            if found is not None:
-                marker = found.words
-                start, end = _trimmed(text, found.end, end)
-            if pending is not None:
-                lead, marker = pending[0], marker or pending[1]
-                pending = None
-            if start >= end:
-                pending = (lead, marker or "")
-                continue
-            sentence.append(Clause(start=start, end=end, lead=lead, marker=marker))
-        if sentence and asked:
+    ends, _ = signature(text, vocab.words)
+    items = set(list_items(text).values())
+    said = [(s, min(e, ends), q) for s, e, q in sentences(text) if s < ends]
+    listed = [s in items or bullet_end(text, s, e) > s for s, e, _ in said]
+    for index, (s_start, s_end, asked) in enumerate(said):
+        s_start = bullet_end(text, s_start, s_end)
+        s_start = polite_condition(text, s_start, s_end)[0]
+        sentence = _sentence(text, s_start, s_end, vocab, first=not clauses)
+        if not sentence:
+            continue
+        if asked:
             sentence[-1] = attrs.evolve(sentence[-1], question=True)
+        if index + 1 < len(said) and listed[index + 1] and not listed[index]:
+            sentence[-1] = attrs.evolve(sentence[-1], intro=True)  # "Could you:" before "- …"
         clauses.extend(sentence)
     return clauses
+
+
+def _sentence(
+    text: str, s_start: int, s_end: int, vocab: Vocabulary, *, first: bool
+) -> list[Clause]:
+    """The clauses of one sentence."""
+    pieces: list[tuple[int, int]] = []
+    at = s_start
+    conditional = _CONDITIONAL.match(text[s_start:s_end].lstrip()) is not None
+    cuts = [] if conditional else _cuts(text, s_start, s_end, vocab)
+    for gap_start, next_start in cuts:
+        pieces.append((at, gap_start))
+        at = next_start
+    pieces.append((at, s_end))
+    pending: tuple[int, str] | None = None
+    sentence: list[Clause] = []
+    for n, (p_start, p_end) in enumerate(pieces):
+        lead, end = _trimmed(text, p_start, p_end)
+        if lead >= end:
+            continue
+        if closing(text, lead, end) or (first and n == 0 and greeting(text, lead, end)):
+            sentence.append(Clause(start=lead, end=end, lead=lead, small_talk=True))
+            continue
+        lead, end = _trimmed(text, *polite_condition(text, lead, end))
+        if _SCRATCH.fullmatch(text, lead, end) and n + 1 < len(pieces):
+            after = _trimmed(text, *pieces[n + 1])
+            if _RESTATES.match(text, *after):  # "scratch that, the note should say: …"
+                pending = (lead, " ".join(text[lead:end].casefold().split()))
+                continue
+        if _PAUSE.fullmatch(text, lead, end):
+            pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
+            continue
+        if list_header(text, lead, end):
+            continue  # "2 things:": the items after it are the requests
+        opener = _LEAD_COLON.match(text, lead, end)
+        if opener is not None:  # "Please: note = 'x'": what follows the colon is asked
+            lead = opener.end()
+        start, marker = lead, None
+        found = marker_at(text, lead, end)
+        if found is not None:
+            marker = found.words
+            start, end = _trimmed(text, found.end, end)
+        if pending is not None:
+            lead, marker = pending[0], marker or pending[1]
+            pending = None
+        if start >= end:
+            pending = (lead, marker or "")
+            continue
+        sentence.append(Clause(start=start, end=end, lead=lead, marker=marker))
+    return sentence
