@@ -42,8 +42,9 @@ COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
 SHORTHANDS = {
     "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
-    "u": "you", "ur": "your", "wat": "what", "teh": "the", "hw": "how", "whn": "when",
-    "wht": "what", "wut": "what",
+    "u": "you", "ur": "your", "wat": "what", "teh": "the", "whn": "when",
+    "wht": "what", "wut": "what", "wot": "what", "wats": "what's", "wots": "what's",
+    "wen": "when", "wens": "when's", "wich": "which", "hows": "how's", "hw": "how",
 }
 _COMMON = 1e-7  # a word more frequent than this in English is never a typo
 
