@@ -60,6 +60,9 @@ from turnframe.providers.rules.conditions import (
 )
 from turnframe.providers.rules.follow import follow_up, inside_address
 from turnframe.providers.rules.frame import ANNOUNCES, FRAME_WORDS, USE_WORDS
+from turnframe.providers.rules.implied import AGREED, implied_value, without_record
+from turnframe.providers.rules.implied import candidates as implied_places
+from turnframe.providers.rules.implied import field_named as implied_field
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
@@ -451,6 +454,8 @@ class Reader:
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
+        if clause.marker is None and (self._agreed(s, e) or self._implied(clause, s, e)):
+            return  # "that works for me", "50 euros would be fair": a request without its verb
         if _STAYS.fullmatch(body):
             self.plan.not_understood(s, e)  # "the rest can stay as it is": nothing to change
             return
@@ -552,6 +557,66 @@ class Reader:
         evidence = self.plan.evidence((s, e))
         act = SetFieldAct(target=target, field=field, value=value, evidence=evidence)
         self._emit(act, Note(field=field, span=(s, e)))
+        return True
+
+    def _agreed(self, s: int, e: int) -> bool:
+        """ "that works for me", "go ahead" after an operation that waits for a card: its card
+        is shown again (only a click confirms it)."""
+        if self.plan.acts or not AGREED.fullmatch(self.text, s, e):
+            return False
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not earlier or not isinstance(earlier[-1], OperationAct):
+            return False
+        last = earlier[-1]
+        declared = self.vocab.workflow.operation(last.operation)
+        if declared is None:
+            return False
+        carded = needs_confirmation(declared.policy, is_destructive=declared.is_destructive)
+        if not (last.confirm or carded):
+            return False
+        act = attrs.evolve(last, evidence=self.plan.evidence((s, e)), confirm=True)
+        self._emit(act, Note(operation=last.operation, args=last.args))
+        return True
+
+    def _implied(self, clause: Clause, s: int, e: int) -> bool:
+        """ "50 euros would be fair", "I'd be happy with 30 back on 1001": a value with a
+        verdict and no verb (``implied``). In reply to the previous turn's change it completes
+        that change; otherwise the change it implies is asked about, never run."""
+        said = self._named_cases(s, e)
+        if len({m.label for m in said}) > 1:
+            return False
+        spans = [(m.start, m.end) for m in said]
+        inner = without_record(self.text, (s, e), spans, self.vocab.record_nouns)
+        found = implied_value(self.text, *inner, spans, self.vocab.record_nouns)
+        if found is None or any(
+            a < found.value_span[1] and found.value_span[0] < b for a, b in spans
+        ):
+            return False
+        target = LabelTarget(label=said[0].label) if said else None
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        replies = bool(earlier) and target in (None, earlier[-1].target)
+        if replies and self._corrected_earlier(clause, found.value, found.value_span):
+            return True  # "Rebook the return" … "the 20th of March would be great"
+        where = target if target is not None else self.targets.default()
+        evidence = self.plan.evidence((s, e))
+        v_start, v_end = found.value_span
+        field = implied_field(self.text[inner[0] : v_start] + " " + self.text[v_end : inner[1]],
+                              self.vocab)
+        if field is None:
+            options = implied_places(found.value, self.vocab, self.ctx)
+            if len(options) != 1:
+                return False
+            name, argument = options[0]
+            if argument is not None:  # the one operation it implies: its argument is asked
+                args = {argument: f"\u2026 {found.value}"}
+                act: Any = OperationAct(
+                    target=where, operation=name, args=args, evidence=evidence, confirm=True
+                )
+                self._emit(act, Note(operation=name, args=args))
+                return True
+            field = name
+        act = SetFieldAct(target=where, field=field, value="", evidence=evidence)
+        self._emit(act, Note(field=field, span=(s, e)))  # the value it implies is asked for
         return True
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
