@@ -596,7 +596,7 @@ class Reader:
         earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
         replies = bool(earlier) and target in (None, earlier[-1].target)
         if replies and self._corrected_earlier(clause, found.value, found.value_span):
-            return True  # "Rebook the return" … "the 20th of March would be great"
+            return True  # "move it back" … "the 20th of March would be great"
         where = target if target is not None else self.targets.default()
         evidence = self.plan.evidence((s, e))
         v_start, v_end = found.value_span
