@@ -128,7 +128,7 @@ ANNOUNCES = re.compile(
 #: nouns): "Re: order 1002", "I'm Ana Reis", "Could you do the following for me:".
 _FRAME_SAID = (
     """re regarding about concerning subject ref reference query question enquiry inquiry
-    this is it's its i'm im i am my our the a an your for on of at with in to from here here's
+    this is it it's its i'm im i am my our the a an your for on of at with in to from here here's
     writing write name it's hi hello hey dear team there all please pls kindly can could would
     will you u do handle action the following following these as follows below things thing
     changes requests items points tasks updates edits few couple some two three four five

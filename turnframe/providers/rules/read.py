@@ -419,6 +419,8 @@ class Reader:
             return
         if self._put_it_on(s, e):
             return
+        if clause.marker is None and self._record_answered(s, e):
+            return  # "refund 20" → which order? → "order 1001": the change on that record
         if clause.marker is None and self._frame(clause, s, e):
             return  # "Re: order 1002", "Could you:" before a list: the record, then the items
         if clause.marker is None and story(self.text, s, e):
@@ -492,14 +494,12 @@ class Reader:
             elif short or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end):
                 self._hold_last_change()  # "… and the garage too": what else is meant?
 
-    def _frame(self, clause: Clause, s: int, e: int) -> bool:
-        """A clause that only frames the requests around it: it names their record ("Re:
-        order 1002", "I'm <name>", "this is about my order 1001") before any change is read,
-        or announces a list ("Could you:", "please do the following for 1001"). The record
-        becomes the current one; nothing else is done and nothing is left unread."""
+    def _frame_words(self, s: int, e: int) -> list[Any] | None:
+        """The records a clause names when its other words only frame them ("Re: order
+        1002", "this is about my order 1001", "for 1001"); None when it says more."""
         said = self._named_cases(s, e)
         if len({m.label for m in said}) > 1:
-            return False
+            return None
         rest, at = [], s
         for m in said:
             rest.append(self.text[at : m.start])
@@ -508,6 +508,36 @@ class Reader:
         words = re.findall(r"[\w'\u2019]+", " ".join(rest).casefold())
         nouns = _record_word(self.vocab.record_nouns)
         if not all(w in FRAME_WORDS or nouns.fullmatch(w) for w in words):
+            return None
+        return said
+
+    def _record_answered(self, s: int, e: int) -> bool:
+        """ "order 1001" alone, after a change the previous turn could not place on a record
+        (the desk asked which): that change, on the record now named."""
+        if self.plan.acts:
+            return False
+        said = self._frame_words(s, e)
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not said or not earlier or self.text[e:].strip(TRIM):
+            return False
+        last = earlier[-1]
+        if last.target != LabelTarget(label=""):
+            return False
+        target = LabelTarget(label=said[0].label)
+        act = attrs.evolve(last, target=target, evidence=self.plan.evidence((s, e)))
+        if isinstance(act, OperationAct):
+            self._emit(act, Note(operation=act.operation, args=act.args))
+        else:
+            self._emit(act, Note(field=act.field, span=(s, e)))
+        return True
+
+    def _frame(self, clause: Clause, s: int, e: int) -> bool:
+        """A clause that only frames the requests around it: it names their record ("Re:
+        order 1002", "I'm <name>", "this is about my order 1001") before any change is read,
+        or announces a list ("Could you:", "please do the following for 1001"). The record
+        becomes the current one; nothing else is done and nothing is left unread."""
+        said = self._frame_words(s, e)
+        if said is None:
             return False
         announces = clause.intro or ANNOUNCES.search(self.text, s, e) is not None
         # A record alone is a heading only before the requests it heads: said alone, it

@@ -1,0 +1,271 @@
+"""How a message is built, through the real runtime with the rules interpreter: the record named
+before a colon or early in a polite message, lists after an intro, typos in question words,
+requests implied by a value with a verdict, and the greeting, closing and signature around a
+request. The phrasings are written for these tests, several per class (never taken from the
+corpus); a test names the behaviour it proves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from turnframe.examples import sample
+from turnframe.providers.rules.frame import polite_condition, signature
+from turnframe.providers.rules.split import split_clauses
+from turnframe.providers.rules.vocabulary import vocabulary_of
+from turnframe.testing.phrasings import Graded, play_turns
+
+pytestmark = pytest.mark.anyio
+REFUND, TRAVEL = "refund-desk", "travel-desk"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def field_set(case: str, field: str, value: Any) -> dict[str, Any]:
+    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
+
+
+async def reaches(desk: str, turns: list[str], expect: dict[str, Any]) -> Graded:
+    graded = await play_turns(desk, turns, expect)
+    assert graded.wrong_commits == (), graded.why
+    assert graded.right, graded.why
+    return graded
+
+
+def refund_card(case: str, amount: int) -> dict[str, Any]:
+    card = {"case": case, "operation": "refund", "arguments": {"amount": amount}}
+    return {"ends_with": "card", "card": card}
+
+
+# -- the record named first -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "case", "field", "value"),
+    [
+        ("If it's no trouble, please add a note to order 1002: customer called twice",
+         "order-1002", "note", "customer called twice"),
+        ("Order #1002: please add a note saying the customer will call back",
+         "order-1002", "note", "the customer will call back"),
+        ("Re: order 1002 - could you change the contact email to rui@costa.pt please",
+         "order-1002", "contact_email", "rui@costa.pt"),
+        ("Hello, this is about my order 1001 at the Almirante. I'd be very grateful if you could "
+         "possibly add a note that I arrive late on the day",
+         "order-1001", "note", "I arrive late on the day"),
+        ("order 1002. my new email is rui@c.pt", "order-1002", "contact_email", "rui@c.pt"),
+    ],
+)
+async def test_a_record_named_before_the_request_is_the_record_the_request_changes(
+    said: str, case: str, field: str, value: str
+) -> None:
+    await reaches(REFUND, [said], {"events": [field_set(case, field, value)],
+                                   "ends_with": "committed"})
+
+
+async def test_a_polite_condition_before_a_change_is_politeness_not_a_condition() -> None:
+    said = "If it isn't too much trouble, could you set the budget to 1200 euros"
+    await reaches(TRAVEL, [said], {"events": [field_set("lisbon", "budget", 120000)],
+                                   "ends_with": "committed"})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Hi, I'm Ana Reis. Could you please use ana@new.pt from now on?",
+        "For order 1001, please use ana@new.pt from now on",
+        "Please email me at ana@new.pt from now on, order 1001",
+    ],
+)
+async def test_a_value_whose_shape_only_one_field_takes_sets_that_field_on_the_named_record(
+    said: str,
+) -> None:
+    await reaches(REFUND, [said], {"events": [field_set("order-1001", "contact_email",
+                                                        "ana@new.pt")],
+                                   "ends_with": "committed"})
+
+
+async def test_a_shaped_value_with_no_record_named_asks_which_record() -> None:
+    await reaches(REFUND, ["Could you please use ana@new.pt from now on?"],
+                  {"ends_with": "clarification", "clarification": {"target": True}})
+
+
+async def test_a_shaped_value_said_with_a_negation_is_never_set() -> None:
+    graded = await play_turns(REFUND, ["don't use ana@new.pt for order 1001"])
+    assert graded.events == ()
+
+
+async def test_a_record_said_alone_in_the_next_turn_still_answers_what_was_asked() -> None:
+    await reaches(REFUND, ["Refund 20 euros", "order 1001"], refund_card("order-1001", 2000))
+
+
+# -- lists ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Can you please\n* set the budget to 1500\n* add a note 'aisle seat'",
+        "I need two changes:\n(a) the budget should be 1500\n(b) add a note saying 'aisle seat'",
+        "To do:\n\u2022 budget 1500\n\u2022 note 'aisle seat'",
+        "Could you:\n- add a note 'aisle seat'\n- set the budget to 1500",
+    ],
+)
+async def test_each_item_after_a_bullet_or_a_label_is_a_request_of_its_own(said: str) -> None:
+    expect = {"events": [field_set("lisbon", "budget", 150000),
+                         field_set("lisbon", "note", "aisle seat")],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
+async def test_an_intro_that_names_the_record_puts_the_items_after_it_on_that_record() -> None:
+    said = "Please do the following for order 1001 - add a note 'VIP' - refund 10 euros"
+    expect = {**refund_card("order-1001", 1000),
+              "events": [field_set("order-1001", "note", "VIP")]}
+    await reaches(REFUND, [said], expect)
+
+
+# -- typos in question words ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("desk", "said", "question"),
+    [
+        (TRAVEL, "wats the extras totl", "extras_total"),
+        (TRAVEL, "whens the flihgt", "travel_date"),
+        (TRAVEL, "wen do we leave", "travel_date"),
+        (REFUND, "hw much did i pay for 1001", "amount_paid"),
+        (REFUND, "is order 1001 refundabel?", "refundable"),
+        (REFUND, "wats the staus of 1002", "status"),
+    ],
+)
+async def test_a_question_with_typos_in_its_words_is_answered(
+    desk: str, said: str, question: str
+) -> None:
+    await reaches(desk, [said], {"ends_with": "answer", "answers": [question]})
+
+
+# -- requests implied by a value --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "50 euros would be fair for order 1001",
+        "I'd be happy with 30 back on 1001",
+        "honestly 60 euros back would be fair, order 1001",
+        "On order 1001, 30 euros would do",
+    ],
+)
+async def test_a_value_with_a_verdict_and_no_request_asks_and_never_commits(said: str) -> None:
+    await reaches(REFUND, [said], {"ends_with": "clarification", "clarification": {}})
+
+
+async def test_a_field_named_in_a_verdict_is_asked_about_never_set() -> None:
+    await reaches(TRAVEL, ["900 would be a good budget"],
+                  {"ends_with": "clarification", "clarification": {}})
+
+
+@pytest.mark.parametrize(
+    ("reply", "amount"),
+    [("50 euros would be fair", 5000), ("I'd be happy with 30 back", 3000),
+     ("can we do 40 euros", 4000)],
+)
+async def test_a_value_with_a_verdict_in_reply_to_a_card_shows_a_card_with_that_value(
+    reply: str, amount: int
+) -> None:
+    await reaches(REFUND, ["Refund order 1001", reply], refund_card("order-1001", amount))
+
+
+async def test_a_date_with_a_verdict_answers_the_date_the_desk_asked_for() -> None:
+    card = {"case": "lisbon", "operation": "rebook",
+            "arguments": {"leg": "return", "date": "2026-03-20"}}
+    await reaches(TRAVEL, ["Rebook the return flight", "the 20th of March would be great"],
+                  {"ends_with": "card", "card": card})
+
+
+@pytest.mark.parametrize("reply", ["that works for me", "go ahead", "can we do that"])
+async def test_agreeing_in_words_shows_the_card_again_and_only_a_click_confirms(
+    reply: str,
+) -> None:
+    await reaches(REFUND, ["Refund order 1001", reply], refund_card("order-1001", 12000))
+
+
+async def test_agreeing_with_nothing_proposed_does_nothing() -> None:
+    await reaches(REFUND, ["that works for me"], {"ends_with": "nothing"})
+
+
+# -- greetings, closings and signatures -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Dear support,\nI would like to add 2 city cards to the trip.\nYours sincerely,\nMaria",
+        "Hi team,\n\nplease add 2 city cards\n\nWarm wishes\nJo\u00e3o Silva\n+351 912 345 678",
+        "hello!\nadd 2 city cards pls\nthx\nmaria\n\nSent from my iPhone",
+    ],
+)
+async def test_a_closing_and_a_signature_never_become_objects_or_values(said: str) -> None:
+    expect = {"events": [{"case": "lisbon", "type": "extra_added",
+                          "data": {"item": "city cards", "quantity": 2}}],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
+async def test_a_signature_with_another_customers_name_never_moves_a_named_request() -> None:
+    said = "Hi team,\n\nplease refund 20 euros on order 1001.\n\nBest regards,\nRui Costa"
+    await reaches(REFUND, [said], refund_card("order-1001", 2000))
+
+
+async def test_a_customer_signing_with_their_name_identifies_their_order() -> None:
+    said = "Hello,\n\nCould you change my email to ana@new.pt?\n\nKind regards,\nAna Reis"
+    await reaches(REFUND, [said], {"events": [field_set("order-1001", "contact_email",
+                                                        "ana@new.pt")],
+                                   "ends_with": "committed"})
+
+
+async def test_a_signature_with_no_customer_name_leaves_the_record_to_be_asked() -> None:
+    said = "Hello,\n\nCould you change my email to x@y.pt?\n\nKind regards,\nMaria Silva"
+    await reaches(REFUND, [said], {"ends_with": "clarification",
+                                   "clarification": {"target": True}})
+
+
+# -- the pure parts ---------------------------------------------------------------------------
+
+_VOCAB = vocabulary_of(sample(TRAVEL).workflow)
+
+
+def test_names_alone_at_the_end_with_no_closing_are_not_a_signature() -> None:
+    text = "add a guide\nPedro Santos"
+    assert signature(text, _VOCAB.words)[0] == len(text)
+
+
+def test_a_mail_programs_line_is_a_signature_even_without_a_closing() -> None:
+    text = "add a guide\nSent from my Galaxy"
+    assert signature(text, _VOCAB.words)[0] == text.index("Sent")
+
+
+def test_a_polite_condition_is_taken_off_but_a_real_condition_is_kept() -> None:
+    polite = "if you don't mind, add a guide"
+    assert polite[slice(*polite_condition(polite, 0, len(polite)))] == "add a guide"
+    real = "if the discount is still valid, submit it"
+    assert polite_condition(real, 0, len(real)) == (0, len(real))
+
+
+_LINE = st.text(alphabet=st.sampled_from("abcXYZ 12,.-:'\u2022*"), max_size=30)
+
+
+@given(st.lists(_LINE, max_size=8))
+def test_a_signature_starts_at_a_line_and_no_clause_is_read_inside_it(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    start, _ = signature(text, _VOCAB.words)
+    assert start == len(text) or start == 0 or text[start - 1] in "\n \t\r"
+    for clause in split_clauses(text, _VOCAB):
+        assert 0 <= clause.start < clause.end <= len(text)
+        assert clause.start < start or start == len(text)
