@@ -420,7 +420,7 @@ class Reader:
         if self._put_it_on(s, e):
             return
         if clause.marker is None and self._record_answered(s, e):
-            return  # "refund 20" → which order? → "order 1001": the change on that record
+            return  # "pay 20" → which one? → "order 1001": the change on that record
         if clause.marker is None and self._frame(clause, s, e):
             return  # "Re: order 1002", "Could you:" before a list: the record, then the items
         if clause.marker is None and story(self.text, s, e):
@@ -513,7 +513,7 @@ class Reader:
 
     def _record_answered(self, s: int, e: int) -> bool:
         """ "order 1001" alone, after a change the previous turn could not place on a record
-        (the desk asked which): that change, on the record now named."""
+        (the reducer asked which): that change, on the record now named."""
         if self.plan.acts:
             return False
         said = self._frame_words(s, e)
