@@ -154,21 +154,32 @@ async def test_a_question_with_typos_in_its_words_is_answered(
 
 
 @pytest.mark.parametrize(
-    "said",
+    ("said", "amount"),
     [
-        "50 euros would be fair for order 1001",
-        "I'd be happy with 30 back on 1001",
-        "honestly 60 euros back would be fair, order 1001",
-        "On order 1001, 30 euros would do",
+        ("50 euros would be fair for order 1001", 5000),
+        ("I'd be happy with 30 back on 1001", 3000),
+        ("honestly 60 euros back would be fair, order 1001", 6000),
+        ("On order 1001, 30 euros would do", 3000),
+        ("I'm not asking for everything back on 1001 but I think 40 euros would be fair", 4000),
+        ("The manager of the hotel on order 1001 mentioned 30 euros. Can we do that?", 3000),
     ],
 )
-async def test_a_value_with_a_verdict_and_no_request_asks_and_never_commits(said: str) -> None:
-    await reaches(REFUND, [said], {"ends_with": "clarification", "clarification": {}})
+async def test_a_value_with_a_verdict_and_no_request_waits_for_a_card_that_shows_it(
+    said: str, amount: int
+) -> None:
+    await reaches(REFUND, [said], refund_card("order-1001", amount))
 
 
-async def test_a_field_named_in_a_verdict_is_asked_about_never_set() -> None:
-    await reaches(TRAVEL, ["900 would be a good budget"],
-                  {"ends_with": "clarification", "clarification": {}})
+async def test_a_value_with_a_verdict_and_no_record_named_asks_which_record() -> None:
+    await reaches(REFUND, ["I'd be happy with 30 back"],
+                  {"ends_with": "clarification", "clarification": {"target": True}})
+
+
+async def test_a_field_named_in_a_verdict_waits_for_a_card_never_commits() -> None:
+    card = {"case": "lisbon", "arguments": {"value": 90000}}
+    graded = await play_turns(TRAVEL, ["900 would be a good budget"], {"ends_with": "card"})
+    assert graded.events == ()
+    assert "card:confirm_command" in graded.shown, card
 
 
 @pytest.mark.parametrize(

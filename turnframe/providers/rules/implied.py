@@ -3,12 +3,12 @@
 "50 euros would be fair", "I'd be happy with 30 back", "the 20th would be great", "900 would be
 a good limit": the user names a value and says it would do, but no operation or change. Read
 as a reply to the previous turn's change, it completes that change (the reader decides); with
-nothing before it, the change it implies is asked about, never run:
+nothing before it, the change it implies waits for a card that shows it exactly (the card is
+the question; nothing runs without a click):
 
-- a field the words name ("… a good limit") is asked for its value;
-- otherwise the one operation argument (or typed field) the value parses as: an operation's
-  argument is made unreadable so the reducer asks for it before any card; several candidates,
-  or none, and nothing is read.
+- a field the words name ("… a good limit") with that value;
+- otherwise the one operation argument (or typed field) the value parses as; several
+  candidates, or none, and nothing is read.
 
 "that works for me", "go ahead", "can we do that" after an operation that waits for a card
 agree with it: the reader shows its card again (a click confirms; words never do).

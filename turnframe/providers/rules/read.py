@@ -196,6 +196,8 @@ _PUT_IT_ON = re.compile(
     r"(?:\s+(?:already|now|please|asap|today))*",
     ICASE,
 )
+#: Where a clause turns to what the speaker wants: "…, but I think …", "… so …".
+_TURNS_TO = re.compile(r"[\s,;]+(?:but|and|so|though|although|however|yet)[\s,]+", ICASE)
 #: Words that point back to something said before: "that payment", "do the same".
 _POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
@@ -590,16 +592,25 @@ class Reader:
         return True
 
     def _agreed(self, s: int, e: int) -> bool:
-        """ "that works for me", "go ahead" after an operation that waits for a card: its card
-        is shown again (only a click confirms it)."""
-        if self.plan.acts or not AGREED.fullmatch(self.text, s, e):
+        """ "that works for me", "go ahead", "can we do that": agreement with what was
+        proposed. After a change read in this turn it asks for that change (nothing more);
+        after an operation of the previous turn that waits for a card, its card is shown
+        again (only a click confirms it); with neither, the one operation the one amount said
+        in the message implies waits for a card ("he mentioned 30 euros. can we do that")."""
+        if not AGREED.fullmatch(self.text, s, e):
+            return False
+        if self.plan.last_change() is not None:
+            return True
+        if self.plan.acts:
             return False
         earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
-        if not earlier or not isinstance(earlier[-1], OperationAct):
-            return False
+        if not earlier:
+            return self._implied_by_amount(s, e)
         last = earlier[-1]
-        declared = self.vocab.workflow.operation(last.operation)
-        if declared is None:
+        declared = None
+        if isinstance(last, OperationAct):
+            declared = self.vocab.workflow.operation(last.operation)
+        if declared is None or not isinstance(last, OperationAct):
             return False
         carded = needs_confirmation(declared.policy, is_destructive=declared.is_destructive)
         if not (last.confirm or carded):
@@ -608,45 +619,84 @@ class Reader:
         self._emit(act, Note(operation=last.operation, args=last.args))
         return True
 
+    def _implied_by_amount(self, s: int, e: int) -> bool:
+        """ "… he mentioned 30 euros. can we do that": the one amount said elsewhere in the
+        message, and the one operation argument it fits, on a card."""
+        if not _POINTS_BACK.search(self.text, s, e):
+            return False
+        said = [m for m in MONEY.finditer(self.text) if not s <= m.start() < e]
+        if len({m.group("money").casefold() for m in said}) != 1:
+            return False
+        value = said[0].group("money")
+        options = [o for o in implied_places(value, self.vocab, self.ctx) if o[1] is not None]
+        if len(options) != 1:
+            return False
+        name, argument = options[0]
+        assert argument is not None
+        args = {argument: value}
+        evidence = (*self.plan.evidence(said[0].span("money")), *self.plan.evidence((s, e)))
+        act = OperationAct(
+            target=self.targets.default(), operation=name, args=args, evidence=evidence,
+            confirm=True,
+        )
+        self._emit(act, Note(operation=name, args=args, numbers=(argument,)))
+        return True
+
     def _implied(self, clause: Clause, s: int, e: int) -> bool:
         """ "50 euros would be fair", "I'd be happy with 30 back on 1001": a value with a
         verdict and no verb (``implied``). In reply to the previous turn's change it completes
-        that change; otherwise the change it implies is asked about, never run."""
+        that change; otherwise the one change it implies waits for a card that shows it (the
+        card asks; a record not named is asked for), never runs unseen. Words before a turn
+        ("I'm not asking for everything back but I think 50 would be fair") are weighed as
+        unread, never taken as the value."""
         said = self._named_cases(s, e)
         if len({m.label for m in said}) > 1:
             return False
         spans = [(m.start, m.end) for m in said]
         inner = without_record(self.text, (s, e), spans, self.vocab.record_nouns)
-        found = implied_value(self.text, *inner, spans, self.vocab.record_nouns)
-        if found is None or any(
-            a < found.value_span[1] and found.value_span[0] < b for a, b in spans
-        ):
-            return False
-        target = LabelTarget(label=said[0].label) if said else None
+        turns = [t.end() for t in _TURNS_TO.finditer(self.text, *inner)]
+        for start in (inner[0], *turns):
+            found = implied_value(self.text, start, inner[1], spans, self.vocab.record_nouns)
+            if found is None or any(
+                a < found.value_span[1] and found.value_span[0] < b for a, b in spans
+            ):
+                continue
+            target = LabelTarget(label=said[0].label) if said else None
+            if self._implied_change(clause, found, target, (start, inner[1]), (s, e)):
+                if start > inner[0]:
+                    self.plan.not_understood(*self._without_fillers(inner[0], start))
+                return True
+        return False
+
+    def _implied_change(
+        self, clause: Clause, found: Any, target: Any, inner: Span, span: Span
+    ) -> bool:
         earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
         replies = bool(earlier) and target in (None, earlier[-1].target)
         if replies and self._corrected_earlier(clause, found.value, found.value_span):
             return True  # "move it back" … "the 20th of March would be great"
         where = target if target is not None else self.targets.default()
-        evidence = self.plan.evidence((s, e))
+        evidence = self.plan.evidence(span)
         v_start, v_end = found.value_span
-        field = implied_field(self.text[inner[0] : v_start] + " " + self.text[v_end : inner[1]],
-                              self.vocab)
+        words = self.text[inner[0] : v_start] + " " + self.text[v_end : inner[1]]
+        field = implied_field(words, self.vocab)
         if field is None:
             options = implied_places(found.value, self.vocab, self.ctx)
             if len(options) != 1:
                 return False
             name, argument = options[0]
-            if argument is not None:  # the one operation it implies: its argument is asked
-                args = {argument: f"\u2026 {found.value}"}
+            if argument is not None:  # the one operation it implies, on a card
+                args = {argument: found.value}
                 act: Any = OperationAct(
                     target=where, operation=name, args=args, evidence=evidence, confirm=True
                 )
-                self._emit(act, Note(operation=name, args=args))
+                self._emit(act, Note(operation=name, args=args, numbers=(argument,)))
                 return True
             field = name
-        act = SetFieldAct(target=where, field=field, value="", evidence=evidence)
-        self._emit(act, Note(field=field, span=(s, e)))  # the value it implies is asked for
+        act = SetFieldAct(
+            target=where, field=field, value=found.value, evidence=evidence, confirm=True
+        )
+        self._emit(act, Note(field=field, span=span))  # a card shows the change it implies
         return True
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
