@@ -146,6 +146,18 @@ _USE_SAID = (
     i i'm am i've have has been moved thanks thank so any anything else also"""
 )
 USE_WORDS = frozenset(_USE_SAID.split())
+#: An operation's object that points at the list after it: "the following", "these items".
+LIST_OBJECT = re.compile(
+    r"(?:(?:the|these|those|this|all|of)\s+)*(?:following|below|these|those|items?|things?"
+    r"|ones?|as\s+follows)(?:\s+(?:things|items|ones|below|as\s+follows|for\s+me|please))*",
+    ICASE,
+)
+#: An object that can only point ahead: "the following", "the items below", "as follows".
+LIST_AHEAD = re.compile(
+    r"(?:(?:the|all|of)\s+)*(?:following|below|as\s+follows)(?:\s+(?:things|items|ones|below"
+    r"|as\s+follows|for\s+me|please))*|(?:the\s+)?(?:things?|items?|ones?)\s+(?:below|as\s+follows)",
+    ICASE,
+)
 _LOOK = 12  # a signature is a few short lines; the look-back from the end stays bounded
 
 

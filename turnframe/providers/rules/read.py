@@ -59,7 +59,13 @@ from turnframe.providers.rules.conditions import (
     read_condition,
 )
 from turnframe.providers.rules.follow import follow_up, inside_address
-from turnframe.providers.rules.frame import ANNOUNCES, FRAME_WORDS, USE_WORDS
+from turnframe.providers.rules.frame import (
+    ANNOUNCES,
+    FRAME_WORDS,
+    LIST_AHEAD,
+    LIST_OBJECT,
+    USE_WORDS,
+)
 from turnframe.providers.rules.implied import AGREED, implied_value, without_record
 from turnframe.providers.rules.implied import candidates as implied_places
 from turnframe.providers.rules.implied import field_named as implied_field
@@ -194,6 +200,11 @@ _TOLD_YOU = re.compile(
 _PUT_IT_ON = re.compile(
     r"(?:put|add|set|save|apply|update)\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
     r"(?:\s+(?:already|now|please|asap|today))*",
+    ICASE,
+)
+#: What joins a clause to the request before it: "and …", "… too", "same for …".
+_JOINED = re.compile(
+    r"^\s*(?:and|also|plus|then|same|what\s+about|how\s+about)\b|\b(?:too|as\s+well|also)\W*$",
     ICASE,
 )
 #: Where a clause turns to what the speaker wants: "…, but I think …", "… so …".
@@ -402,6 +413,9 @@ class Reader:
     #: Text an act already read past its own clause (a value said in the next clause).
     _read_up_to: int = 0
     _clause_end: int = 0  # where the clause being read ends
+    #: An operation announced before a list ("please add the following:"): its items are
+    #: its objects.
+    _listed: OperationReading | None = None
 
     def read(self, clause: Clause) -> None:
         s, e = max(clause.start, self._read_up_to), clause.end
@@ -423,6 +437,9 @@ class Reader:
             return
         if clause.marker is None and self._record_answered(s, e):
             return  # "pay 20" → which one? → "order 1001": the change on that record
+        listed = self._listed_item(clause, s, e) or self._announced(clause, s, e)
+        if clause.marker is None and listed:
+            return  # "please add the following:" and its items
         if clause.marker is None and self._frame(clause, s, e):
             return  # "Re: order 1002", "Could you:" before a list: the record, then the items
         if clause.marker is None and story(self.text, s, e):
@@ -495,6 +512,59 @@ class Reader:
                 self._doubt_last_change()
             elif short or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end):
                 self._hold_last_change()  # "… and the garage too": what else is meant?
+
+    def _announced(self, clause: Clause, s: int, e: int) -> bool:
+        """ "please add the following:", "could you add:" before a list: an operation whose
+        object is the list after it. Nothing is done here; each item is read as its object.
+        With no list after it, the object is asked for ("add the following" alone)."""
+        op = read_operation(
+            self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
+        )
+        if op is None:
+            return False
+        declared = self.vocab.operation(op.operation)
+        object_arg = next((a for a in declared.arguments if a.required and a.type is str), None)
+        if object_arg is None:
+            return False
+        said = op.args.get(object_arg.name, "")
+        forward = bool(said) and LIST_AHEAD.fullmatch(said) is not None
+        listed = clause.intro and (not said or LIST_OBJECT.fullmatch(said) is not None)
+        if not (forward or listed):
+            return False
+        args = {k: v for k, v in op.args.items() if k != object_arg.name}
+        if listed or self.text[clause.end :].strip(TRIM):
+            self._listed = attrs.evolve(op, args=args)
+            return True
+        act = OperationAct(
+            target=op.target, operation=op.operation, args=args,
+            evidence=self.plan.evidence((s, e)), confirm=True,
+        )
+        self._emit(act, Note(operation=op.operation, args=args))  # its object is asked for
+        return True
+
+    def _listed_item(self, clause: Clause, s: int, e: int) -> bool:
+        """An item of a list an operation announced ("- a guide", "2) two city maps"): the
+        operation with that item as its object. An item that opens with a verb of its own
+        is read as a request of its own."""
+        listed = self._listed
+        if listed is None or not clause.item:
+            return False
+        if self.vocab.starters.match(self.text, s, e):
+            self._listed = None  # a request of its own: the list of objects is over
+            return False
+        declared = self.vocab.operation(listed.operation)
+        reading = read_arguments(
+            declared, self.text, s, e, ctx=self.ctx, aliases=self.aliases, object_start=s
+        )
+        if reading.unread or not reading.args:
+            return False
+        args = {**listed.args, **reading.args}
+        act = OperationAct(
+            target=listed.target, operation=listed.operation, args=args,
+            evidence=self.plan.evidence((s, e)),
+        )
+        self._emit(act, Note(operation=listed.operation, args=args))
+        return True
 
     def _frame_words(self, s: int, e: int) -> list[Any] | None:
         """The records a clause names when its other words only frame them ("Re: order
@@ -836,10 +906,28 @@ class Reader:
         )
         if found is None:
             return False
+        if found.continues is None and self._unjoined_object(found.act, s, e):
+            return False
         if found.continues is not None:
             self._add_cancel(found.continues, (s, e))
         self._emit(found.act, found.note)
         return True
+
+    def _unjoined_object(self, act: Act, s: int, e: int) -> bool:
+        """ "add a guide. love your service", "… P.S. great job": words that open a sentence
+        of their own, with nothing that joins them to the request before ("and", "too",
+        "same for"), are never another object of that request's operation."""
+        index = self.plan.last_change()
+        if index is None or not isinstance(act, OperationAct):
+            return False
+        before = self.plan.acts[index]
+        if not isinstance(before, OperationAct) or act.target != before.target:
+            return False
+        said_before = max(ev.end for ev in before.evidence)
+        if not re.search(r"[.!?;\n]", self.text[said_before:s]):
+            return False  # the same sentence: "add a guide, a city card"
+        return _JOINED.search(self.text[s : max(e, self._clause_end)]) is None
+
 
     def _names_same_case(self, span: Span, target: Any) -> bool:
         """ "… on 1001" after a corrected value, when the act is already on that case."""

@@ -190,6 +190,8 @@ class Clause:
     #: The clause before a list ("Could you:", "please do the following for 1001"): it may
     #: only announce the items (and name their record).
     intro: bool = False
+    #: The first clause of a list's item (after its bullet or number).
+    item: bool = False
 
     def body(self, text: str) -> str:
         return text[self.start : self.end]
@@ -368,6 +370,8 @@ def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
             sentence[-1] = attrs.evolve(sentence[-1], question=True)
         if index + 1 < len(said) and listed[index + 1] and not listed[index]:
             sentence[-1] = attrs.evolve(sentence[-1], intro=True)  # "Could you:" before "- …"
+        if listed[index]:
+            sentence[0] = attrs.evolve(sentence[0], item=True)
         clauses.extend(sentence)
     return clauses
 
