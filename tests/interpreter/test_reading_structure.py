@@ -68,6 +68,34 @@ async def test_a_record_named_before_the_request_is_the_record_the_request_chang
                                    "ends_with": "committed"})
 
 
+@pytest.mark.parametrize(
+    ("said", "case", "field", "value"),
+    [
+        ("About Rui Costa's lounge pass: please add a note that he lost his boarding pass",
+         "order-1002", "note", "he lost his boarding pass"),
+        ("My name is Rui Costa. Please use rui.costa@gmail.com for all future emails.",
+         "order-1002", "contact_email", "rui.costa@gmail.com"),
+        ("order 1001 \u2014 email is now ana.r@mail.com", "order-1001", "contact_email",
+         "ana.r@mail.com"),
+        ("please use ana@new.pt instead of ana@old.pt on order 1001", "order-1001",
+         "contact_email", "ana@new.pt"),
+        ("Subject: order 1001\n\nHello, could you add a note saying the guest will arrive "
+         "after midnight? Thank you", "order-1001", "note", "the guest will arrive after midnight"),
+    ],
+)
+async def test_a_heading_a_self_introduction_or_a_replaced_value_finds_the_record_and_value(
+    said: str, case: str, field: str, value: str
+) -> None:
+    await reaches(REFUND, [said], {"events": [field_set(case, field, value)],
+                                   "ends_with": "committed"})
+
+
+async def test_a_change_asked_with_would_you_mind_and_a_gerund_is_read() -> None:
+    said = "Re: the Lisbon city break \u2014 would you mind adding a note: vegetarian meals"
+    await reaches(TRAVEL, [said], {"events": [field_set("lisbon", "note", "vegetarian meals")],
+                                   "ends_with": "committed"})
+
+
 async def test_a_polite_condition_before_a_change_is_politeness_not_a_condition() -> None:
     said = "If it isn't too much trouble, could you set the budget to 1200 euros"
     await reaches(TRAVEL, [said], {"events": [field_set("lisbon", "budget", 120000)],
@@ -119,6 +147,47 @@ async def test_a_record_said_alone_in_the_next_turn_still_answers_what_was_asked
 async def test_each_item_after_a_bullet_or_a_label_is_a_request_of_its_own(said: str) -> None:
     expect = {"events": [field_set("lisbon", "budget", 150000),
                          field_set("lisbon", "note", "aisle seat")],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Please add the following:\n- a guide\n- 2 city maps",
+        "Could you add these for me:\n1. a guide\n2. 2 city maps",
+        "Please add:\n* a guide\n* 2 city maps",
+    ],
+)
+async def test_items_after_an_operation_that_announces_a_list_are_its_objects(said: str) -> None:
+    expect = {"events": [{"case": "lisbon", "type": "extra_added", "data": {"item": "guide"}},
+                         {"case": "lisbon", "type": "extra_added",
+                          "data": {"item": "city maps", "quantity": 2}}],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
+async def test_an_operation_pointing_at_a_list_that_never_comes_asks_for_its_object() -> None:
+    graded = await play_turns(TRAVEL, ["please add the following"])
+    assert graded.events == ()
+    assert "card:provide_argument" in graded.shown or "needs" in graded.shown
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["add a guide. love your service", "add a guide\n\nP.S. great job, really",
+     "add a guide! you are the best"],
+)
+async def test_a_sentence_of_its_own_after_a_request_is_never_another_object(said: str) -> None:
+    expect = {"events": [{"case": "lisbon", "type": "extra_added", "data": {"item": "guide"}}],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
+async def test_inline_numbers_in_brackets_after_an_intro_are_items() -> None:
+    said = "I'd like the following changes: (1) budget 700, (2) add a guide"
+    expect = {"events": [field_set("lisbon", "budget", 70000),
+                         {"case": "lisbon", "type": "extra_added", "data": {"item": "guide"}}],
               "ends_with": "committed"}
     await reaches(TRAVEL, [said], expect)
 
@@ -227,6 +296,12 @@ async def test_a_closing_and_a_signature_never_become_objects_or_values(said: st
                           "data": {"item": "city cards", "quantity": 2}}],
               "ends_with": "committed"}
     await reaches(TRAVEL, [said], expect)
+
+
+async def test_a_closing_after_a_smiley_is_small_talk() -> None:
+    expect = {"events": [{"case": "lisbon", "type": "extra_added",
+                          "data": {"item": "kayak tour"}}], "ends_with": "committed"}
+    await reaches(TRAVEL, ["hey guys! add a kayak tour pls :) cheers, Mike"], expect)
 
 
 async def test_a_signature_with_another_customers_name_never_moves_a_named_request() -> None:

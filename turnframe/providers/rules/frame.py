@@ -142,7 +142,8 @@ _USE_SAID = (
     """use using please pls kindly could can would will you u from now on onwards going forward
     forwards instead my new address me at to send sending write writing reach reachable get in
     touch via with it everything all the details update updated switch change changed for
-    future correspondence messages and just is here this that latest correct right current one
+    future correspondence messages emails mails communication communications
+    notifications invoices and just is here this that latest correct right current one
     i i'm am i've have has been moved thanks thank so any anything else also"""
 )
 USE_WORDS = frozenset(_USE_SAID.split())

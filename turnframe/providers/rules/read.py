@@ -202,6 +202,13 @@ _PUT_IT_ON = re.compile(
     r"(?:\s+(?:already|now|please|asap|today))*",
     ICASE,
 )
+#: The value a shaped value replaces, said after it: "… instead of W", "… (not W)".
+_REPLACED = re.compile(
+    r"[\s,(]+(?:instead\s+of|rather\s+than|in\s+place\s+of|and\s+not|not)\s+"
+    r"(?:(?:the|my|our)\s+)?(?:old\s+(?:one\s+)?)?\S+@\S+[\s).]*"
+    r"(?:(?:on|for)\s+.{1,40})?$",
+    ICASE,
+)
 #: What joins a clause to the request before it: "and …", "… too", "same for …".
 _JOINED = re.compile(
     r"^\s*(?:and|also|plus|then|same|what\s+about|how\s+about)\b|\b(?:too|as\s+well|also)\W*$",
@@ -638,6 +645,9 @@ class Reader:
         found: list[tuple[str, Span]] = []
         words: list[str] = []
         named = self._named_cases(s, e)
+        replaced = _REPLACED.search(self.text, s, e)  # "use V instead of the old one W"
+        if replaced is not None:
+            e = replaced.start()
         for m in re.finditer(r"\S+", self.text[s:e]):
             token = m.group(0).strip("\"'()<>[],.;:!?\u201c\u201d\u2018\u2019")
             fields = [f for f in shaped if token and typed_value_ok(self.vocab, f, token, self.ctx)]
@@ -836,9 +846,13 @@ class Reader:
         if m is None:
             return None
         said = self.targets.mentions(s, m.end())
-        if len(said) != 1:
-            return None
-        rest = (self.text[s : said[0].start] + self.text[said[0].end : m.end()]).split()
+        if len({x.label for x in said}) != 1:
+            return None  # "About Anna's boiler in Casa Verde: …": one record, however named
+        rest, at = [], s
+        for x in said:
+            rest.append(self.text[at : x.start])
+            at = x.end
+        rest = " ".join([*rest, self.text[at : m.end()]]).split()
         words = [w.strip(":-").casefold() for w in rest if w.strip(":-")]
         words = [w for w in words if not _record_word(self.vocab.record_nouns).fullmatch(w)]
         if len(words) > 1 or any(w in self.vocab.field_names for w in words):

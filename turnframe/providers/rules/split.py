@@ -197,7 +197,11 @@ class Clause:
         return text[self.start : self.end]
 
 
-_LIST_MARK = re.compile(r"(?:^|(?<=\s))(?P<n>\d{1,2})[.)]\s+(?=[^\W\d])")
+#: A smiley between words: ":)", ";-)", ":D" (never "note: Dinner").
+_EMOTICON = re.compile(r"(?<!\S)[:;=]-?(?:\)+|\(+|D|P|p|3)(?=\s|$)")
+_LIST_MARK = re.compile(
+    r"(?:^|(?<=\s))(?:(?P<n>\d{1,2})[.)]|\((?P<p>\d{1,2})\))\s+(?=[^\W\d]|\d{1,3}\s+[^\W\d])"
+)
 
 
 def list_items(text: str) -> dict[int, int]:
@@ -206,7 +210,7 @@ def list_items(text: str) -> dict[int, int]:
     found: dict[int, int] = {}
     expected = 1
     for m in _LIST_MARK.finditer(text):
-        if int(m.group("n")) == expected:
+        if int(m.group("n") or m.group("p")) == expected:
             found[m.start()] = m.end()
             expected += 1
     return found if len(found) >= 2 else {}
@@ -219,7 +223,13 @@ def sentences(text: str) -> list[tuple[int, int, bool]]:
     start = 0
     i = 0
     items = list_items(text)
+    smiles = {m.start(): m.end() for m in _EMOTICON.finditer(text)}
     while i < len(text):
+        if i in smiles:  # "add a guide :) cheers": a smiley ends what was said before it
+            if text[start:i].strip():
+                out.append((start, i, False))
+            start = i = smiles[i]
+            continue
         if i in items:  # "1. add … 2. add …": each numbered item is a sentence of its own
             if text[start:i].strip():
                 out.append((start, i, "?" in text[start:i].rstrip()[-1:]))
