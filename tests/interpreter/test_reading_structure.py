@@ -90,6 +90,18 @@ async def test_a_heading_a_self_introduction_or_a_replaced_value_finds_the_recor
                                    "ends_with": "committed"})
 
 
+async def test_a_change_wrapped_in_excuse_me_and_i_would_appreciate_it_if_is_read() -> None:
+    said = "Excuse me, I'd appreciate it if the note on order 1002 could say 'call after 6pm'."
+    await reaches(REFUND, [said], {"events": [field_set("order-1002", "note", "call after 6pm")],
+                                   "ends_with": "committed"})
+
+
+async def test_what_i_need_is_a_request_not_a_question() -> None:
+    said = "Hello again. What I really need is a note on the trip: 'quiet room'. Thanks and bye!"
+    await reaches(TRAVEL, [said], {"events": [field_set("lisbon", "note", "quiet room")],
+                                   "ends_with": "committed"})
+
+
 async def test_a_change_asked_with_would_you_mind_and_a_gerund_is_read() -> None:
     said = "Re: the Lisbon city break \u2014 would you mind adding a note: vegetarian meals"
     await reaches(TRAVEL, [said], {"events": [field_set("lisbon", "note", "vegetarian meals")],

@@ -53,7 +53,8 @@ _FIELD_FORMS = (
     r"\s+|\s+-\s+"
     r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
-    r"(?:\s+(?:is\s+now|is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
+    r"(?:\s+(?:is\s+now|is|are|(?:should|could|would|can)\s+(?:be|say|read)|will\s+be|becomes"
+    r"|should\s+become|must\s+be"
     r"|(?:has\s+|have\s+)?changed\s+to"
     r"|reads|says|needs\s+to\s+be)\s+"
     r"|\s*(?:[:=]|->|=>|\u2192)\s*)",

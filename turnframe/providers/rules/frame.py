@@ -36,7 +36,7 @@ _CLOSING = (
     r"|greetings|love|much\s+appreciated|have\s+a\s+(?:nice|good|great|lovely)\s+"
     r"(?:day|one|weekend|evening))"
 )
-_CLOSING_LINE = re.compile(rf"{_CLOSING}[\s,.!]*", ICASE)
+_CLOSING_LINE = re.compile(rf"{_CLOSING}(?:[\s,.!]+(?:and\s+)?{_CLOSING})*[\s,.!]*", ICASE)
 #: A closing with the name after it on the same line: "ty, Ana", "Cheers - Rui Costa".
 _CLOSING_NAMED = re.compile(
     rf"{_CLOSING}[\s,.!\u2013\u2014-]+(?-i:[A-Z][\w'\u2019.-]*)(?:\s+(?-i:[A-Z][\w'\u2019.-]*)){{0,3}}"
@@ -107,13 +107,19 @@ _POLITE_LEAD = re.compile(
     r"(?:i(?:['\u2019]d|\s+would)\s+(?:be\s+)?(?:(?:very|really|most|so|extremely|super|truly)\s+)?"
     r"(?:grateful|thankful|obliged|happy|glad|appreciative)\s+if\s+you\s+(?:could|would|can)"
     r"|i(?:['\u2019]d|\s+would)\s+(?:(?:really|greatly|very\s+much)\s+)?appreciate\s+(?:it\s+)?"
-    r"if\s+you\s+(?:could|would|can)"
+    r"if(?:\s+you\s+(?:could|would|can)|(?!\s+you\b))"
     r"|(?:i\s+was|i['\u2019]m|i\s+am)\s+wondering\s+if\s+you\s+(?:could|would|can)"
     r"|i\s+wonder\s+if\s+you\s+(?:could|would|can)|(?:is\s+there\s+)?any\s+chance\s+you\s+could"
     r"|is\s+there\s+any\s+way\s+you\s+could|do\s+you\s+think\s+you\s+could"
     r"|(?:would|could|will|can)\s+you\s+be\s+able\s+to"
     r"|would\s+it\s+be\s+possible\s+(?:for\s+you\s+)?to)"
     r"(?:\s+(?:possibly|please|kindly|just|also|maybe|perhaps))*\s+(?=[a-z]{2,})(?!(?:not|tell|let)\b)",
+    ICASE,
+)
+#: Asking leave to speak: "Excuse me, …", "Sorry to bother you, …".
+_EXCUSE = re.compile(
+    r"(?:excuse\s+me|pardon(?:\s+me)?|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|disturb)\s+you"
+    r"(?:\s+again)?)[\s,!.:-]+",
     ICASE,
 )
 #: The same politeness at the end of a clause: "…, if you don't mind".
@@ -257,8 +263,14 @@ def polite_condition(text: str, start: int, end: int) -> Span:
     """``(start, end)`` without a politeness said as a condition at either end ("if it's no
     trouble, please …", "…, if you don't mind") or wrapped around the request's verb ("I'd be
     grateful if you could …")."""
-    lead = POLITE_IF.match(text, start, end) or _POLITE_LEAD.match(text, start, end)
-    if lead is not None and lead.end() < end:
+    for _ in range(3):  # "Excuse me, if you don't mind, could you …": a bounded run
+        lead = (
+            _EXCUSE.match(text, start, end)
+            or POLITE_IF.match(text, start, end)
+            or _POLITE_LEAD.match(text, start, end)
+        )
+        if lead is None or lead.end() >= end:
+            break
         start = lead.end()
     tail = _POLITE_IF_AT_END.search(text, start, end)
     if tail is not None and tail.start() > start:

@@ -198,7 +198,8 @@ _TOLD_YOU = re.compile(
 )
 #: "put it on order 1001 already": the change just said, on the case it names.
 _PUT_IT_ON = re.compile(
-    r"(?:put|add|set|save|apply|update)\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
+    r"(?:(?:please\s+)?(?:put|add|set|save|apply|update)|i(?:['\u2019]d|\s+would)\s+like|i\s+want)"
+    r"\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
     r"(?:\s+(?:already|now|please|asap|today))*",
     ICASE,
 )
@@ -207,6 +208,12 @@ _REPLACED = re.compile(
     r"[\s,(]+(?:instead\s+of|rather\s+than|in\s+place\s+of|and\s+not|not)\s+"
     r"(?:(?:the|my|our)\s+)?(?:old\s+(?:one\s+)?)?\S+@\S+[\s).]*"
     r"(?:(?:on|for)\s+.{1,40})?$",
+    ICASE,
+)
+#: "What I (really) need is …": a request said as a cleft, not a question.
+_WHAT_I_NEED = re.compile(
+    r"what\s+(?:i|we)\s+(?:(?:do|really|actually|would|'d)\s+)?(?:need|want|like|ask)"
+    r"(?:\s+from\s+you)?\s+is\b",
     ICASE,
 )
 #: What joins a clause to the request before it: "and …", "… too", "same for …".
@@ -480,6 +487,7 @@ class Reader:
         if self._arrowed_before_a_field(clause, s, e):
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
+        asked = asked and _WHAT_I_NEED.match(body) is None  # "what I need is a note: …"
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
         if clause.marker is None and (self._agreed(s, e) or self._implied(clause, s, e)):
@@ -882,9 +890,13 @@ class Reader:
             return False
         said = self.targets.mentions(m.start("on"), e)
         act = self.plan.acts[self.plan.root(index)]
-        if len(said) != 1 or not isinstance(act, SetFieldAct):
+        if not isinstance(act, SetFieldAct):
             return False
-        return act.target == LabelTarget(label=said[0].label)
+        if not said:  # "I'd like it on the booking as well": the record it is already on
+            nouns = self.vocab.record_nouns
+            on = rf"(?:on|to|in|into|for)\s+(?:the|my|our|this)\s+(?:{nouns})"
+            return re.fullmatch(on, m.group("on"), ICASE) is not None
+        return len(said) == 1 and act.target == LabelTarget(label=said[0].label)
 
     def _asked_condition(self) -> ActCondition | None:
         """The condition the turn's latest question asks about ("Is there a warranty? If so …")."""

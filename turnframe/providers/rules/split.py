@@ -88,7 +88,8 @@ _SLIP = re.compile(
 _LIST_HEADER = re.compile(
     r"(?:(?:hi|hey|hello|ok(?:ay)?|so|right)[\s,!]+){0,3}(?:i\s+have\s+|i'?ve\s+got\s+|there\s+are\s+)?"
     r"(?:\d|two|three|four|five|a\s+(?:few|couple(?:\s+of)?)|several|some)\s+"
-    r"(?:more\s+|quick\s+|small\s+|little\s+)?(?:things|requests|changes|items|points|questions)"
+    r"(?:more\s+|quick\s+|small\s+|little\s+)?(?:things|requests|changes|items|points|questions"
+    r"|updates|edits|tasks|favou?rs)"
     r"(?:\s+(?:please|for\s+you|to\s+do))?",
     re.IGNORECASE,
 )
@@ -418,6 +419,9 @@ def _sentence(
             continue
         if list_header(text, lead, end):
             continue  # "2 things:": the items after it are the requests
+        header = _LIST_HEADER.match(text, lead, end)
+        if header is not None and text[header.end() : end].lstrip().startswith(":"):
+            lead = _trimmed(text, text.index(":", header.end()) + 1, end)[0]  # "Two updates: …"
         opener = _LEAD_COLON.match(text, lead, end)
         if opener is not None:  # "Please: note = 'x'": what follows the colon is asked
             lead = opener.end()
