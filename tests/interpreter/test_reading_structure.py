@@ -334,6 +334,48 @@ async def test_a_signature_with_no_customer_name_leaves_the_record_to_be_asked()
                                    "clarification": {"target": True}})
 
 
+async def test_a_name_in_the_greeting_addresses_someone_and_never_names_the_record() -> None:
+    graded = await play_turns(REFUND, ["Dear Ana,\nplease add a note 'call me' to my order"],
+                              {"ends_with": "clarification", "clarification": {"target": True}})
+    assert graded.right and graded.events == (), graded.why
+
+
+async def test_a_heading_naming_a_record_that_is_not_the_users_asks_which_record() -> None:
+    graded = await play_turns(TRAVEL, ["Re: the Porto trip - set the budget to 900"],
+                              {"ends_with": "clarification", "clarification": {"target": True}})
+    assert graded.right and graded.events == (), graded.why
+
+
+async def test_a_question_about_a_shaped_value_never_sets_it() -> None:
+    graded = await play_turns(REFUND, ["is ana@new.pt the email on 1001?"])
+    assert graded.events == ()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "set the budget to 900\n\nBest,\nJohn\n\n-- \nJohn Smith\nBudget Manager\nACME",
+        "set the budget to 900. Also thanks for the help",
+        "set the budget to 900\n\nthat's all, thank you!\nJoana",
+    ],
+)
+async def test_everything_after_a_signature_delimiter_or_a_closing_is_left_unread(
+    said: str,
+) -> None:
+    graded = await reaches(TRAVEL, [said], {"events": [field_set("lisbon", "budget", 90000)],
+                                            "ends_with": "committed"})
+    assert "notice:not_understood" not in graded.shown
+
+
+async def test_a_postscript_reads_the_request_after_its_mark() -> None:
+    said = "add a guide\nThanks\nMaria\nPS the museum pass too"
+    expect = {"events": [{"case": "lisbon", "type": "extra_added", "data": {"item": "guide"}},
+                         {"case": "lisbon", "type": "extra_added",
+                          "data": {"item": "museum pass"}}],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
 # -- the pure parts ---------------------------------------------------------------------------
 
 _VOCAB = vocabulary_of(sample(TRAVEL).workflow)

@@ -33,10 +33,13 @@ _CLOSING = (
     r"|thank\s+you(?:\s+(?:so|very)\s+much)?(?:\s+in\s+advance)?|thx|ty|tia|ta"
     r"|yours(?:\s+(?:sincerely|truly|faithfully))?|(?:sincerely|faithfully)(?:\s+yours)?"
     r"|all\s+the\s+best|take\s+care|speak\s+soon|talk\s+soon|bye(?:\s+for\s+now)?|br|kr|rgds"
-    r"|greetings|love|much\s+appreciated|have\s+a\s+(?:nice|good|great|lovely)\s+"
-    r"(?:day|one|weekend|evening))"
+    r"|greetings|love|much\s+appreciated|that['\u2019]?s\s+(?:all|it)|that\s+is\s+all|have\s+a\s+(?:nice|good|great|lovely)\s+"
+    r"(?:day|one|weekend|evening)|(?:thanks|thank\s+you)(?:\s+(?:so|very)\s+much)?\s+for\s+"
+    r"(?:the|your|all\s+the|all\s+your)\s+(?:help|support|assistance|time|patience|work))"
 )
-_CLOSING_LINE = re.compile(rf"{_CLOSING}(?:[\s,.!]+(?:and\s+)?{_CLOSING})*[\s,.!]*", ICASE)
+_CLOSING_LINE = re.compile(
+    rf"(?:(?:and|also|oh|again)[\s,]+)*{_CLOSING}(?:[\s,.!]+(?:and\s+)?{_CLOSING})*[\s,.!]*", ICASE
+)
 #: A closing with the name after it on the same line: "ty, Ana", "Cheers - Rui Costa".
 _CLOSING_NAMED = re.compile(
     rf"{_CLOSING}[\s,.!\u2013\u2014-]+(?-i:[A-Z][\w'\u2019.-]*)(?:\s+(?-i:[A-Z][\w'\u2019.-]*)){{0,3}}"
@@ -79,7 +82,7 @@ GREETING = re.compile(
 )
 #: A bullet or an item label opening a line: "- ", "* ", "• ", "a) ", "(b) ", "iii) ".
 BULLET = re.compile(
-    r"(?:[*\u2022\u00b7\u25aa\u25ab\u25cf\u25e6\u2023\u2043\u25ba+]|[-\u2013\u2014](?!\d))\s*"
+    r"p\.?\s?s\.?(?:\s*[:,.\u2013\u2014-])?\s+|(?:[*\u2022\u00b7\u25aa\u25ab\u25cf\u25e6\u2023\u2043\u25ba+]|[-\u2013\u2014](?!\d))\s*"
     r"|\(?(?:[a-h]|[ivx]{1,4}|\d{1,2})\)\s*|\(?[a-h]\.\s+",
     ICASE,
 )
@@ -201,15 +204,19 @@ def signature(text: str, vocabulary: frozenset[str]) -> tuple[int, Span | None]:
     before them, are not: a name may be what the user answers."""
     lines = [_stripped(text, span) for span in _lines(text)]
     end = len(text)
+    last = len(lines)
+    for index in range(max(1, len(lines) - _LOOK), len(lines)):
+        span = lines[index]
+        if span[0] < span[1] and _is(_DELIMITER, text, span):
+            end, last = span[0], index  # "-- ": everything after it is the signature
+            break
     start = end
     device_only: int | None = None
     names = 0
-    for index in range(len(lines) - 1, max(-1, len(lines) - 1 - _LOOK), -1):
+    for index in range(last - 1, max(-1, last - 1 - _LOOK), -1):
         span = lines[index]
         if span[0] >= span[1]:
             continue  # a blank line
-        if _is(_DELIMITER, text, span):
-            return span[0], None
         if _is(_DEVICE, text, span):
             if names == 0:
                 device_only = span[0]

@@ -436,6 +436,8 @@ class Reader:
         if s >= e:
             return
         self._clause_end = e
+        if clause.greeting:
+            self.targets.addressed.append((s, e))
         if clause.small_talk or CHITCHAT.fullmatch(self.text, s, e):
             self._emit(ChitchatAct(evidence=self.plan.evidence((s, e))))
             return
@@ -598,6 +600,20 @@ class Reader:
             return None
         return said
 
+    def _unknown_heading(self, s: int, e: int) -> bool:
+        """ "Re: the Porto case - …": a heading that names a record that is none of the
+        user's. The requests after it are about that record: the reducer asks which one is
+        meant, never puts them on another."""
+        owner = unnamed_owner(self.text, s, e, self.vocab)
+        if owner is None or owner[1] is None or not self.text[e:].strip(TRIM):
+            return False
+        rest = self.text[s : owner[0][0]] + " " + self.text[owner[0][1] : e]
+        words = re.findall(r"[\w'\u2019]+", rest.casefold())
+        if not all(w in FRAME_WORDS for w in words):
+            return False
+        self.targets.remember(owner[1])
+        return True
+
     def _record_answered(self, s: int, e: int) -> bool:
         """ "order 1001" alone, after a change the previous turn could not place on a record
         (the reducer asked which): that change, on the record now named."""
@@ -623,6 +639,8 @@ class Reader:
         order 1002", "I'm <name>", "this is about my order 1001") before any change is read,
         or announces a list ("Could you:", "please do the following for 1001"). The record
         becomes the current one; nothing else is done and nothing is left unread."""
+        if not self._named_cases(s, e) and self._unknown_heading(s, e):
+            return True
         said = self._frame_words(s, e)
         if said is None:
             return False
@@ -666,6 +684,8 @@ class Reader:
                 words.extend(re.findall(r"[\w'\u2019]+", m.group(0).casefold()))
         if len(found) != 1 or len({n.label for n in named}) > 1:
             return False
+        if QUESTION_OPENING.match(self.text, s, e):
+            return False  # "is V the email on file?": a question about the value
         field, span = found[0]
         own = {w for p, n in self.vocab.field_names.items() if n == field for w in p.split()}
         nouns = _record_word(self.vocab.record_nouns)

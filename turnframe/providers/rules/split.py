@@ -193,6 +193,8 @@ class Clause:
     intro: bool = False
     #: The first clause of a list's item (after its bullet or number).
     item: bool = False
+    #: An opening greeting ("Dear Ana,"): a name in it addresses someone, names no record.
+    greeting: bool = False
 
     def body(self, text: str) -> str:
         return text[self.start : self.end]
@@ -405,8 +407,11 @@ def _sentence(
         lead, end = _trimmed(text, p_start, p_end)
         if lead >= end:
             continue
-        if closing(text, lead, end) or (first and n == 0 and greeting(text, lead, end)):
-            sentence.append(Clause(start=lead, end=end, lead=lead, small_talk=True))
+        greets = first and n == 0 and greeting(text, lead, end)
+        if greets or closing(text, lead, end):
+            sentence.append(
+                Clause(start=lead, end=end, lead=lead, small_talk=True, greeting=greets)
+            )
             continue
         lead, end = _trimmed(text, *polite_condition(text, lead, end))
         if _SCRATCH.fullmatch(text, lead, end) and n + 1 < len(pieces):
