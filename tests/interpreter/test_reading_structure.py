@@ -179,6 +179,23 @@ async def test_items_after_an_operation_that_announces_a_list_are_its_objects(sa
     await reaches(TRAVEL, [said], expect)
 
 
+async def test_items_that_name_a_field_and_its_value_after_an_intro_set_that_field() -> None:
+    said = ("Hello, for order 1001 I need:\n\u2022 a note saying 'VIP guest'\n"
+            "\u2022 the contact email changed to vip@ana.pt")
+    expect = {"events": [field_set("order-1001", "note", "VIP guest"),
+                         field_set("order-1001", "contact_email", "vip@ana.pt")],
+              "ends_with": "committed"}
+    await reaches(REFUND, [said], expect)
+
+
+async def test_the_following_with_a_noun_is_never_an_object() -> None:
+    said = "Could you add the following things:\n- a guide\n- a city card"
+    expect = {"events": [{"case": "lisbon", "type": "extra_added", "data": {"item": "guide"}},
+                         {"case": "lisbon", "type": "extra_added", "data": {"item": "city card"}}],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
 async def test_an_operation_pointing_at_a_list_that_never_comes_asks_for_its_object() -> None:
     graded = await play_turns(TRAVEL, ["please add the following"])
     assert graded.events == ()
@@ -249,6 +266,12 @@ async def test_a_value_with_a_verdict_and_no_request_waits_for_a_card_that_shows
     said: str, amount: int
 ) -> None:
     await reaches(REFUND, [said], refund_card("order-1001", amount))
+
+
+async def test_a_field_and_value_said_as_what_would_do_wait_for_a_card() -> None:
+    graded = await play_turns(TRAVEL, ["I'd be happy with a budget of 1500"],
+                              {"ends_with": "card"})
+    assert graded.right and graded.events == (), graded.why
 
 
 async def test_a_value_with_a_verdict_and_no_record_named_asks_which_record() -> None:

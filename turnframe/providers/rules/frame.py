@@ -141,8 +141,8 @@ _FRAME_SAID = (
     writing write name it's hi hello hey dear team there all please pls kindly can could would
     will you u do handle action the following following these as follows below things thing
     changes requests items points tasks updates edits few couple some two three four five
-    several more quick small little need needs want like i'd we we'd me us just ok okay what's
-    what todo list update"""
+    several more quick small little need needs want like i'd we we'd me us just
+    todo list update"""
 )
 FRAME_WORDS = frozenset(_FRAME_SAID.split())
 #: The words that ask only to use a value from now on ("please use V from now on", "you can
@@ -151,21 +151,21 @@ _USE_SAID = (
     """use using please pls kindly could can would will you u from now on onwards going forward
     forwards instead my new address me at to send sending write writing reach reachable get in
     touch via with it everything all the details update updated switch change changed for
-    future correspondence messages emails mails communication communications
+    future correspondence messages emails it's its mails communication communications
     notifications invoices and just is here this that latest correct right current one
     i i'm am i've have has been moved thanks thank so any anything else also"""
 )
 USE_WORDS = frozenset(_USE_SAID.split())
-#: An operation's object that points at the list after it: "the following", "these items".
-LIST_OBJECT = re.compile(
-    r"(?:(?:the|these|those|this|all|of)\s+)*(?:following|below|these|those|items?|things?"
-    r"|ones?|as\s+follows)(?:\s+(?:things|items|ones|below|as\s+follows|for\s+me|please))*",
-    ICASE,
+#: An object that can only point ahead: "the following", "the following items", "the things
+#: below", "as follows".
+_AHEAD = (
+    r"(?:(?:the|all|of)\s+)*following(?:\s+[\w'\u2019-]+){0,3}"
+    r"|(?:(?:the|all)\s+)?(?:[\w'\u2019-]+\s+){0,2}(?:below|as\s+follows)(?:\s+please)?"
 )
-#: An object that can only point ahead: "the following", "the items below", "as follows".
-LIST_AHEAD = re.compile(
-    r"(?:(?:the|all|of)\s+)*(?:following|below|as\s+follows)(?:\s+(?:things|items|ones|below"
-    r"|as\s+follows|for\s+me|please))*|(?:the\s+)?(?:things?|items?|ones?)\s+(?:below|as\s+follows)",
+LIST_AHEAD = re.compile(_AHEAD, ICASE)
+#: An operation's object that points at the list after it: the above, or "these (things)".
+LIST_OBJECT = re.compile(
+    rf"{_AHEAD}|(?:all\s+)?(?:these|those|this|the\s+items?|the\s+things?)(?:\s+[\w'\u2019-]+){{0,2}}",
     ICASE,
 )
 _LOOK = 12  # a signature is a few short lines; the look-back from the end stays bounded

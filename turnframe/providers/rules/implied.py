@@ -56,7 +56,8 @@ _IMPLIED = tuple(
 )
 #: Words around the value that say nothing more: "back", "in total", "please".
 _AROUND = re.compile(
-    r"(?:\s+(?:back|in\s+total|total|please|then|instead|max|maximum|at\s+least|at\s+most))+$",
+    r"(?:\s+(?:back|in\s+total|total|please|then|instead|max|maximum|at\s+least|at\s+most"
+    r"|as\s+(?:compensation|a\s+(?:goodwill\s+)?gesture(?:\s+of\s+goodwill)?|goodwill)))+$",
     ICASE,
 )
 #: Agreement with what was proposed: "that works for me", "go ahead", "can we do that".
@@ -119,6 +120,18 @@ def field_named(words: str, vocab: Vocabulary) -> str | None:
     named = re.finditer(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", words, ICASE)
     found = {vocab.field_named(m.group(0)) for m in named}
     return found.pop() if len(found) == 1 else None
+
+
+def field_value(value: str, vocab: Vocabulary) -> tuple[str, str] | None:
+    """ "a limit of 1500", "the note 'VIP'": a field named with its value inside the words
+    taken for the value: (field, value)."""
+    m = re.fullmatch(
+        rf"(?:(?:a|an|the|my|our)\s+)?(?:new\s+)?(?P<f>{vocab.field_pattern})\s+"
+        r"(?:of|at|around|to|=|:)?\s*(?P<v>\S.*)",
+        value,
+        ICASE,
+    )
+    return None if m is None else (vocab.field_named(m.group("f")), m.group("v"))
 
 
 def _owner(nouns: str) -> str:

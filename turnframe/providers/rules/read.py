@@ -69,6 +69,7 @@ from turnframe.providers.rules.frame import (
 from turnframe.providers.rules.implied import AGREED, implied_value, without_record
 from turnframe.providers.rules.implied import candidates as implied_places
 from turnframe.providers.rules.implied import field_named as implied_field
+from turnframe.providers.rules.implied import field_value as implied_field_value
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
@@ -361,6 +362,18 @@ def _owner_before_verb(nouns: str) -> re.Pattern[str]:
 
 
 @functools.cache
+def _item_field(field_pattern: str) -> re.Pattern[str]:
+    """A list item naming a field and its value: "a note saying 'x'", "the email changed to
+    V", "new limit: 900"."""
+    return re.compile(
+        r"(?:(?:a|an|the|my|our)\s+)?(?:new\s+|updated\s+)?"
+        rf"(?P<f>{field_pattern})\s*(?::|=|saying|that\s+says|reading|to\s+say"
+        r"|(?:changed|updated|set)\s+to|to\s+be)\s*(?P<v>\S.*)",
+        ICASE | re.DOTALL,
+    )
+
+
+@functools.cache
 def _record_word(nouns: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
 
@@ -564,8 +577,10 @@ class Reader:
         operation with that item as its object. An item that opens with a verb of its own
         is read as a request of its own."""
         listed = self._listed
-        if listed is None or not clause.item:
+        if not clause.item:
             return False
+        if listed is None:
+            return self._field_item(s, e)
         if self.vocab.starters.match(self.text, s, e):
             self._listed = None  # a request of its own: the list of objects is over
             return False
@@ -581,6 +596,28 @@ class Reader:
             evidence=self.plan.evidence((s, e)),
         )
         self._emit(act, Note(operation=listed.operation, args=args))
+        return True
+
+    def _field_item(self, s: int, e: int) -> bool:
+        """ "• a note saying 'VIP guest'", "- the email changed to V": a list item that names
+        a field with its value, the verb left to the intro ("I need:"): that field's change."""
+        m = _item_field(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        if m is None:
+            return False
+        value, span = clean_value(self.text, m.span("v"), self.aliases)
+        name = self.vocab.field_named(m.group("f"))
+        declared = self.vocab.workflow.field(name)
+        if not value or declared is None:
+            return False
+        try:
+            declared.parse(value, self.ctx)
+        except ValueError:
+            return False
+        act = SetFieldAct(
+            target=self.targets.find(s, e, [span]), field=name, value=value,
+            evidence=self.plan.evidence((s, e)),
+        )
+        self._emit(act, Note(field=name, span=(s, e)))
         return True
 
     def _frame_words(self, s: int, e: int) -> list[Any] | None:
@@ -788,6 +825,10 @@ class Reader:
         v_start, v_end = found.value_span
         words = self.text[inner[0] : v_start] + " " + self.text[v_end : inner[1]]
         field = implied_field(words, self.vocab)
+        named = implied_field_value(found.value, self.vocab)
+        if field is None and named is not None:  # "I'd be happy with a limit of 1500"
+            field, value = named
+            found = attrs.evolve(found, value=value)
         if field is None:
             options = implied_places(found.value, self.vocab, self.ctx)
             if len(options) != 1:
