@@ -248,6 +248,21 @@ async def test_a_question_with_typos_in_its_words_is_answered(
     await reaches(desk, [said], {"ends_with": "answer", "answers": [question]})
 
 
+@pytest.mark.parametrize(
+    ("desk", "said", "questions"),
+    [
+        (TRAVEL, "Morning. Is the discount still valid? I'd also like to know how much the "
+                 "extras add up to.", ["discount_valid", "extras_total"]),
+        (REFUND, "Two orders here, 1001 and 1002. Before I ask for anything I want to know how "
+                 "much was actually paid on 1002", ["amount_paid"]),
+    ],
+)
+async def test_a_question_framed_inside_a_long_message_is_answered(
+    desk: str, said: str, questions: list[str]
+) -> None:
+    await reaches(desk, [said], {"ends_with": "answer", "answers": questions})
+
+
 # -- requests implied by a value --------------------------------------------------------------
 
 

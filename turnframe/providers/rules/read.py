@@ -211,6 +211,12 @@ _REPLACED = re.compile(
     r"(?:(?:on|for)\s+.{1,40})?$",
     ICASE,
 )
+#: "I want to know …", "I'd also like to know …": a question's frame.
+_WANT_TO_KNOW = re.compile(
+    r"i(?:['\u2019]d|\s+would|\s+just|\s+only|\s+also|\s+really)*\s+(?:want|like|need)\s+to"
+    r"\s+know\s+(?:how|what|when|where|which|who|why|if|whether)\b",
+    ICASE,
+)
 #: "What I (really) need is …": a request said as a cleft, not a question.
 _WHAT_I_NEED = re.compile(
     r"what\s+(?:i|we)\s+(?:(?:do|really|actually|would|'d)\s+)?(?:need|want|like|ask)"
@@ -453,6 +459,9 @@ class Reader:
             self.targets.addressed.append((s, e))
         if clause.small_talk or CHITCHAT.fullmatch(self.text, s, e):
             self._emit(ChitchatAct(evidence=self.plan.evidence((s, e))))
+            return
+        if clause.marker is None and _WANT_TO_KNOW.match(self.text, s, e):
+            self._question(clause, s, e)  # "I want to know how much …" (no filler to take off)
             return
         s, e = self._without_fillers(s, e)
         if s >= e:

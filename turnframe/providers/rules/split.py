@@ -49,6 +49,8 @@ _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
 )
 _WORD_CHAR = re.compile(r"\w")
+#: A verb's helper right before "actually": the word is an adverb there.
+_AUXILIARY = re.compile(r"(?<!\w)(?:was|were|been|did|does|do|has|have|had)\s+$", re.IGNORECASE)
 _QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
 #: A single quote that opens a value ("note 'VIP'"), and one that closes it (not "it's").
 _OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
@@ -67,6 +69,12 @@ _REPORTED = re.compile(
     r"(?<!\w)(?:(?:he|she|they|(?:my|our|the)\s+[\w-]+)\s+(?:asked|told|wants?|needs?"
     r"|would\s+like)\s+(?:me|us)\s+to|(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been)"
     r"\s+(?:asked|told)\s+to)\s+",
+    re.IGNORECASE,
+)
+#: Where a question is framed inside a longer clause: "… I want to know how much …".
+_WANTS_TO_KNOW = re.compile(
+    r"(?<=\s)i(?:['\u2019]d|\s+would|\s+just|\s+only|\s+also|\s+really)*\s+(?:want|like|need)"
+    r"\s+to\s+know\s+(?=(?:how|what|when|where|which|who|why|if|whether)\b)",
     re.IGNORECASE,
 )
 #: "no no, 10": the first "no"s of a stammered marker; the last one is the marker itself.
@@ -99,6 +107,10 @@ _LIST_HEADER = re.compile(
 _LEAD_COLON = re.compile(
     r"(?:please|pls|plz|ok(?:ay)?|so|also|and|todo|to\s+do|requests?|changes?)\s*:\s*(?=\S)",
     re.IGNORECASE,
+)
+#: "(please) go ahead", "just do it" before "and <request>": a lead, not a request.
+_GO_AHEAD = re.compile(
+    r"(?:(?:so|and|please|just|ok(?:ay)?)[\s,]+)*(?:go\s+ahead|proceed)[\s,]*", re.IGNORECASE
 )
 #: A clause that is only a pause before the speaker changes their mind.
 _PAUSE = re.compile(r"(?:wait|hold\s+on|hang\s+on|hmm+|um+|uh+|err+)[\s.!]*", re.IGNORECASE)
@@ -293,6 +305,8 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         )
         before = text[max(start, w - 3) : w].casefold()
         strong = STRONG_MARKER.match(text, w, end) and not before.endswith(("i ", "we "))
+        if strong and _AUXILIARY.search(text, max(start, w - 8), w):
+            strong = None  # "how much was actually paid": an adverb, not a correction
         # A quoted value is over at its closing quote: what follows a comma or "and" after
         # it is a clause of its own ("set the note to "x", and no changes to the date").
         closes = text[gap_start - 1] in "\"\u201d'\u2019"
@@ -330,6 +344,9 @@ def _with_asides(
     for m in _REPORTED.finditer(text, start, end):
         if m.end() < end and not _inside_quote(text, start, m.start()):
             added.append((m.end(), m.end()))
+    for m in _WANTS_TO_KNOW.finditer(text, start, end):  # "before I ask, I want to know …"
+        if m.start() > start and not _inside_quote(text, start, m.start()):
+            added.append((m.start(), m.start()))
     if not added:
         return cuts
     merged = sorted({*cuts, *added})
@@ -419,6 +436,8 @@ def _sentence(
             if _RESTATES.match(text, *after):  # "scratch that, the note should say: …"
                 pending = (lead, " ".join(text[lead:end].casefold().split()))
                 continue
+        if _GO_AHEAD.fullmatch(text, lead, end) and n + 1 < len(pieces):
+            continue  # "please go ahead and submit it": the request is what follows
         if _PAUSE.fullmatch(text, lead, end):
             pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
             continue
