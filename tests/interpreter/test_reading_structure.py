@@ -188,6 +188,15 @@ async def test_items_that_name_a_field_and_its_value_after_an_intro_set_that_fie
     await reaches(REFUND, [said], expect)
 
 
+async def test_a_second_record_with_the_same_field_and_its_value_after_and_sets_it_there() -> None:
+    said = ("For order 1001 please add a note saying 'call before noon' and for order 1002 a "
+            "note saying 'no calls'")
+    expect = {"events": [field_set("order-1001", "note", "call before noon"),
+                         field_set("order-1002", "note", "no calls")],
+              "ends_with": "committed"}
+    await reaches(REFUND, [said], expect)
+
+
 async def test_the_following_with_a_noun_is_never_an_object() -> None:
     said = "Could you add the following things:\n- a guide\n- a city card"
     expect = {"events": [{"case": "lisbon", "type": "extra_added", "data": {"item": "guide"}},

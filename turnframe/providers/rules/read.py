@@ -217,6 +217,11 @@ _WANT_TO_KNOW = re.compile(
     r"\s+know\s+(?:how|what|when|where|which|who|why|if|whether)\b",
     ICASE,
 )
+#: Before a record named at the start of an item: "and for", "on".
+_ITEM_OWNER = re.compile(
+    r"(?:and\s+|also\s+|then\s+)*(?:for|on)\s+(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?",
+    ICASE,
+)
 #: "What I (really) need is …": a request said as a cleft, not a question.
 _WHAT_I_NEED = re.compile(
     r"what\s+(?:i|we)\s+(?:(?:do|really|actually|would|'d)\s+)?(?:need|want|like|ask)"
@@ -587,7 +592,7 @@ class Reader:
         is read as a request of its own."""
         listed = self._listed
         if not clause.item:
-            return False
+            return self._field_item(s, e, same_field=True)
         if listed is None:
             return self._field_item(s, e)
         if self.vocab.starters.match(self.text, s, e):
@@ -607,9 +612,18 @@ class Reader:
         self._emit(act, Note(operation=listed.operation, args=args))
         return True
 
-    def _field_item(self, s: int, e: int) -> bool:
+    def _field_item(self, s: int, e: int, *, same_field: bool = False) -> bool:
         """ "• a note saying 'VIP guest'", "- the email changed to V": a list item that names
-        a field with its value, the verb left to the intro ("I need:"): that field's change."""
+        a field with its value, the verb left to the intro ("I need:"): that field's change.
+        With ``same_field``, the clause follows a change of that field in the same turn ("add
+        a note saying 'x' on 1001 and for 1002 a note saying 'y'"), on the record it names."""
+        target: Any = None
+        said = self._named_cases(s, e)
+        if said and _ITEM_OWNER.fullmatch(self.text, s, said[0].start):
+            target = LabelTarget(label=said[0].label)
+            s = said[0].end
+            while s < e and self.text[s] in TRIM:
+                s += 1
         m = _item_field(self.vocab.field_pattern).fullmatch(self.text, s, e)
         if m is None:
             return False
@@ -618,12 +632,17 @@ class Reader:
         declared = self.vocab.workflow.field(name)
         if not value or declared is None:
             return False
+        if same_field:
+            index = self.plan.last_change()
+            before = None if index is None else self.plan.acts[self.plan.root(index)]
+            if not isinstance(before, SetFieldAct) or before.field != name or target is None:
+                return False
         try:
             declared.parse(value, self.ctx)
         except ValueError:
             return False
         act = SetFieldAct(
-            target=self.targets.find(s, e, [span]), field=name, value=value,
+            target=target or self.targets.find(s, e, [span]), field=name, value=value,
             evidence=self.plan.evidence((s, e)),
         )
         self._emit(act, Note(field=name, span=(s, e)))
