@@ -682,7 +682,7 @@ class Reader:
     def _record_answered(self, s: int, e: int) -> bool:
         """ "order 1001" alone, after a change the previous turn could not place on a record
         (the reducer asked which): that change, on the record now named."""
-        if self.plan.acts:
+        if any(not isinstance(a, ChitchatAct) for a in self.plan.acts):
             return False
         said = self._frame_words(s, e)
         earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
@@ -774,7 +774,7 @@ class Reader:
             return False
         if self.plan.last_change() is not None:
             return True
-        if self.plan.acts:
+        if any(not isinstance(a, ChitchatAct) for a in self.plan.acts):
             return False
         earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
         if not earlier:

@@ -25,8 +25,8 @@ from spellchecker import SpellChecker
 from turnframe.plan import Evidence, UserTurnPlan
 
 _WORD = re.compile(r"(?<![\w@.'])[A-Za-z]+(?![\w@'])")
-#: Where a clause opens: the start, or after a sentence end, a line break, a list marker.
-_OPENING = re.compile(r"(?:^\s*[-*\u2022]|[.!?:;\n)]|\n\s*[-*\u2022])\s*$")
+#: Where a clause opens: the start, or after a sentence end, a comma, a line break, a list marker.
+_OPENING = re.compile(r"(?:^\s*[-*\u2022]|[.!?:;,\n)]|\n\s*[-*\u2022])\s*$")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
