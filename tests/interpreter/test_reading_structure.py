@@ -135,11 +135,6 @@ async def test_a_shaped_value_with_no_record_named_asks_which_record() -> None:
                   {"ends_with": "clarification", "clarification": {"target": True}})
 
 
-async def test_a_shaped_value_said_with_a_negation_is_never_set() -> None:
-    graded = await play_turns(REFUND, ["don't use ana@new.pt for order 1001"])
-    assert graded.events == ()
-
-
 async def test_a_record_said_alone_in_the_next_turn_still_answers_what_was_asked() -> None:
     await reaches(REFUND, ["Refund 20 euros", "order 1001"], refund_card("order-1001", 2000))
 
@@ -393,8 +388,15 @@ async def test_a_heading_naming_a_record_that_is_not_the_users_asks_which_record
     assert graded.right and graded.events == (), graded.why
 
 
-async def test_a_question_about_a_shaped_value_never_sets_it() -> None:
-    graded = await play_turns(REFUND, ["is ana@new.pt the email on 1001?"])
+@pytest.mark.parametrize(
+    "said",
+    ["is ana@new.pt the email on 1001?", "send it to ana@new.pt, order 1001",
+     "don't use ana@new.pt for order 1001", "I used to use ana@old.pt for order 1001"],
+)
+async def test_a_shaped_value_asked_about_sent_to_or_refused_never_sets_the_field(
+    said: str,
+) -> None:
+    graded = await play_turns(REFUND, [said])
     assert graded.events == ()
 
 

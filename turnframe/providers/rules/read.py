@@ -222,6 +222,12 @@ _ITEM_OWNER = re.compile(
     r"(?:and\s+|also\s+|then\s+)*(?:for|on)\s+(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?",
     ICASE,
 )
+#: Words that send one thing somewhere, and words that make a value the one used from now on.
+_SEND_WORDS = frozenset({"send", "sending", "write", "writing", "reach", "get", "touch"})
+_FROM_NOW = frozenset(
+    {"now", "forward", "forwards", "future", "onwards", "instead", "new", "changed", "moved",
+     "updated", "latest", "current", "use", "using", "everything", "all"}
+)
 #: "What I (really) need is …": a request said as a cleft, not a question.
 _WHAT_I_NEED = re.compile(
     r"what\s+(?:i|we)\s+(?:(?:do|really|actually|would|'d)\s+)?(?:need|want|like|ask)"
@@ -757,6 +763,8 @@ class Reader:
         said = [w for w in words if not nouns.fullmatch(w)]
         if not said or not all(w in USE_WORDS or w in own for w in said):
             return False
+        if any(w in _SEND_WORDS for w in said) and not any(w in _FROM_NOW for w in said):
+            return False  # "send it to V": where one thing goes, not the record's new value
         value = self.text[span[0] : span[1]]
         target = self.targets.find(s, e, [span])
         evidence = self.plan.evidence((s, e))
