@@ -200,6 +200,14 @@ async def test_the_following_with_a_noun_is_never_an_object() -> None:
     await reaches(TRAVEL, [said], expect)
 
 
+async def test_a_second_list_after_a_new_intro_is_not_the_first_lists_objects() -> None:
+    said = "Please add the following:\n- a guide\nAlso could you:\n- budget 900\n- note 'x'"
+    expect = {"events": [{"case": "lisbon", "type": "extra_added", "data": {"item": "guide"}},
+                         field_set("lisbon", "budget", 90000), field_set("lisbon", "note", "x")],
+              "ends_with": "committed"}
+    await reaches(TRAVEL, [said], expect)
+
+
 async def test_an_operation_pointing_at_a_list_that_never_comes_asks_for_its_object() -> None:
     graded = await play_turns(TRAVEL, ["please add the following"])
     assert graded.events == ()

@@ -567,6 +567,8 @@ class Reader:
         """ "please add the following:", "could you add:" before a list: an operation whose
         object is the list after it. Nothing is done here; each item is read as its object.
         With no list after it, the object is asked for ("add the following" alone)."""
+        if clause.intro:
+            self._listed = None  # a new list: the items of the one before are over
         op = read_operation(
             self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
         )
