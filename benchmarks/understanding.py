@@ -10,10 +10,10 @@ accuracy measure, not a timing, so there is no baseline run.
 
 By default it reads the tuned part: the first corpus (``tests/phrasings/*.jsonl``), the
 engineers' own lines (``own/``) and the second, blind corpus's development set (``second/``).
-``--part holdout`` (or ``--holdout``), ``--part holdout-second`` and ``--part holdout-third`` read
-the held-out sets: run them at the end, and never tune to them. ``--part first|second|third``
-read one development set; the third corpus (``third/``, blind like the second) is in no tuned
-part.
+``--part holdout`` (or ``--holdout``), ``--part holdout-second``, ``--part holdout-third`` and
+``--part holdout-fourth`` read the held-out sets: run them at the end, and never tune to them.
+``--part first|second|third|fourth`` read one development set; the third and fourth corpora
+(``third/``, ``fourth/``, blind like the second) are in no tuned part.
 ``--quick`` plays every fourth line.
 """
 
@@ -45,6 +45,8 @@ PARTS = {
     "holdout-second": ("holdout/second",),
     "third": ("third",),
     "holdout-third": ("holdout/third",),
+    "fourth": ("fourth",),
+    "holdout-fourth": ("holdout/fourth",),
 }
 
 

@@ -118,11 +118,11 @@ CASES = {
         command="2026-01-08",
     ),
     "a value that does not parse is rejected, not guessed": Case(
-        text="set the travel date to whenever",
+        text="set the travel date to purple",
         kind="set_field",
         name="travel_date",
-        said="whenever",
-        evidence="set the travel date to whenever",
+        said="purple",
+        evidence="set the travel date to purple",
         reason=ACT_INVALID_VALUE,
     ),
     "an operation reads its arguments by their parsers": Case(

@@ -66,10 +66,10 @@ async def test_a_correction_inside_a_clause_replaces_the_amount_on_the_card() ->
     assert events(graded) == [("refund_requested", {"amount": 3300, "reason": ""})]
 
 
-async def test_a_vague_date_for_a_routine_field_waits_for_a_card_instead_of_committing() -> None:
+async def test_a_vague_date_for_a_routine_field_is_asked_for_instead_of_committing() -> None:
     graded = await play("travel-desk", "change the travel date to next month")
     assert events(graded) == []
-    assert "card:confirm_command" in shown(graded)
+    assert "notice:needs_clarification" in shown(graded)
 
 
 async def test_a_quoted_note_is_taken_as_written_and_commits() -> None:

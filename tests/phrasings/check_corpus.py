@@ -223,6 +223,7 @@ def check_item(item, desk, problems):
 LATER_CORPORA = {
     "second": ("second", "holdout/second", 200, 60),
     "third": ("third", "holdout/third", 110, 45),
+    "fourth": ("fourth", "holdout/fourth", 140, 45),
 }
 
 

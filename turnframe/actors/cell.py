@@ -19,7 +19,7 @@ from anyio import ClosedResourceError, EndOfStream, Event, WouldBlock
 from anyio.lowlevel import checkpoint
 
 from turnframe.actors.actor import Actor, find_handler
-from turnframe.actors.correlation import _correlation_id
+from turnframe.actors.correlation import _set_correlation_id
 from turnframe.actors.dead_letters import DeadLetters
 from turnframe.actors.errors import ActorCrashed, UnhandledMessage
 from turnframe.actors.mailbox import CHECKPOINT_EVERY, Envelope, Mailbox, Reply
@@ -51,6 +51,7 @@ class ActorCell:
         self.on_message_failure: Callable[[Exception], None] | None = None
         self._stop_requested = False
         self._drain = False
+        self._actor: Actor | None = None  # the running instance
 
     def request_stop(self, *, drain: bool) -> None:
         """Ask the running instance to stop after its current message.
@@ -62,6 +63,9 @@ class ActorCell:
         if drain:
             self._drain = True
             self.mailbox.close()
+        elif self._actor is not None:
+            # The serving loop tests one flag between two messages: the instance's own.
+            self._actor._turnframe_stop_requested = True
         self.mailbox.wake()
 
     def dispose(self, reason: str) -> None:
@@ -77,13 +81,20 @@ class ActorCell:
         self._drain = False
         actor = self.factory()
         actor._turnframe_ref = self.ref
-        await actor.on_start()
-        started()
-        crash: Exception | None = None
+        # On the instance (not only the class default) so that the test between two messages
+        # is a plain instance attribute read; stop() may have been called already.
+        actor._turnframe_stop_requested = actor._turnframe_stop_requested
+        self._actor = actor
         try:
-            await self._serve(actor)
-        except Exception as err:
-            crash = err
+            await actor.on_start()
+            started()
+            crash: Exception | None = None
+            try:
+                await self._serve(actor)
+            except Exception as err:
+                crash = err
+        finally:
+            self._actor = None
         try:
             await actor.on_stop()
         except Exception as err:
@@ -110,7 +121,8 @@ class ActorCell:
         is_async = False
         try:
             while True:
-                if (self._stop_requested and not self._drain) or actor._turnframe_stop_requested:
+                # A stop without draining, and the actor's own stop(), both set this flag.
+                if actor._turnframe_stop_requested:
                     return
                 try:
                     envelope = receive_nowait()
@@ -133,7 +145,7 @@ class ActorCell:
                 message, reply, correlation_id = envelope
                 if correlation_id is not correlation:
                     correlation = correlation_id
-                    _correlation_id.set(correlation_id)
+                    _set_correlation_id(correlation_id)
                 if type(message) is not last_type:
                     entry = table.get(type(message)) or find_handler(table, type(message))
                     if entry is None:
@@ -164,7 +176,7 @@ class ActorCell:
                         reply._value = result
                         reply.event.set()
         finally:
-            _correlation_id.set(None)
+            _set_correlation_id(None)
 
     def _answer_with_expected(self, error: BaseException, envelope: Envelope) -> None:
         message, reply, correlation_id = envelope

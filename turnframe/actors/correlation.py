@@ -12,6 +12,12 @@ from contextvars import ContextVar
 
 _correlation_id: ContextVar[str | None] = ContextVar("turnframe_correlation_id", default=None)
 
+# The bound methods, taken once: the actor hot paths read or set the id once per message, and
+# ``_correlation_id.get()`` in another module builds a bound method per call (Python 3.11
+# compiles a method call on an imported name as an attribute load and a call).
+_get_correlation_id = _correlation_id.get
+_set_correlation_id = _correlation_id.set
+
 
 def current_correlation_id() -> str | None:
     """The correlation id of the message being handled in this task, if any."""

@@ -11,8 +11,8 @@ it with whatever is still queued.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Generator
-from typing import Any
+import types
+from collections.abc import Awaitable, Generator
 
 import anyio
 from anyio import BrokenResourceError, ClosedResourceError, EndOfStream, WouldBlock
@@ -62,21 +62,36 @@ class Reply:
         return self._value
 
 
-class _Done:
-    """An awaitable that is done already: what a send that found room at once returns, so the
-    fast path creates no coroutine."""
-
-    __slots__ = ()
-
-    # A builtin (not a function) is looked up without binding and called with no argument:
-    # awaiting costs an empty tuple iterator and no Python frame.
-    __await__: Callable[[], Generator[Any, None, None]] = ().__iter__  # type: ignore[assignment]
+@types.coroutine
+def _nothing_to_wait_for() -> Generator[None, None, None]:
+    return
+    yield  # a generator: awaiting it is a ``yield from``
 
 
-DONE: Awaitable[None] = _Done()
+# What a send that found room at once returns, so the fast path creates no coroutine. Awaiting
+# an exhausted generator is a ``yield from`` that ends at once with None (PEP 380): no Python
+# frame, no allocation, no method lookup, and it can be awaited any number of times.
+_done = _nothing_to_wait_for()
+for _ in _done:  # exhaust it once, here
+    pass
+DONE: Awaitable[None] = _done
+
 
 Envelope = tuple[object, Reply | None, str | None]
 """(message, reply slot for an ask or None for a tell, correlation id)."""
+
+
+class _Refusing:
+    """What a closed mailbox's senders send to: never any room, so they take the slow path
+    (:meth:`Mailbox.offer`), which turns the message into a dead letter."""
+
+    __slots__ = ()
+
+    def send_nowait(self, envelope: Envelope) -> None:
+        raise WouldBlock
+
+
+_REFUSING = _Refusing()
 
 
 class Mailbox:
@@ -91,7 +106,7 @@ class Mailbox:
         "fast_sends",
         "owner",
         "receive_nowait",
-        "send_nowait",
+        "sender",
         "wake_event",
     )
 
@@ -107,9 +122,11 @@ class Mailbox:
         self._send, self._receive = anyio.create_memory_object_stream[Envelope](capacity)
         self.receive_nowait = self._receive.receive_nowait
         """The next envelope; raises ``anyio.WouldBlock`` when the mailbox is empty."""
-        self.send_nowait = self._send.send_nowait
-        """Enqueue an envelope or raise ``anyio.WouldBlock`` (full); for :meth:`offer`'s
-        inlined copies in ``ActorRef``, which also wake the actor and count fast sends."""
+        self.sender: MemoryObjectSendStream[Envelope] | _Refusing = self._send
+        """What ``ActorRef`` calls ``send_nowait`` on, in :meth:`offer`'s inlined copies (which
+        also wake the actor and count fast sends): the stream, whose ``send_nowait`` raises
+        ``anyio.WouldBlock`` when full, and once closed a stand-in that always raises it, so
+        the fast path tests nothing but room and takes :meth:`offer` when it raises."""
         self.wake_event: anyio.Event | None = None
         """Set by the actor while it is parked on an empty mailbox: a sender sets it."""
         self.fast_sends = 0
@@ -201,11 +218,13 @@ class Mailbox:
     def close(self) -> None:
         """Refuse new messages (they become dead letters); queued ones may still be drained."""
         self.closed = True
+        self.sender = _REFUSING
         self._notify()
 
     def dispose(self, reason: str) -> None:
         """Close for good: every message still queued becomes a dead letter."""
         self.closed = True
+        self.sender = _REFUSING
         while True:
             try:
                 envelope = self._receive.receive_nowait()

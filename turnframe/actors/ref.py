@@ -15,9 +15,11 @@ import anyio
 from anyio import WouldBlock
 from anyio.lowlevel import checkpoint
 
-from turnframe.actors.correlation import _correlation_id
+from turnframe.actors.correlation import _get_correlation_id
 from turnframe.actors.errors import AskTimeout
 from turnframe.actors.mailbox import CHECKPOINT_EVERY, DONE, Mailbox, Reply
+
+_INFINITY = math.inf
 
 DEFAULT_ASK_TIMEOUT = 5.0
 """Seconds an ``ask`` waits when the caller does not say; there is no unbounded ask."""
@@ -54,36 +56,42 @@ class ActorRef:
     def __repr__(self) -> str:
         return f"ActorRef({self._mailbox.owner!r})"
 
-    def tell(self, message: object, *, correlation_id: str | None = None) -> Awaitable[None]:
+    # ``correlation_id`` is not keyword-only here: Python 3.11 only specialises calls to
+    # functions without keyword-only parameters, and a tell is one call per message.
+    def tell(self, message: object, correlation_id: str | None = None) -> Awaitable[None]:
         """Enqueue ``message``; waits while the mailbox is full (backpressure).
 
         A message to a stopped actor goes to dead letters. ``correlation_id`` defaults to the
         one of the message being handled, if called from inside a handler.
         """
-        # A plain method: nothing to wait for when there was room (no coroutine at all), else
-        # the wait for room. Mailbox.offer, inlined: a tell is one call frame.
-        if correlation_id is None:
-            correlation_id = _correlation_id.get()
+        # A plain method, Mailbox.offer inlined: a tell that finds room is one call frame and
+        # returns DONE (nothing to wait for); a closed mailbox refuses in send_nowait, so the
+        # fast path tests nothing but room. The checkpoint every CHECKPOINT_EVERY fast sends
+        # keeps a sender that never finds the mailbox full cancellable.
         mailbox = self._mailbox
-        if mailbox.closed:
-            return mailbox.offer((message, None, correlation_id))
+        envelope = (
+            message,
+            None,
+            _get_correlation_id() if correlation_id is None else correlation_id,
+        )
         try:
-            mailbox.send_nowait((message, None, correlation_id))
+            mailbox.sender.send_nowait(envelope)
         except WouldBlock:
-            return mailbox.put((message, None, correlation_id))
+            return mailbox.offer(envelope)
         wake = mailbox.wake_event
         if wake is not None:
             wake.set()
-        mailbox.fast_sends += 1
-        if mailbox.fast_sends >= CHECKPOINT_EVERY:
+        sends = mailbox.fast_sends + 1
+        if sends >= CHECKPOINT_EVERY:
             mailbox.fast_sends = 0
             return checkpoint()
+        mailbox.fast_sends = sends
         return DONE
 
     def tell_nowait(self, message: object, *, correlation_id: str | None = None) -> None:
         """Enqueue ``message`` now or raise ``MailboxFull``; never waits."""
         if correlation_id is None:
-            correlation_id = _correlation_id.get()
+            correlation_id = _get_correlation_id()
         self._mailbox.put_nowait((message, None, correlation_id))
 
     async def ask(
@@ -101,35 +109,36 @@ class ActorRef:
         the actor has no handler for it, or the handler's own error when the actor declares it
         in ``expected_errors``.
         """
-        if not 0 < timeout < math.inf:
+        if not 0 < timeout < _INFINITY:
             raise ValueError(f"ask timeout must be a positive, finite number of seconds: {timeout}")
         if correlation_id is None:
-            correlation_id = _correlation_id.get()
+            correlation_id = _get_correlation_id()
         reply = Reply()
         mailbox = self._mailbox
+        envelope = (message, reply, correlation_id)
         # A deadline cancel scope is what anyio.fail_after builds; entering it directly skips
-        # a generator-based context manager on the hot path. Mailbox.offer and Reply.wait are
-        # inlined: an ask awaits the reply's Event itself.
-        with anyio.CancelScope(deadline=anyio.current_time() + timeout) as scope:
-            envelope = (message, reply, correlation_id)
-            if mailbox.closed:
-                mailbox.undeliverable(envelope, "the actor is stopped")
+        # a generator-based context manager on the hot path. Mailbox.offer, Reply.wait and
+        # Reply.outcome are inlined: an ask awaits the reply's Event itself.
+        with anyio.CancelScope(deadline=anyio.current_time() + timeout):
+            try:
+                mailbox.sender.send_nowait(envelope)
+            except WouldBlock:
+                await mailbox.offer(envelope)
             else:
-                try:
-                    mailbox.send_nowait(envelope)
-                except WouldBlock:
-                    await mailbox.put(envelope)
+                wake = mailbox.wake_event
+                if wake is not None:
+                    wake.set()
+                sends = mailbox.fast_sends + 1
+                if sends >= CHECKPOINT_EVERY:
+                    mailbox.fast_sends = 0
+                    await checkpoint()
                 else:
-                    wake = mailbox.wake_event
-                    if wake is not None:
-                        wake.set()
-                    mailbox.fast_sends += 1
-                    if mailbox.fast_sends >= CHECKPOINT_EVERY:
-                        mailbox.fast_sends = 0
-                        await checkpoint()
+                    mailbox.fast_sends = sends
             await reply.event.wait()
-        if scope.cancelled_caught and not reply.done:
+        if not reply.done:  # only the deadline ends the wait without an answer
             raise AskTimeout(
-                actor=self._mailbox.owner, message_type=type(message).__name__, timeout=timeout
+                actor=mailbox.owner, message_type=type(message).__name__, timeout=timeout
             )
-        return reply.outcome()
+        if reply._error is not None:
+            raise reply._error
+        return reply._value

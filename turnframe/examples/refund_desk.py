@@ -227,6 +227,8 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
             "pay ... back",
             "send ... back",
             "credit ... back",
+            # An amount said before "back" asks for it back: "EUR 42.50 back to order 1001".
+            "... back",
         ),
         "note": ("memo",),
         "contact_email": ("e-mail", "email address", "mail"),

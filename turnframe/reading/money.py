@@ -1,9 +1,11 @@
 """Amounts of money as people write them, in one currency.
 
 "20 euros", "€20", "20€", "EUR 20", "20 EUR", "12,50 €", "1.200,50 EUR", "1,200.50", "twenty
-euros": the amount in minor units (cents). The currency may stand before or after
-the number, as a symbol, a code or a word; a bare number is taken in the desk's currency. An
-amount in another currency is refused (:class:`MoneyError`), never converted or guessed.
+euros", "forty two fifty", "2.5k", "3 thousand": the amount in minor units (cents). The currency
+may stand before or after the number, as a symbol, a code or a word; a bare number is taken in
+the desk's currency. An amount in another currency is refused (:class:`MoneyError`), never
+converted or guessed; so is a magnitude said loosely ("a grand", "3m", "half a k"), so it is
+asked about.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from turnframe.reading.numbers import with_digits
+from turnframe.reading.numbers import NUMBER_WORDS, number_in_words, with_digits
 
 #: Ways to write a currency, by ISO code.
 CURRENCIES: dict[str, tuple[str, ...]] = {
@@ -20,10 +22,31 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
     "GBP": ("£", "gbp", "pound", "pounds", "quid"),
     "CHF": ("chf", "franc", "francs"),
     "BRL": ("r$", "brl", "reais"),
+    "CAD": ("cad", "c$", "ca$"),
+    "AUD": ("aud", "a$", "au$"),
+    "JPY": ("¥", "jpy", "yen"),
+    "INR": ("₹", "inr", "rupee", "rupees"),
+    "CNY": ("cny", "rmb", "yuan"),
+    "SEK": ("sek", "kronor", "krona"),
+    "NOK": ("nok", "kroner", "krone"),
+    "DKK": ("dkk",),
+    "PLN": ("pln", "zloty", "zlotys"),
+    "CZK": ("czk",),
+    "HUF": ("huf", "forint", "forints"),
+    "MXN": ("mxn", "peso", "pesos"),
+    "ZAR": ("zar",),
 }
+#: Currency codes and words (never symbols), for patterns that find an amount in text.
+CURRENCY_WORDS = tuple(
+    sorted((w for ws in CURRENCIES.values() for w in ws if w.isalpha()), key=len, reverse=True)
+)
+#: Currency symbols, alone or with a prefix ("€", "r$", "us$").
+CURRENCY_SYMBOLS = tuple(
+    sorted((w for ws in CURRENCIES.values() for w in ws if not w.isalpha()), key=len, reverse=True)
+)
 _SYMBOLS = sorted((w for ws in CURRENCIES.values() for w in ws), key=len, reverse=True)
 _CUR = "|".join(re.escape(w) for w in _SYMBOLS)
-_NUM = r"\d+(?:[.,]\d)?k|\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_NUM = r"\d+(?:[.,]\d{1,2})?\s?k|\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 _AMOUNT = re.compile(
     rf"(?:(?P<c1>{_CUR})\s*(?P<n1>{_NUM})(?:\s*(?P<c3>{_CUR}))?"
     rf"|(?P<n2>{_NUM})\s*(?P<c2>{_CUR})?"
@@ -61,9 +84,40 @@ def _decimal(number: str) -> Decimal:
     return Decimal(f"{head}.{tail}")
 
 
+#: "3 thousand", "1.5 thousand": digits with a scale word read like "3k", "1.5k".
+_THOUSAND = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d{1,2})?)\s*thousand(?!\w)", re.IGNORECASE)
+
+
+def _units_and_cents(words: str) -> str | None:
+    """ "forty two fifty" → "42.50": a run of number words no reader takes as one number,
+    said as two numbers of ten to ninety-nine (whole units, then cents). Under ten units ("two
+    fifty") it could as well be hundreds (250): ``None``, so it is asked about."""
+    parts = words.replace("-", " ").split()
+    found = []
+    for cut in range(1, len(parts)):
+        units = number_in_words(" ".join(parts[:cut]))
+        cents = number_in_words(" ".join(parts[cut:]))
+        if units is not None and cents is not None and 10 <= units <= 99 and 10 <= cents <= 99:
+            found.append(f"{units}.{cents:02d}")
+    return found[0] if len(found) == 1 else None
+
+
+def _in_digits(text: str) -> str:
+    """``text`` with its numbers in digits: number words, "forty two fifty" (42.50), and
+    "3 thousand" (3k)."""
+
+    def pair(m: re.Match[str]) -> str:
+        if number_in_words(m.group(0)) is not None:
+            return m.group(0)
+        return _units_and_cents(m.group(0)) or m.group(0)
+
+    text = _THOUSAND.sub(lambda m: f"{m.group(1)}k", text)
+    return with_digits(NUMBER_WORDS.sub(pair, text))
+
+
 def read_amount(text: str, *, currency: str = "EUR") -> int:
     """The amount ``text`` says, in minor units of ``currency`` (cents)."""
-    said = " ".join(with_digits(text.strip().rstrip(".!?,")).split())
+    said = " ".join(_in_digits(text.strip().rstrip(".!?,")).split())
     said = re.sub(r"^(?:(?:at|for|of|by|about|around|roughly)\s+)+", "", said, flags=re.I)
     said = re.sub(
         r"\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)$", "", said, flags=re.I

@@ -24,11 +24,14 @@ from typing import Any
 
 import attrs
 
+from turnframe.providers.rules.filler import object_words
 from turnframe.providers.rules.shapes import (
     COUNT,
     DATE,
     DEICTIC,
     DURATION,
+    FOR_COUNT,
+    HEADCOUNT,
     ICASE,
     LEADING_ARTICLE,
     LEADING_PREPOSITION,
@@ -39,10 +42,12 @@ from turnframe.providers.rules.shapes import (
     SHARE,
     SHIFT,
     TIMES,
+    TOTAL,
     TRAILING_PREPOSITION,
     TRIM,
     VAGUE_OBJECT,
 )
+from turnframe.providers.rules.vague import DATE_HEDGE_AFTER, DATE_HEDGE_BEFORE
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
 from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
 from turnframe.references import AliasMatch
@@ -62,6 +67,11 @@ _OBJECT_PRONOUN = re.compile(r"(?<!\w)(?:me|us|him|them|it)(?!\w)", ICASE)
 _FUNCTION_ONLY = re.compile(
     r"(?:(?:for|of|a|an|the|with|to|at|on|in|and|my|our|your|his|her|their)\b[\s,]*)+", ICASE
 )
+#: A price said per unit: "each", "apiece", "per person", "a head", "/day".
+_PER_UNIT = re.compile(
+    r"(?<!\w)(?:each|apiece|a\s+piece|pp|p\.p\.|(?:per|an?)\s+[a-z]+)$|/\s?[a-z]+$", ICASE
+)
+_SAID_AS_TOTAL = re.compile(rf"(?<!\w){TOTAL}$", ICASE)
 _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 #: A request's preamble that means nothing for the plan ("I want a", "could I get my").
 _FILLER = re.compile(
@@ -105,6 +115,10 @@ class _Carver:
     args: dict[str, str] = attrs.field(factory=dict)
     numbers: list[tuple[int, str]] = attrs.field(factory=list)
     dates: list[Span] = attrs.field(factory=list)  # dates no argument takes
+    totals: list[str] = attrs.field(factory=list)  # arguments given an amount said as a total
+    counts: list[str] = attrs.field(factory=list)  # arguments given a count
+    headcounts: list[str] = attrs.field(factory=list)  # given a count of people ("2 people")
+    prices: dict[str, bool] = attrs.field(factory=dict)  # amounts given: said per unit or not
 
     def free(self, span: Span) -> bool:
         taken = (*self.consumed, *self.dates)
@@ -153,16 +167,96 @@ class _Carver:
                 # gets the words as said, so its parser refuses them and the user is asked;
                 # the number is never read again as a bare amount in the workflow's currency.
                 number = NUMBER.search(m.group(group)) or COUNT_WORDS.search(m.group(group))
-                # It is a price, so a price's argument gets it before a count's.
-                argument = (
-                    None if number is None else self.accepting(number.group(0), priced=True)
-                )
+                # It is a price, so a price's argument gets it before a count's; "a grand"
+                # says no number, and goes to the argument that takes an amount.
+                said = "1.50" if number is None else number.group(0)
+                argument = self.accepting(said, priced=True)
+            if argument is None and group == "count" and self._said_again(m.group(group)):
+                self.consumed.append(m.span())  # "3 passes for the 3 of us": the same count
+                continue
             if argument is not None:
-                self.args[argument.name] = m.group(group)
-                self.consumed.append(m.span())
+                span, value = m.span(), m.group(group)
+                if group == "date":  # "around March 20": an estimate, asked for, never picked
+                    span, value = self._hedged(span, value, start, end)
+                self.args[argument.name] = value
+                self.consumed.append(span)
                 self.numbers.append((m.start(), argument.name))
+                if group == "money" and _SAID_AS_TOTAL.search(m.group(0)):
+                    self.totals.append(argument.name)
+                elif group == "count":
+                    self.counts.append(argument.name)
+                    if pattern is HEADCOUNT and self._several(argument.name):
+                        # "2 people x 35 euros": the price is said for each of them
+                        times = m.group(0).rstrip()[-1] in "x\u00d7*@"
+                        self.headcounts.append("" if times else argument.name)
+                if group == "money" or priced:
+                    self.prices[argument.name] = bool(_PER_UNIT.search(m.group(0)))
             elif group == "date":
                 self.dates.append(m.span())  # a date is never read again as a number
+
+    def total_of_several(self) -> None:
+        """ "2 people, 60 euros total": an amount said as the total of a count above one is
+        not the price of each; it is made unreadable, so the user is asked, never a value
+        worked out for them."""
+        if any(self._several(name) for name in self.counts):
+            for name in self.totals:
+                self.args[name] = f"\u2026 {self.args[name]} in total"
+
+    def for_counts(self, start: int, end: int) -> None:
+        """ "a dinner for six", "a picnic for two": a number in words after "for" with nothing
+        after it says for how many people as much as a price, and one thing for several
+        people may be one or several: for an operation that takes a count, the words are left
+        unread (a card shows the rest, or the user is asked), never read as a price or a
+        count. In digits ("a museum pass for 15") it is a price."""
+        counts = [a for a in self.op.arguments if self._takes("2", a) and not self._takes("1.5", a)]
+        if not counts:
+            return  # nothing to count: "for twenty" is a price
+        for m in FOR_COUNT.finditer(self.text, start, end):
+            if self.free(m.span()):
+                self.dates.append(m.span())  # never read again as a price: unread
+
+    def _said_again(self, count: str) -> bool:
+        """Whether ``count`` repeats the count an argument already holds ("3 museum passes
+        for the 3 of us"): the same number said twice, not a second count."""
+        for name in self.counts:
+            argument = next(a for a in self.op.arguments if a.name == name)
+            try:
+                if argument.parse(count, self.ctx) == argument.parse(self.args[name], self.ctx):
+                    return True
+            except (ValueError, TypeError):
+                continue
+        return False
+
+    def _several(self, name: str) -> bool:
+        """Whether the count given to argument ``name`` is more than one."""
+        argument = next(a for a in self.op.arguments if a.name == name)
+        try:
+            return bool(argument.parse(self.args[name], self.ctx) != 1)
+        except (ValueError, TypeError):
+            return False
+
+    def per_person(self) -> bool:
+        """ "a dinner for 4 people at 100 euros": a price for a count of people that says
+        neither "each" nor "in total" may be for one or for all; it is made unreadable, so the
+        user is asked. Whether the reading stands without a price: ``False`` (a card shows
+        it first, since one thing for several people may be one, not several)."""
+        if not any(self.headcounts):
+            return True
+        for name, per_unit in self.prices.items():
+            if not per_unit and name not in self.totals:
+                self.args[name] = f"\u2026 {self.args[name]}"
+        return bool(self.prices)
+
+    def _hedged(self, span: Span, value: str, start: int, end: int) -> tuple[Span, str]:
+        """The date with the words that make it an estimate ("around March 20", "12 March or
+        so"), which the interpreter then asks about; the date as said when there are none."""
+        before = DATE_HEDGE_BEFORE.search(self.text, start, span[0])
+        after = DATE_HEDGE_AFTER.match(self.text, span[1], end)
+        lo = before.start() if before is not None else span[0]
+        hi = after.end() if after is not None else span[1]
+        if (lo, hi) == span or not self.free((lo, span[0])) or not self.free((span[1], hi)):
+            return span, value
+        return (lo, hi), " ".join(self.text[lo:hi].split())
 
     def shifts(self, start: int, end: int) -> None:
         """ "a day later" goes to an argument the workflow counts from a current value; the
@@ -298,7 +392,7 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = LEADING_ARTICLE.sub("", words).strip(TRIM)
     if counted:  # "3 days of guided tours": the count says how long, the object is the tours
         words = _DURATION_OF.sub("", words)
-    return words
+    return object_words(words)  # "the insurance already": filler never edges the object
 
 
 #: A unit of time before "of" after a count: the count is a duration of the object.
@@ -346,8 +440,10 @@ def read_arguments(
     carver.shapes(MONEY, "money", start, end)
     carver.shares(start, end)
     carver.cues(start, end, object_name)
+    carver.for_counts(start, end)  # "a dinner for six": how many people, not a price
     carver.shapes(PRICED, "number", start, end)  # "at 30 each": a price, "each" and all
     counted_before = len(carver.numbers)
+    carver.shapes(HEADCOUNT, "count", start, end)  # "for 2 people": the count, unit and all
     for times in TIMES:  # "x2", "2x": a count, never part of the object
         carver.shapes(times, "count", start, end)
     # "for 4 days" is how many of a per-day thing, unless a count is said as well ("2 bikes
@@ -363,6 +459,8 @@ def read_arguments(
         carver.dates += [d for d in durations if carver.free(d)]
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
+    carver.total_of_several()
+    priced_per_person = carver.per_person()
     pieces = carver.leftover(start, end)
     unread: list[Span] = list(carver.dates)  # a date no argument takes: not read
     if object_start is not None:
@@ -403,6 +501,7 @@ def read_arguments(
     numbers = tuple(name for _, name in sorted(carver.numbers))
     words_pieces = [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
     split = narrowed or (object_name in carver.args and len(words_pieces) > 1)
+    split = split or not priced_per_person
     return ArgumentReading(
         args=carver.args,
         numbers=numbers,

@@ -42,8 +42,10 @@ from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import DATE, ICASE, MARKER_AT, MONEY, SHIFT
 from turnframe.providers.rules.split import sentences
 from turnframe.providers.rules.vague import (
+    estimate_words,
     partial_words,
     placeholder_in,
+    vague_date_words,
     vague_value,
     vague_words,
 )
@@ -79,7 +81,8 @@ _CORRECTING = re.compile(
 #: A value that could be an argument: a number (digits or words, never a lone "one"), an
 #: amount, a currency.
 _VALUE = re.compile(
-    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?|cents?)(?!\w)",
+    rf"\d|[€$£]|(?<!\w)(?:(?!one\b){NUMBER_WORDS.pattern}|euros?|eur|dollars?|pounds?|cents?"
+    r"|grand|million|billion|a\s+half\s+k)(?!\w)",
     ICASE,
 )
 #: Words that say the negation is about the request: "don't do it", "not that one".
@@ -104,7 +107,7 @@ _RECORD_REF = re.compile(
 #: Words that take the certainty out of a request: it waits for a card.
 _HEDGE = re.compile(
     r"(?<!\w)(?:not\s+sure|unsure|maybe|perhaps|probably|i\s+guess|(?:i\s+)?don'?t\s+know"
-    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either|roughly|approximately|something\s+like"
+    r"|no\s+idea|or\s+(?:maybe|perhaps|so)|either|roughly|approximately|something\s+like|ish"
     r"|(?:around|about)(?=\s+(?:[€$£]\s?)?\d))(?!\w)",
     ICASE,
 )
@@ -158,12 +161,6 @@ _FOR_SOMEONE = re.compile(
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
 _DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
-#: Dates that name a span, not a day: a card shows the day the workflow would pick.
-_VAGUE_DATE = re.compile(
-    r"(?<!\w)(?:next\s+(?:week|month|year)|(?:the\s+)?weekend|sometime|some\s+time|later"
-    r"|earlier|soon|whenever|asap|cheapest|early|late)(?!\w)",
-    ICASE,
-)
 
 
 #: "I've asked you three times": how often something was said, not a value.
@@ -252,18 +249,38 @@ def vague_date(value: str, today: date | None = None) -> bool:
     move by a said number of days ("two days later") is exact, not vague."""
     if SHIFT.fullmatch(value.strip()) is not None:
         return False
-    if _VAGUE_DATE.search(value) is not None:
+    if vague_date_words(value) is not None:
         return True
     day = _DAY_ALONE.fullmatch(value.strip())
     return today is not None and day is not None and int(day.group("d")) < today.day
 
 
+def _vague_date_field(act: SetFieldAct, vocab: Vocabulary) -> bool:
+    """A date field set to a span or an estimate ("early April", "around the 10th", "next
+    week"), or another typed field set to an estimate ("around 2k", "2000-ish"): the value
+    is asked for, never picked and never refused."""
+    field = vocab.workflow.field(act.field)
+    if field is None or field.type is str or not act.value.strip():
+        return False
+    if "date" in str(field.type):  # a day alone this month has passed is left to a card
+        exact = SHIFT.fullmatch(act.value.strip()) is not None
+        return not exact and vague_date_words(act.value) is not None
+    return estimate_words(act.value) is not None
+
+
+_NUMERAL = re.compile(r"\d")
+
+
 def _foreign_amount(act: SetFieldAct, vocab: Vocabulary, ctx: ParseContext | None) -> bool:
     """A field's value said as an amount of money its parser refuses ("£900" for a field in
-    euros): another currency is asked about, never converted and never refused outright."""
+    euros), or a number its parser refuses for a field that holds no date ("2-3k", "max 2k",
+    "2k or 3k"): another currency, a range or a bound is asked about, never converted and
+    never refused outright."""
     field = vocab.workflow.field(act.field)
-    money = MONEY.fullmatch(act.value.strip().rstrip(".!?"))
-    if field is None or ctx is None or money is None or field.type is str:
+    if field is None or ctx is None or field.type is str:
+        return False
+    said = act.value.strip().rstrip(".!?")
+    if MONEY.fullmatch(said) is None and ("date" in str(field.type) or not _NUMERAL.search(said)):
         return False
     try:
         field.parse(act.value, ctx)
@@ -305,6 +322,9 @@ def vet(
                 plan.acts[index] = act = attrs.evolve(act, args=dated, confirm=True)
         if isinstance(act, SetFieldAct) and _foreign_amount(act, vocab, ctx):
             plan.acts[index] = attrs.evolve(act, value="")  # "£900" for euros: asked for
+            continue
+        if isinstance(act, SetFieldAct) and _vague_date_field(act, vocab):
+            plan.acts[index] = attrs.evolve(act, value="")  # "sometime in March": asked for
             continue
         vague = isinstance(act, SetFieldAct) and vague_value(act.value)
         if isinstance(act, SetFieldAct) and vague and not _quoted_in(text, act.value, act.evidence):

@@ -41,12 +41,15 @@ from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
+from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
 from turnframe.providers.rules.reversals import reverse_checked
-from turnframe.providers.rules.spelling import correct, remap
+from turnframe.providers.rules.rewrites import prepared
+from turnframe.providers.rules.several import each_record_asked
+from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary, vocabulary_of
@@ -99,13 +102,20 @@ def _read(
         return plan.plan()
     names = {*case_labels, *(case_names or {})}
     name_words = frozenset(w.casefold() for n in names for w in re.findall(r"[A-Za-z]+", n))
-    corrected = correct(text, vocab.words, name_words)
+    # Politeness, emphasis and dictation said plainly first (evidence maps back to the text).
+    numbers = frozenset(d for n in names for d in re.findall(r"\d{3,}", n))
+    plain = prepared(text, vocab.words | COMMAND_WORDS, vocab.record_nouns, numbers)
+    if plain is not None:
+        turn = attrs.evolve(turn, text=plain.text)
+    corrected = correct(turn.text, vocab.words, name_words)
     context = (case_labels, focus_label, glossary, case_names, tuple(previous_acts), recall_pending)
     if corrected is None:
         read = _read_english(turn, vocab, *context)
     else:
         fixed = attrs.evolve(turn, text=corrected.text)
         read = remap(_read_english(fixed, vocab, *context), corrected)
+    if plain is not None:
+        read = remap(read, plain)
     # In the user's own words (a typo fixed into an operation's word included): a reversed
     # request ("unsubmit", "undo the payment") never runs as the operation it reverses.
     return reverse_checked(read, text, vocab)
@@ -144,12 +154,17 @@ def _read_english(
         plan=plan,
         previous=previous_acts,
     )
-    for clause in split_clauses(text, vocab):
+    # A turn that only names a record completes or repeats the previous turn's request.
+    completed = disposition is None and complete_previous(
+        text, plan=plan, vocab=vocab, targets=targets, ctx=reader.ctx, previous=previous_acts
+    )
+    for clause in () if completed else split_clauses(text, vocab):
         if disposition is None or clause.start >= disposition.end:
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
     mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
+    each_record_asked(plan, lambda s, e: [m.label for m in targets.mentions(s, e)])
     # An operation asked to act on something it does not take is not that operation.
     foreign_objects(plan, vocab, mentioned)
     # A change the reading cannot vouch for waits for a card or asks (ADR 0019).

@@ -86,6 +86,7 @@ from turnframe.providers.rules.questions import (
     read_question,
 )
 from turnframe.providers.rules.recall import recall_description
+from turnframe.providers.rules.several import bare_question
 from turnframe.providers.rules.shapes import (
     CHITCHAT,
     FOLLOW_UP,
@@ -548,7 +549,8 @@ class Reader:
             return  # "could you put a note on it? Write: …", "could you change the email?"
         if self._shaped_value(s, e):
             return  # "please use ana@new.pt from now on": the one field that takes its shape
-        if looks_like_question(body, clause.question):
+        bare = bare_question(self.text, s, e, self.vocab, self.targets)  # "status of 4711"
+        if looks_like_question(body, clause.question) or bare:
             self._question(clause, s, e)
         elif self._field_without_value(s, e):
             return  # "change the note": which value is asked, nothing is guessed

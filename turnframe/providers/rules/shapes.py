@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from turnframe.reading.money import CURRENCY_SYMBOLS, CURRENCY_WORDS
 from turnframe.reading.numbers import NUMBER_WORDS
 
 ICASE = re.IGNORECASE
@@ -42,23 +43,58 @@ DATE = re.compile(
     rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL_WORD}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?(?:the\s+)?{ORDINAL}(?:\s+of)?\s+{MONTH}(?:,?\s+\d{{4}})?"
     rf"|(?:{WEEKDAY},?\s+)?{MONTH}\s+(?:the\s+)?{ORDINAL}(?:,?\s+\d{{4}})?"
-    rf"|the\s+{ORDINAL}"
+    rf"|the\s+{ORDINAL}(?!\w|\s+(?:of\s+(?:us|them|those|these)|people|persons|adults))"
     r")(?!\w)",
     ICASE,
 )
 
-_DIGITS = r"\d+(?:[.,]\d)?k|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+_DIGITS = (
+    r"\d+(?:[.,]\d{1,2})?(?:\s?k|\s+thousand)(?!\w)"
+    r"|\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+)
 _NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
-_CURRENCY = r"(?:euros?|eur|dollars?|usd|pounds?|gbp|bucks|quid|chf|francs?)"
+_CURRENCY = "(?:" + "|".join(re.escape(w) for w in CURRENCY_WORDS) + ")"
+_SYMBOL = "(?:" + "|".join(re.escape(w) for w in CURRENCY_SYMBOLS) + ")"
+#: A currency written before the number: a symbol or a three-letter code ("€20", "EUR 20").
+_CODE_FIRST = "(?:" + "|".join(w for w in CURRENCY_WORDS if len(w) == 3) + ")"
+#: Words that say an amount is the total of several ("60 euros in total", "for both").
+TOTAL = (
+    r"(?:in\s+total|total|in\s+all|altogether|all\s+in|all\s+together"
+    r"|for\s+(?:both|all)(?:\s+of\s+(?:us|them))?)(?!\w)"
+)
+_CURRENCY_FIRST = rf"(?:{_SYMBOL}|{_CODE_FIRST}(?!\w))"
+#: A magnitude said loosely ("a grand", "a couple of grand", "half a k", "3m euros", "2
+#: million"): money, but no exact amount, so a parser refuses it and the user is asked.
+_LOOSE_MAGNITUDE = (
+    rf"(?:(?:a|one|\d+|{NUMBER_WORDS.pattern})\s+|a\s+couple(?:\s+of)?\s+|a\s+few\s+"
+    r"|several\s+|half\s+a\s+)grand(?!\w)|half\s+an?\s+k(?!\w)"
+    rf"|{_CURRENCY_FIRST}\s?\d+(?:[.,]\d{{1,2}})?\s?(?:m|mn|bn)(?!\w)"
+    rf"|\d+(?:[.,]\d{{1,2}})?\s?(?:m|mn|bn)\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w))"
+    rf"|(?:\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})\s+(?:million|billion)(?!\w)"
+    rf"(?:\s+{_CURRENCY}(?!\w))?"
+)
 #: An amount of money (group ``money``), with its preposition and "each"/"per hour" around it:
 #: the currency before or after the number, as a symbol, a code or a word.
 MONEY = re.compile(
     r"(?<!\w)(?:(?:at|for|of|by)\s+)?"
-    rf"(?P<money>\d{{1,2}}\s?(?:cents?|c)(?!\w)|(?:[€$£]|(?:eur|usd|gbp|chf)(?!\w))\s?{_NUMBER}"
-    rf"|{_NUMBER}\s?(?:[€$£]|{_CURRENCY}(?!\w))"
+    rf"(?P<money>{_LOOSE_MAGNITUDE}|\d{{1,2}}\s?(?:cents?|c)(?!\w)"
+    rf"|(?:{NUMBER_WORDS.pattern})\s+cents?(?!\w)|{_CURRENCY_FIRST}\s?{_NUMBER}"
+    rf"|{_NUMBER}\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w))"
     rf"(?:\s+(?:and\s+)?(?:\d{{1,2}}|{NUMBER_WORDS.pattern})(?:\s+cents?)?(?![\w-]|[.,]\d))?)"
-    r"(?:\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
+    rf"(?:\s+(?:each|apiece|pp(?!\w)|p\.p\.|{TOTAL}|(?:per|an?)\s+[a-z]+)|\s?/\s?[a-z]+(?!\w))?",
     ICASE,
+)
+#: Words a value may follow when it opens a request ("put 15 euros back", "just 20 back"):
+#: after any other word ("your agent offered 25 euros back") the value tells a story.
+_REQUEST_WORDS = r"put send get like need want please just only me us pay give"
+_REQUEST_BEFORE_VALUE = "".join(rf"|(?<={w}\s)" for w in _REQUEST_WORDS.split(" "))
+#: An amount or a number that opens a request, said before a workflow phrase that a value
+#: leads ("20 back", "EUR 42.50 back", "forty euros back"): no groups, so it fits in any
+#: pattern.
+LEADING_VALUE = (
+    rf"(?:(?<![a-z]\s)(?<![a-z]\s\s){_REQUEST_BEFORE_VALUE})"
+    rf"(?<![\w.,])(?:{_CURRENCY_FIRST}\s?{_NUMBER}"
+    rf"|{_NUMBER}(?:\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w)))?)"
 )
 #: A bare number said as a price ("at 30 each", "for 12 per day", "at 8/day"): group
 #: ``number``. A number followed by other words ("for 3 days") is not a price.
@@ -66,6 +102,20 @@ PRICED = re.compile(
     rf"(?<!\w)(?:at|for)\s+(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
     r"(?:\s+(?:each|apiece|a\s+piece|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
     r"|(?![\w.,]|\s*[a-z]))",
+    ICASE,
+)
+#: A count of people, the unit a per-person price counts ("for 2 people", "3 of them", "two
+#: adults"): group ``count``; a multiplication sign after it belongs to it ("2 people x 35").
+HEADCOUNT = re.compile(
+    rf"(?<![\w.,])(?:for\s+)?(?:(?:the|all)\s+)?(?P<count>\d+|{NUMBER_WORDS.pattern})\s+"
+    r"(?:people|persons|person|adults|guests|pax|travell?ers|passengers|participants"
+    r"|of\s+(?:us|them|those|these))(?!\w)(?:\s*[x\u00d7*@](?=\s*\S))?",
+    ICASE,
+)
+#: "for two", "for six" ending a clause, with nothing after the number: for how many people
+#: as much as a price ("a dinner for six"); in digits ("for 15") it is a price: group ``count``.
+FOR_COUNT = re.compile(
+    rf"(?<!\w)for\s+(?P<count>{NUMBER_WORDS.pattern})(?![\w.,]|\s*[a-z0-9€$£])",
     ICASE,
 )
 #: How long something is wanted for ("for 3 days", "for two weeks"): group ``count``.
@@ -100,7 +150,9 @@ TIMES = (
 )
 #: A bare number ("135", "12.50", "twenty"; never a lone "one"): group ``number``.
 NUMBER = re.compile(
-    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d+)?|(?!one\b){NUMBER_WORDS.pattern})(?![\w])", ICASE
+    rf"(?<![\w.,])(?P<number>\d+(?:[.,]\d{{1,2}})?\s?k(?!\w)|\d+(?:[.,]\d+)?"
+    rf"|(?!one\b){NUMBER_WORDS.pattern})(?![\w])",
+    ICASE,
 )
 
 #: Words that lead a clause without meaning anything for the plan.

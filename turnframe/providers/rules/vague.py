@@ -91,3 +91,64 @@ def vague_words(words: str) -> str | None:
     """The words among ``words`` that stand for an amount without one, or None."""
     m = _VAGUE_INSIDE.search(words)
     return None if m is None else m.group(0)
+
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+#: Words that make a date a span or an estimate, not a day: "sometime in March", "early
+#: April", "around the 10th", "next week", "later in spring", "12 March or so".
+_VAGUE_DATE = re.compile(
+    r"(?<!\w)(?:(?<!of\s)(?:next|this)\s+(?:week|month|year)|(?:the\s+)?weekend"
+    r"|sometime|some\s+time|some\s+day|someday|one\s+day|later|earlier|soon|whenever|asap"
+    r"|cheapest|early|late|mid|middle|beginning|start|end(?=\s+of\s+(?!(?:the|this|next)\s+month))"
+    r"|around|about|approx(?:imately|\.)?|roughly|circa|ca\.|ish|or\s+so|give\s+or\s+take"
+    r"|more\s+or\s+less|or|(?:first|second|third|fourth|last)\s+(?:week|half|days?)"
+    r"|spring|summer|autumn|fall|winter|easter|christmas|xmas|new\s+year|holidays?)(?!\w)",
+    re.IGNORECASE,
+)
+#: A month alone ("in March", "March 2026"): which day is not said.
+_MONTH_ALONE = re.compile(
+    rf"\s*(?:(?:in|during|for|to|on)\s+)?(?:(?:the\s+)?month\s+of\s+)?{_MONTH}\.?(?:\s+\d{{4}})?"
+    r"\s*[.!?]*\s*",
+    re.IGNORECASE,
+)
+
+
+def vague_date_words(value: str) -> str | None:
+    """The words that make ``value`` a span or an estimate instead of one day ("sometime",
+    "early", "around", "or so", a month alone), or None. A date said so is asked for, never
+    picked and never refused."""
+    if _MONTH_ALONE.fullmatch(value) is not None:
+        return value.strip()
+    m = _VAGUE_DATE.search(value)
+    return None if m is None else m.group(0)
+
+
+#: An estimate said around a date: "around March 20", "about the 10th", "12 March or so".
+DATE_HEDGE_BEFORE = re.compile(
+    r"(?<!\w)(?:around|about|approx(?:imately|\.)?|roughly|circa|ca\.|sometime\s+around"
+    r"|somewhere\s+around)\s+$",
+    re.IGNORECASE,
+)
+DATE_HEDGE_AFTER = re.compile(
+    r"\s*(?:,\s*)?(?:or\s+so|-?ish|give\s+or\s+take(?:\s+a\s+(?:day|week|few\s+days))?"
+    r"|more\s+or\s+less|(?:or\s+)?(?:thereabouts|roughly|approximately))(?!\w)",
+    re.IGNORECASE,
+)
+
+
+#: Words that make a value an estimate: "around 2k", "2000-ish", "40 or so", "~30".
+_ESTIMATE = re.compile(
+    r"(?<!\w)(?:around|about|approx(?:imately|\.)?|roughly|circa|ca\.|ish|or\s+so"
+    r"|give\s+or\s+take|more\s+or\s+less|(?:or\s+)?thereabouts|something\s+like)(?!\w)"
+    r"|~\s*(?=\d)",
+    re.IGNORECASE,
+)
+
+
+def estimate_words(value: str) -> str | None:
+    """The words that make ``value`` an estimate ("around", "-ish", "or so", "~"), or None."""
+    m = _ESTIMATE.search(value)
+    return None if m is None else m.group(0)

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from turnframe.providers.rules.shapes import ARTICLES, GENERIC_STARTERS, ICASE
+from turnframe.providers.rules.shapes import ARTICLES, GENERIC_STARTERS, ICASE, LEADING_VALUE
 from turnframe.workflow import Operation, Workflow
 
 _FLEX_ARTICLE = r"\s+(?:(?:a|an|the|this|that|my|our|another|some)\s+)?"
@@ -38,7 +38,11 @@ _GAP_PATTERN = r"\s+(?:[^\s,;.!?]+\s+){0,6}?"
 
 def phrase_pattern(phrase: str, *, flexible: bool) -> str:
     """A regex for ``phrase``: any white space between words, articles optional if flexible;
-    ``...`` stands for up to six words in between."""
+    ``...`` stands for up to six words in between, and at the start for a value said before
+    the phrase (an amount or a number: "... back" reads "20 back", "EUR 42.50 back")."""
+    if phrase.startswith(GAP):  # "... back": a value stands before the phrase ("20 back")
+        rest = phrase.removeprefix(GAP).strip()
+        return rf"{LEADING_VALUE}\s+{phrase_pattern(rest, flexible=flexible)}"
     if GAP in phrase:
         parts = [p for p in (q.strip() for q in phrase.split(GAP)) if p]
         return _GAP_PATTERN.join(phrase_pattern(p, flexible=flexible) for p in parts)

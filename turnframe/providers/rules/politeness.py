@@ -1,0 +1,195 @@
+"""Politeness wrapped around a request: dropped, or said as the plain request it wraps.
+
+- A letter's salutation ("Dear support team,") and a sentence that only announces the
+  requests after it ("I just want to update my details:") are dropped.
+- An apology or a courtesy that opens a sentence or a clause ("Sorry to be a pain, but …",
+  "apologies for the late notice —", "I hope you're well,") is dropped: what follows is read.
+- A wrapper around a request is said as the request: "Could I trouble you to add …", "I'd be
+  grateful if you could add …", "would you mind adding …", "If you could add …, that would be
+  great", "any chance you could add …" and "I was wondering whether you could add …" read as
+  "could you add …", as do "I want that you add …" and "please to add …" (as people writing in
+  a second language say it); "I was wondering whether it might be possible to …" and "is
+  possible to …" as "would it be possible to …". A question inside a wrapper stays a question.
+- A softener that ends a request ("… at your earliest convenience", "… if possible", "…
+  when you get a chance") is dropped: the request is asked all the same.
+- A closing courtesy said as a sentence of its own ("No worries if not.", "Thank you for
+  understanding.", "Much appreciated!") is dropped, unless it is plain chitchat already.
+
+A wrapper is never part of a value: words inside quotes or after a value's colon are kept as
+written. The words here are ordinary English, no workflow's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from turnframe.providers.rules.edits import Edit, inside
+from turnframe.providers.rules.shapes import CHITCHAT, ICASE
+
+#: Where a sentence or a clause opens: the start, a sentence end, a comma, a dash.
+_OPENING = r"(?:^|(?<=[.!?\n;,\u2013\u2014])|(?<=\s-))\s*"
+_TROUBLE = (
+    r"(?:trouble|hassle|inconvenience|(?:late|short|last[\s-]minute)\s+notice|delay|bother"
+    r"|confusion|mess|(?:long\s+)?(?:email|message)|(?:many\s+)?questions?)"
+)
+#: An apology or a courtesy before the request, with the comma or "but" after it.
+_LEAD = re.compile(
+    _OPENING + r"(?P<w>(?:(?:so|really|very|terribly)\s+)?sorry\s+(?:to\s+(?:be\s+(?:a|such\s+a)"
+    r"\s+(?:pain|nuisance|bother)|bother(?:\s+you)?|trouble(?:\s+you)?|disturb(?:\s+you)?"
+    r"|pester(?:\s+you)?|ask|chase(?:\s+(?:this|you))?)|for\s+(?:the|any|all\s+the|my)\s+"
+    rf"(?:\w+\s+)?{_TROUBLE})(?:\s+again)?"
+    rf"|(?:(?:my|many|sincere)\s+)?apologies(?:\s+for\s+(?:the|any|all\s+the|my)\s+(?:\w+\s+)?"
+    rf"{_TROUBLE})?"
+    r"|(?:i\s+)?hope\s+(?:you(?:['\u2019]re|\s+are)\s+(?:well|doing\s+well|keeping\s+well)"
+    r"|this\s+(?:finds\s+you\s+well|is\s+ok(?:ay)?)|all\s+is\s+well)"
+    r"|when(?:ever)?\s+you\s+(?:get|have|find)\s+a\s+(?:moment|minute|chance|second)"
+    r"|(?:kindly\s+|please\s+)?do\s+the\s+needful"
+    r"|i\s+know\s+(?:you(?:['\u2019]re|\s+are)\s+(?:busy|swamped)|it['\u2019]?s\s+(?:late"
+    r"|short\s+notice)))"
+    r"(?P<gap>\s*[,;:!.\u2013\u2014-]+\s*(?:but\s+|and\s+)?|\s+(?:but|and)\s+)(?=\S)",
+    ICASE,
+)
+#: A letter's salutation: "Dear support team,", "To whom it may concern:".
+_SALUTATION = re.compile(
+    r"^\s*(?P<w>dear\s+[^\n,:;.!?]{1,40}?[,:!]?\s*\n|(?:dear\s+[^\n,:;.!?]{1,40}?"
+    r"|to\s+whom\s+it\s+may\s+concern)\s*[,:!]\s*)(?=\S)",
+    ICASE,
+)
+#: "Please to add …" (a request said with "to"): "please add …".
+_PLEASE_TO = re.compile(_OPENING + r"(?P<w>please)\s+to\s+(?=[a-z])", ICASE)
+#: A sentence that only announces the requests after it: "I just want to update my details:".
+_ANNOUNCE = re.compile(
+    _OPENING + r"(?P<w>(?:i|we)\s+(?:just\s+|also\s+)?(?:want(?:ed)?|would\s+like|['\u2019]d\s+like"
+    r"|need)\s+to\s+(?:update|change|fix|correct|sort\s+out)\s+(?:my|our|a\s+few|some|the|two"
+    r"|three|a\s+couple\s+of)\s+(?:details|info|information|things|bits|items)\s*[:\u2013\u2014-]"
+    r"\s*)(?=\S)",
+    ICASE,
+)
+#: A wrapper around a request, said as "could you" (group ``verb``: a gerund to say plainly).
+_ASK = re.compile(
+    _OPENING + r"(?P<w>(?:please\s+)?(?:"
+    r"(?:could|can|may|might)\s+i\s+(?:trouble|bother|ask)\s+you\s+to"
+    r"|would\s+you\s+be\s+(?:so\s+kind\s+as|kind\s+enough|able|willing)\s+to"
+    r"|(?:i|we)(?:['\u2019]d|\s+would)\s+be\s+(?:(?:very|really|most|so|ever\s+so|extremely)\s+)?"
+    r"(?:grateful|thankful|obliged)\s+if\s+you\s+(?:could|would|can)(?:\s+please)?"
+    r"|(?:i|we)(?:['\u2019]d|\s+would)\s+(?:(?:really|greatly|much)\s+)?appreciate\s+it\s+if\s+you"
+    r"\s+(?:could|would|can)(?:\s+please)?"
+    r"|(?:i|we)\s+(?:was|were|am|are)\s+(?:just\s+)?wondering\s+(?:if|whether)\s+you"
+    r"\s+(?:could|can|would|might)(?:\s+please)?"
+    r"|(?:please\s+)?be\s+so\s+kind\s+(?:as\s+)?(?:to|and)"
+    r"|(?:i|we)(?:['\u2019]d|\s+would)\s+like\s+to\s+ask\s+(?:you\s+)?to"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?help\s+(?:me|us)(?:\s+to)?"
+    r"|if\s+you\s+(?:could|would)(?:\s+please)?"
+    r"|it\s+would\s+be\s+(?:(?:really|so|very)\s+)?(?:great|lovely|wonderful|amazing|perfect"
+    r"|fantastic|brilliant|helpful|nice)\s+if\s+you\s+(?:could|would|can)(?:\s+please)?"
+    r"|(?:i|we)\s+(?:was|were|am|are)\s+hoping\s+(?:that\s+)?you\s+(?:could|can|would|might)"
+    r"|(?:is\s+there\s+)?any\s+chance\s+(?:that\s+)?you\s+(?:could|can|would|might)"
+    r"|would\s+it\s+be\s+too\s+much\s+(?:trouble\s+)?to\s+ask\s+(?:you\s+)?to"
+    r"|(?:i|we)\s+(?:want|wish|would\s+like|['\u2019]d\s+like)\s+that\s+you(?:\s+please)?"
+    r"|would\s+you\s+mind(?:\s+(?:terribly|awfully|very\s+much))?(?=\s+\w+ing\b)))\s+"
+    r"(?P<verb>[a-z]+ing\b)?",
+    ICASE,
+)
+#: "I was wondering whether it might be possible to …": said as "would it be possible to".
+_POSSIBLE = re.compile(
+    _OPENING + r"(?P<w>(?:(?:i|we)\s+(?:was|were|am|are)\s+(?:just\s+)?wondering\s+(?:if|whether)"
+    r"\s+it\s+(?:(?:would|might|could)\s+be|is|was)|would\s+it\s+be|(?:it\s+)?is)"
+    r"\s+(?:at\s+all\s+)?possible"
+    r"(?:\s+for\s+(?:you|me|us))?\s+to)\s",
+    ICASE,
+)
+#: A closing courtesy, as a sentence of its own.
+_CLOSING = re.compile(
+    r"(?:^|(?<=[.!?\n,]))\s*(?P<w>(?:(?:and|but|again|so)\s+)?(?:"
+    r"with\s+(?:many\s+|great\s+)?thanks|(?:thanks|thank\s+you)"
+    r"(?:\s+(?:ever\s+so\s+much|so\s+much|very\s+much|a\s+lot|again|kindly|heaps|loads"
+    r"|a\s+bunch|a\s+million))?"
+    r"(?:\s+(?:in\s+advance|for\s+(?:your|the|all\s+(?:your|the))\s+(?:kind\s+)?(?:help|understanding"
+    r"|patience|time|assistance|support|trouble)|for\s+understanding|for\s+(?:looking\s+into"
+    r"|sorting(?:\s+out)?|checking|handling)\s+(?:this|it|that)))?"
+    r"|no\s+(?:worries|problem|stress|pressure|rush)(?:\s+(?:if\s+not|either\s+way|at\s+all"
+    r"|if\s+(?:it['\u2019]?s|that['\u2019]?s|it\s+is)\s+not\s+possible|if\s+you\s+can['\u2019]?t))?"
+    r"|(?:it['\u2019]?s\s+|that['\u2019]?s\s+)?(?:totally\s+|completely\s+)?(?:fine|ok(?:ay)?)"
+    r"\s+if\s+not|(?:much|greatly|really|very\s+much)\s+appreciated"
+    r"|(?:(?:i|we)(?:['\u2019]d|\s+would)?\s+)?(?:really\s+|greatly\s+|truly\s+)?appreciate"
+    r"\s+(?:it|this|that|your\s+help)|(?:any|your)\s+help\s+(?:is|would\s+be)\s+(?:much\s+|greatly\s+"
+    r"|very\s+much\s+|really\s+)?appreciated|i\s+hope\s+(?:that['\u2019]?s|this\s+is)\s+ok(?:ay)?"
+    r"|(?:i['\u2019]?m\s+|we['\u2019]re\s+|i\s+am\s+|we\s+are\s+)?looking\s+forward\s+to"
+    r"\s+(?:hearing\s+(?:from\s+you|back)|your\s+(?:reply|response|answer))(?:\s+soon)?"
+    r"|(?:i\s+|we\s+)?hope\s+to\s+hear\s+(?:from\s+you|back)(?:\s+soon)?"
+    r"|(?:please\s+)?let\s+(?:me|us)\s+know\s+if\s+(?:you\s+need\s+anything(?:\s+else|\s+more)?"
+    r"|there\s+(?:is|are)\s+any\s+(?:problems?|issues?))"
+    r"|you['\u2019]re\s+(?:a\s+star|the\s+best|a\s+lifesaver|amazing|great)"
+    r"|(?:i\s+|we\s+)?hope\s+you\s+(?:had|have|are\s+having)\s+a\s+(?:nice|good|great|lovely)"
+    r"\s+(?:day|weekend|week|evening|holiday|time)"
+    r"|sorry\s+(?:again\s+)?for\s+(?:the|any|all\s+the)\s+(?:\w+\s+)?" + _TROUBLE + r"))"
+    r"[\s.!),]*(?=$|(?<=[.!,])\s*\S|\n)",
+    ICASE,
+)
+
+
+#: A softener at the end of a request: "… at your earliest convenience", "… if possible".
+_SOFTENER = re.compile(
+    r"(?<=[\w'\"\u2019\u201d)])[\s,]+(?P<w>at\s+your\s+(?:earliest\s+)?convenience"
+    r"|when(?:ever)?\s+you\s+(?:get\s+a"
+    r"\s+(?:chance|moment|minute)|have\s+(?:a\s+)?(?:moment|minute|second|sec|time)|can)"
+    r"|if\s+(?:you\s+can|possible|at\s+all\s+possible|you\s+don['\u2019]?t\s+mind"
+    r"|(?:that|it)['\u2019]?s\s+(?:ok(?:ay)?|alright|all\s+right|not\s+too\s+much\s+trouble))"
+    r"|(?:that|it)\s+would\s+be\s+(?:(?:really|so|very)\s+)?(?:great|lovely|wonderful|amazing"
+    r"|perfect|fantastic|brilliant|helpful|nice|much\s+appreciated))"
+    r"(?=\s*(?:$|[.!?;\n]|,(?!\s*(?:otherwise|or\s+else|if\s+not|else)\b)))",
+    ICASE,
+)
+
+
+#: The word after a wrapper (past a "please"): the request's own word.
+_NEXT_WORD = re.compile(r"(?:(?:please|kindly|just)\s+)?(?P<w>[a-z]+)", ICASE)
+
+
+def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
+    """ "changing" → "change", "adding" → "add", "setting" → "set": the request word the reader
+    knows, or ``None``."""
+    stem = gerund.casefold()[:-3]
+    candidates = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "")
+    return next((c for c in candidates if c and c in words), None)
+
+
+def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
+    """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
+    edits: list[Edit] = []
+    for m in (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text)):
+        if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
+            edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
+    for m in _ASK.finditer(text):
+        if inside(kept, m.start("w"), m.end()):
+            continue
+        said = "could you "
+        if m.group("verb") is not None:
+            verb = _plain_verb(m.group("verb"), words)
+            if verb is None:
+                continue  # a request word the reader would not know: left as it was
+            said += verb
+        else:
+            after = _NEXT_WORD.match(text, m.end())
+            if after is None or after.group("w").casefold() not in words:
+                continue  # what follows is no request the reader knows: left as it was
+        edits.append(Edit(start=m.start("w"), end=m.end(), words=said))
+    for m in _PLEASE_TO.finditer(text):
+        if not inside(kept, m.start("w"), m.end()):
+            edits.append(Edit(start=m.start("w"), end=m.end(), words="please "))
+    for m in _POSSIBLE.finditer(text):
+        if not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="would it be possible to"))
+    for m in _SOFTENER.finditer(text):
+        if not inside(kept, m.start(), m.end()):
+            edits.append(Edit(start=m.start(), end=m.end(), words=""))
+    for m in _CLOSING.finditer(text):
+        start, end = m.span("w")
+        after_comma = text[: m.start()].rstrip().endswith(",")
+        if inside(kept, start, end) or (CHITCHAT.fullmatch(text, start, end) and not after_comma):
+            continue  # thanks said as a sentence of its own stays chitchat
+        if after_comma:  # "add a bike, thanks so much": the comma goes with the thanks
+            start = len(text[: m.start()].rstrip()) - 1
+        edits.append(Edit(start=start, end=m.end(), words=""))
+    return edits
