@@ -324,6 +324,16 @@ async def test_a_value_with_a_verdict_in_reply_to_a_card_shows_a_card_with_that_
     await reaches(REFUND, ["Refund order 1001", reply], refund_card("order-1001", amount))
 
 
+async def test_the_full_amount_said_in_the_next_turn_replaces_the_amount_on_the_card() -> None:
+    graded = await play_turns(
+        REFUND, ["Refund 60 euros on 1001", "wait, make it the full amount instead",
+                 "/click confirm"],
+        {"events": [{"case": "order-1001", "type": "refund_requested",
+                     "data": {"amount": 12000}}], "ends_with": "committed"},
+    )
+    assert graded.right and graded.wrong_commits == (), graded.why
+
+
 async def test_a_date_with_a_verdict_answers_the_date_the_desk_asked_for() -> None:
     card = {"case": "lisbon", "operation": "rebook",
             "arguments": {"leg": "return", "date": "2026-03-20"}}
@@ -351,6 +361,7 @@ async def test_agreeing_with_nothing_proposed_does_nothing() -> None:
         "Dear support,\nI would like to add 2 city cards to the trip.\nYours sincerely,\nMaria",
         "Hi team,\n\nplease add 2 city cards\n\nWarm wishes\nJo\u00e3o Silva\n+351 912 345 678",
         "hello!\nadd 2 city cards pls\nthx\nmaria\n\nSent from my iPhone",
+        "Could you please add 2 city cards?\n\nThanks,\nJoana\nOffice manager",
     ],
 )
 async def test_a_closing_and_a_signature_never_become_objects_or_values(said: str) -> None:

@@ -60,10 +60,13 @@ _CONTACT = re.compile(
     ICASE,
 )
 #: A name line: up to four capitalized words ("Ana Reis", "Customer Services", "Maria da
-#: Silva"), or up to three words in lower case that are none of the request's words.
+#: Silva"), a title ("Office manager"), or up to three words in lower case; a title or lower
+#: case words never hold a word of a request ("please", "the", "my").
 _NAME_LINE = re.compile(
     r"(?-i:[A-Z])[\w'\u2019.-]*(?:\s+(?:(?-i:[A-Z])[\w'\u2019.-]*|da|de|do|dos|das|van|von|der"
-    r"|di|la|le|y)){0,3}[\s.]*|(?P<lower>[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2})[\s.]*"
+    r"|di|la|le|y)){0,3}[\s.]*"
+    r"|(?P<title>(?-i:[A-Z])[\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){1,3})[\s.]*"
+    r"|(?P<lower>[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2})[\s.]*"
 )
 #: Words a lower-case line of a request is made of: such a line is never a name.
 _NOT_NAMES_SAID = (
@@ -241,7 +244,8 @@ def _name_line(text: str, span: Span, vocabulary: frozenset[str]) -> bool:
     words = re.findall(r"[a-z]+", text[span[0] : span[1]].casefold())
     if any(w in vocabulary for w in words):
         return False
-    return m.group("lower") is None or not any(w in _NOT_NAMES for w in words)
+    plain = m.group("lower") is None and m.group("title") is None
+    return plain or not any(w in _NOT_NAMES for w in words)
 
 
 def closing(text: str, start: int, end: int) -> bool:

@@ -229,6 +229,12 @@ _FROM_NOW = frozenset(
     {"now", "forward", "forwards", "future", "onwards", "instead", "new", "changed", "moved",
      "updated", "latest", "current", "use", "using", "everything", "all"}
 )
+#: A share of what the workflow proposes, said alone: "the full amount", "half", "all of it".
+_WHOLE_SHARE = re.compile(
+    r"(?:the\s+)?(?:half|a\s+third|a\s+quarter|(?:the\s+)?(?:whole|full|entire)(?:\s+(?:thing|amount"
+    r"|sum|price|lot))?|everything|all\s+of\s+it|in\s+full)",
+    ICASE,
+)
 #: "What I (really) need is …": a request said as a cleft, not a question.
 _WHAT_I_NEED = re.compile(
     r"what\s+(?:i|we)\s+(?:(?:do|really|actually|would|'d)\s+)?(?:need|want|like|ask)"
@@ -1837,6 +1843,9 @@ class Reader:
             if argument.type is str and not argument.choices:
                 continue  # free text is never a corrected value
             said = with_month(value, last.args.get(argument.name))
+            if argument.propose is not None and _WHOLE_SHARE.fullmatch(said.strip(TRIM)):
+                fits.append((argument.name, said))  # "make it the full amount": its proposal
+                continue
             try:
                 argument.parse(said, self.ctx)
             except (ValueError, TypeError):
