@@ -248,7 +248,10 @@ def extras_total(state: Trip) -> str:
 def _travel_date_answer(state: Trip) -> str:
     if state.travel_date is None:
         return "The trip has no travel date yet."
-    return f"The trip leaves on {state.travel_date.isoformat()}."
+    leaves = f"The trip leaves on {state.travel_date.isoformat()}"
+    if state.return_date is None:
+        return f"{leaves}."
+    return f"{leaves} and comes back on {state.return_date.isoformat()}."
 
 
 def _return_date_answer(state: Trip) -> str:
@@ -414,6 +417,8 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
                 "depart",
                 "departure",
                 "travel date",
+                "flight",
+                "flights",
             ),
         ),
         Question(

@@ -44,7 +44,8 @@ _FIELD_FORMS = (
     rf"{_SET}\s+(?:{DETERMINER}|an?\s+)?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+"
     r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
-    r"(?:add|write|put|leave|include|attach|enter|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
+    r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
+    r"|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
     r"(?:(?:this|it|that)\s+(?:in|on|into|to|as)\s+)?(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
@@ -52,8 +53,9 @@ _FIELD_FORMS = (
     r"\s+|\s+-\s+"
     r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
-    r"(?:\s+(?:is|are|should\s+be|should\s+say|will\s+be|becomes|should\s+become|must\s+be"
-    r"|(?:has\s+|have\s+)?changed\s+to|is\s+now"
+    r"(?:\s+(?:is\s+now|is|are|(?:should|could|would|can)\s+(?:be|say|read)|will\s+be|becomes"
+    r"|should\s+become|must\s+be"
+    r"|(?:has\s+|have\s+)?changed\s+to"
     r"|reads|says|needs\s+to\s+be)\s+"
     r"|\s*(?:[:=]|->|=>|\u2192)\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",

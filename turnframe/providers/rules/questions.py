@@ -25,6 +25,7 @@ QUESTION_OPENING = re.compile(
     r"|isn['\u2019]?t|aren['\u2019]?t|tell\s+me|let\s+me\s+know|describe|explain|define"
     r"|(?:give|show)\s+me\s+an?\s+(?:example|instance)|example\s+of|remember|recall"
     r"|i\s+(?:(?:just|only|really|also)\s+)?(?:want(?:ed)?|would\s+like|'d\s+like|need)\s+to\s+know"
+    r"|i(?:['\u2019]d|\s+would)\s+(?:(?:just|only|really|also)\s+)?like\s+to\s+know"
     r"|i['\u2019]?(?:m|\s+am|\s+was)\s+(?:just\s+)?(?:wondering|curious)|i\s+wonder|wondering)(?!\w)",
     ICASE,
 )

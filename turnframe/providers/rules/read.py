@@ -59,6 +59,17 @@ from turnframe.providers.rules.conditions import (
     read_condition,
 )
 from turnframe.providers.rules.follow import follow_up, inside_address
+from turnframe.providers.rules.frame import (
+    ANNOUNCES,
+    FRAME_WORDS,
+    LIST_AHEAD,
+    LIST_OBJECT,
+    USE_WORDS,
+)
+from turnframe.providers.rules.implied import AGREED, implied_value, without_record
+from turnframe.providers.rules.implied import candidates as implied_places
+from turnframe.providers.rules.implied import field_named as implied_field
+from turnframe.providers.rules.implied import field_value as implied_field_value
 from turnframe.providers.rules.negations import (
     CANCEL,
     KEEP_IT,
@@ -189,10 +200,54 @@ _TOLD_YOU = re.compile(
 )
 #: "put it on order 1001 already": the change just said, on the case it names.
 _PUT_IT_ON = re.compile(
-    r"(?:put|add|set|save|apply|update)\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
+    r"(?:(?:please\s+)?(?:put|add|set|save|apply|update)|i(?:['\u2019]d|\s+would)\s+like|i\s+want)"
+    r"\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
     r"(?:\s+(?:already|now|please|asap|today))*",
     ICASE,
 )
+#: The value a shaped value replaces, said after it: "… instead of W", "… (not W)".
+_REPLACED = re.compile(
+    r"[\s,(]+(?:instead\s+of|rather\s+than|in\s+place\s+of|and\s+not|not)\s+"
+    r"(?:(?:the|my|our)\s+)?(?:old\s+(?:one\s+)?)?\S+@\S+[\s).]*"
+    r"(?:(?:on|for)\s+.{1,40})?$",
+    ICASE,
+)
+#: "I want to know …", "I'd also like to know …": a question's frame.
+_WANT_TO_KNOW = re.compile(
+    r"i(?:['\u2019]d|\s+would|\s+just|\s+only|\s+also|\s+really)*\s+(?:want|like|need)\s+to"
+    r"\s+know\s+(?:how|what|when|where|which|who|why|if|whether)\b",
+    ICASE,
+)
+#: Before a record named at the start of an item: "and for", "on".
+_ITEM_OWNER = re.compile(
+    r"(?:and\s+|also\s+|then\s+)*(?:for|on)\s+(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?",
+    ICASE,
+)
+#: Words that send one thing somewhere, and words that make a value the one used from now on.
+_SEND_WORDS = frozenset({"send", "sending", "write", "writing", "reach", "get", "touch"})
+_FROM_NOW = frozenset(
+    {"now", "forward", "forwards", "future", "onwards", "instead", "new", "changed", "moved",
+     "updated", "latest", "current", "use", "using", "everything", "all"}
+)
+#: A share of what the workflow proposes, said alone: "the full amount", "half", "all of it".
+_WHOLE_SHARE = re.compile(
+    r"(?:the\s+)?(?:half|a\s+third|a\s+quarter|(?:the\s+)?(?:whole|full|entire)(?:\s+(?:thing|amount"
+    r"|sum|price|lot))?|everything|all\s+of\s+it|in\s+full)",
+    ICASE,
+)
+#: "What I (really) need is …": a request said as a cleft, not a question.
+_WHAT_I_NEED = re.compile(
+    r"what\s+(?:i|we)\s+(?:(?:do|really|actually|would|'d)\s+)?(?:need|want|like|ask)"
+    r"(?:\s+from\s+you)?\s+is\b",
+    ICASE,
+)
+#: What joins a clause to the request before it: "and …", "… too", "same for …".
+_JOINED = re.compile(
+    r"^\s*(?:and|also|plus|then|same|what\s+about|how\s+about)\b|\b(?:too|as\s+well|also)\W*$",
+    ICASE,
+)
+#: Where a clause turns to what the speaker wants: "…, but I think …", "… so …".
+_TURNS_TO = re.compile(r"[\s,;]+(?:but|and|so|though|although|however|yet)[\s,]+", ICASE)
 #: Words that point back to something said before: "that payment", "do the same".
 _POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
@@ -331,6 +386,18 @@ def _owner_before_verb(nouns: str) -> re.Pattern[str]:
 
 
 @functools.cache
+def _item_field(field_pattern: str) -> re.Pattern[str]:
+    """A list item naming a field and its value: "a note saying 'x'", "the email changed to
+    V", "new limit: 900"."""
+    return re.compile(
+        r"(?:(?:a|an|the|my|our)\s+)?(?:new\s+|updated\s+)?"
+        rf"(?P<f>{field_pattern})\s*(?::|=|saying|that\s+says|reading|to\s+say"
+        r"|(?:changed|updated|set)\s+to|to\s+be)\s*(?P<v>\S.*)",
+        ICASE | re.DOTALL,
+    )
+
+
+@functools.cache
 def _record_word(nouns: str) -> re.Pattern[str]:
     return re.compile(rf"(?:{nouns}|no\.?|nr\.?|number|#)", ICASE)
 
@@ -397,14 +464,22 @@ class Reader:
     #: Text an act already read past its own clause (a value said in the next clause).
     _read_up_to: int = 0
     _clause_end: int = 0  # where the clause being read ends
+    #: An operation announced before a list ("please add the following:"): its items are
+    #: its objects.
+    _listed: OperationReading | None = None
 
     def read(self, clause: Clause) -> None:
         s, e = max(clause.start, self._read_up_to), clause.end
         if s >= e:
             return
         self._clause_end = e
-        if CHITCHAT.fullmatch(self.text, s, e):
+        if clause.greeting:
+            self.targets.addressed.append((s, e))
+        if clause.small_talk or CHITCHAT.fullmatch(self.text, s, e):
             self._emit(ChitchatAct(evidence=self.plan.evidence((s, e))))
+            return
+        if clause.marker is None and _WANT_TO_KNOW.match(self.text, s, e):
+            self._question(clause, s, e)  # "I want to know how much …" (no filler to take off)
             return
         s, e = self._without_fillers(s, e)
         if s >= e:
@@ -416,6 +491,13 @@ class Reader:
             return
         if self._put_it_on(s, e):
             return
+        if clause.marker is None and self._record_answered(s, e):
+            return  # "pay 20" → which one? → "order 1001": the change on that record
+        listed = self._listed_item(clause, s, e) or self._announced(clause, s, e)
+        if clause.marker is None and listed:
+            return  # "please add the following:" and its items
+        if clause.marker is None and self._frame(clause, s, e):
+            return  # "Re: order 1002", "Could you:" before a list: the record, then the items
         if clause.marker is None and story(self.text, s, e):
             colon = self.text.find(":", s, e)
             if colon > s and story(self.text, s, colon) and self.text[colon + 1 : e].strip():
@@ -432,7 +514,9 @@ class Reader:
         if headed is None:
             headed = self._owner_first(s, e)
         if headed is not None:
-            s = headed
+            s, e = self._without_fillers(headed, e)  # "Order 1002: please add …"
+            if s >= e:
+                return
         body = self.text[s:e]
         if self._recall(s, e) or self._conditional(clause, s, e):
             return
@@ -445,8 +529,11 @@ class Reader:
         if self._arrowed_before_a_field(clause, s, e):
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
+        asked = asked and _WHAT_I_NEED.match(body) is None  # "what I need is a note: …"
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
+        if clause.marker is None and (self._agreed(s, e) or self._implied(clause, s, e)):
+            return  # "that works for me", "50 euros would be fair": a request without its verb
         if _STAYS.fullmatch(body):
             self.plan.not_understood(s, e)  # "the rest can stay as it is": nothing to change
             return
@@ -466,6 +553,8 @@ class Reader:
         verb = asked_field_request(self.text, s, e) if asked else s
         if (asked or clause.question) and verb is not None and self._field_without_value(verb, e):
             return  # "could you put a note on it? Write: …", "could you change the email?"
+        if self._shaped_value(s, e):
+            return  # "please use ana@new.pt from now on": the one field that takes its shape
         bare = bare_question(self.text, s, e, self.vocab, self.targets)  # "status of 4711"
         if looks_like_question(body, clause.question) or bare:
             self._question(clause, s, e)
@@ -481,6 +570,329 @@ class Reader:
                 self._doubt_last_change()
             elif short or FOLLOW_UP.fullmatch(self.text, clause.start, clause.end):
                 self._hold_last_change()  # "… and the garage too": what else is meant?
+
+    def _announced(self, clause: Clause, s: int, e: int) -> bool:
+        """ "please add the following:", "could you add:" before a list: an operation whose
+        object is the list after it. Nothing is done here; each item is read as its object.
+        With no list after it, the object is asked for ("add the following" alone)."""
+        if clause.intro:
+            self._listed = None  # a new list: the items of the one before are over
+        op = read_operation(
+            self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
+        )
+        if op is None:
+            return False
+        declared = self.vocab.operation(op.operation)
+        object_arg = next((a for a in declared.arguments if a.required and a.type is str), None)
+        if object_arg is None:
+            return False
+        said = op.args.get(object_arg.name, "")
+        forward = bool(said) and LIST_AHEAD.fullmatch(said) is not None
+        listed = clause.intro and (not said or LIST_OBJECT.fullmatch(said) is not None)
+        if not (forward or listed):
+            return False
+        args = {k: v for k, v in op.args.items() if k != object_arg.name}
+        if listed or self.text[clause.end :].strip(TRIM):
+            self._listed = attrs.evolve(op, args=args)
+            return True
+        act = OperationAct(
+            target=op.target, operation=op.operation, args=args,
+            evidence=self.plan.evidence((s, e)), confirm=True,
+        )
+        self._emit(act, Note(operation=op.operation, args=args))  # its object is asked for
+        return True
+
+    def _listed_item(self, clause: Clause, s: int, e: int) -> bool:
+        """An item of a list an operation announced ("- a guide", "2) two city maps"): the
+        operation with that item as its object. An item that opens with a verb of its own
+        is read as a request of its own."""
+        listed = self._listed
+        if not clause.item:
+            return self._field_item(s, e, same_field=True)
+        if listed is None:
+            return self._field_item(s, e)
+        if self.vocab.starters.match(self.text, s, e):
+            self._listed = None  # a request of its own: the list of objects is over
+            return False
+        declared = self.vocab.operation(listed.operation)
+        reading = read_arguments(
+            declared, self.text, s, e, ctx=self.ctx, aliases=self.aliases, object_start=s
+        )
+        if reading.unread or not reading.args:
+            return False
+        args = {**listed.args, **reading.args}
+        act = OperationAct(
+            target=listed.target, operation=listed.operation, args=args,
+            evidence=self.plan.evidence((s, e)),
+        )
+        self._emit(act, Note(operation=listed.operation, args=args))
+        return True
+
+    def _field_item(self, s: int, e: int, *, same_field: bool = False) -> bool:
+        """ "• a note saying 'VIP guest'", "- the email changed to V": a list item that names
+        a field with its value, the verb left to the intro ("I need:"): that field's change.
+        With ``same_field``, the clause follows a change of that field in the same turn ("add
+        a note saying 'x' on 1001 and for 1002 a note saying 'y'"), on the record it names."""
+        target: Any = None
+        said = self._named_cases(s, e)
+        if said and _ITEM_OWNER.fullmatch(self.text, s, said[0].start):
+            target = LabelTarget(label=said[0].label)
+            s = said[0].end
+            while s < e and self.text[s] in TRIM:
+                s += 1
+        m = _item_field(self.vocab.field_pattern).fullmatch(self.text, s, e)
+        if m is None:
+            return False
+        value, span = clean_value(self.text, m.span("v"), self.aliases)
+        name = self.vocab.field_named(m.group("f"))
+        declared = self.vocab.workflow.field(name)
+        if not value or declared is None:
+            return False
+        if same_field:
+            index = self.plan.last_change()
+            before = None if index is None else self.plan.acts[self.plan.root(index)]
+            if not isinstance(before, SetFieldAct) or before.field != name or target is None:
+                return False
+        try:
+            declared.parse(value, self.ctx)
+        except ValueError:
+            return False
+        act = SetFieldAct(
+            target=target or self.targets.find(s, e, [span]), field=name, value=value,
+            evidence=self.plan.evidence((s, e)),
+        )
+        self._emit(act, Note(field=name, span=(s, e)))
+        return True
+
+    def _frame_words(self, s: int, e: int) -> list[Any] | None:
+        """The records a clause names when its other words only frame them ("Re: order
+        1002", "this is about my order 1001", "for 1001"); None when it says more."""
+        said = self._named_cases(s, e)
+        if len({m.label for m in said}) > 1:
+            return None
+        rest, at = [], s
+        for m in said:
+            rest.append(self.text[at : m.start])
+            at = m.end
+        rest.append(self.text[at:e])
+        words = re.findall(r"[\w'\u2019]+", " ".join(rest).casefold())
+        nouns = _record_word(self.vocab.record_nouns)
+        if not all(w in FRAME_WORDS or nouns.fullmatch(w) for w in words):
+            return None
+        return said
+
+    def _unknown_heading(self, s: int, e: int) -> bool:
+        """ "Re: the Porto case - …": a heading that names a record that is none of the
+        user's. The requests after it are about that record: the reducer asks which one is
+        meant, never puts them on another."""
+        owner = unnamed_owner(self.text, s, e, self.vocab)
+        if owner is None or owner[1] is None or not self.text[e:].strip(TRIM):
+            return False
+        rest = self.text[s : owner[0][0]] + " " + self.text[owner[0][1] : e]
+        words = re.findall(r"[\w'\u2019]+", rest.casefold())
+        if not all(w in FRAME_WORDS for w in words):
+            return False
+        self.targets.remember(owner[1])
+        return True
+
+    def _record_answered(self, s: int, e: int) -> bool:
+        """ "order 1001" alone, after a change the previous turn could not place on a record
+        (the reducer asked which): that change, on the record now named."""
+        if any(not isinstance(a, ChitchatAct) for a in self.plan.acts):
+            return False
+        said = self._frame_words(s, e)
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not said or not earlier or self.text[e:].strip(TRIM):
+            return False
+        last = earlier[-1]
+        if last.target != LabelTarget(label=""):
+            return False
+        target = LabelTarget(label=said[0].label)
+        act = attrs.evolve(last, target=target, evidence=self.plan.evidence((s, e)))
+        if isinstance(act, OperationAct):
+            self._emit(act, Note(operation=act.operation, args=act.args))
+        else:
+            self._emit(act, Note(field=act.field, span=(s, e)))
+        return True
+
+    def _frame(self, clause: Clause, s: int, e: int) -> bool:
+        """A clause that only frames the requests around it: it names their record ("Re:
+        order 1002", "I'm <name>", "this is about my order 1001") before any change is read,
+        or announces a list ("Could you:", "please do the following for 1001"). The record
+        becomes the current one; nothing else is done and nothing is left unread."""
+        if not self._named_cases(s, e) and self._unknown_heading(s, e):
+            return True
+        said = self._frame_words(s, e)
+        if said is None:
+            return False
+        announces = clause.intro or ANNOUNCES.search(self.text, s, e) is not None
+        # A record alone is a heading only before the requests it heads: said alone, it
+        # answers the question before it or follows up the previous turn ("and 1002?").
+        requests_follow = bool(self.text[clause.end :].strip(TRIM))
+        heading = bool(said) and requests_follow and self.plan.last_change() is None
+        if not (announces or heading):
+            return False
+        if said:
+            self.targets.remember(LabelTarget(label=said[0].label))
+        return True
+
+    def _shaped_value(self, s: int, e: int) -> bool:
+        """ "please use ana@new.pt from now on", "you can reach me at V going forward": one
+        value whose shape only one field takes (a text field whose validator refuses plain
+        words), said with words that only ask to use it from now on: that field's change.
+        Any other word (a negation, another value, an object) and nothing is read."""
+        shaped = [
+            f.name
+            for f in self.vocab.workflow.fields
+            if f.type is str and typed_value_ok(self.vocab, f.name, "some words", self.ctx) is False
+            and f.validate is not None
+        ]
+        if not shaped:
+            return False
+        found: list[tuple[str, Span]] = []
+        words: list[str] = []
+        named = self._named_cases(s, e)
+        replaced = _REPLACED.search(self.text, s, e)  # "use V instead of the old one W"
+        if replaced is not None:
+            e = replaced.start()
+        for m in re.finditer(r"\S+", self.text[s:e]):
+            token = m.group(0).strip("\"'()<>[],.;:!?\u201c\u201d\u2018\u2019")
+            fields = [f for f in shaped if token and typed_value_ok(self.vocab, f, token, self.ctx)]
+            if fields:
+                at = s + m.start() + m.group(0).find(token)
+                found.extend((f, (at, at + len(token))) for f in fields)
+            elif not any(n.start <= s + m.start() < n.end for n in named):
+                words.extend(re.findall(r"[\w'\u2019]+", m.group(0).casefold()))
+        if len(found) != 1 or len({n.label for n in named}) > 1:
+            return False
+        if QUESTION_OPENING.match(self.text, s, e):
+            return False  # "is V the email on file?": a question about the value
+        field, span = found[0]
+        own = {w for p, n in self.vocab.field_names.items() if n == field for w in p.split()}
+        nouns = _record_word(self.vocab.record_nouns)
+        said = [w for w in words if not nouns.fullmatch(w)]
+        if not said or not all(w in USE_WORDS or w in own for w in said):
+            return False
+        if any(w in _SEND_WORDS for w in said) and not any(w in _FROM_NOW for w in said):
+            return False  # "send it to V": where one thing goes, not the record's new value
+        value = self.text[span[0] : span[1]]
+        target = self.targets.find(s, e, [span])
+        evidence = self.plan.evidence((s, e))
+        act = SetFieldAct(target=target, field=field, value=value, evidence=evidence)
+        self._emit(act, Note(field=field, span=(s, e)))
+        return True
+
+    def _agreed(self, s: int, e: int) -> bool:
+        """ "that works for me", "go ahead", "can we do that": agreement with what was
+        proposed. After a change read in this turn it asks for that change (nothing more);
+        after an operation of the previous turn that waits for a card, its card is shown
+        again (only a click confirms it); with neither, the one operation the one amount said
+        in the message implies waits for a card ("he mentioned 30 euros. can we do that")."""
+        if not AGREED.fullmatch(self.text, s, e):
+            return False
+        if self.plan.last_change() is not None:
+            return True
+        if any(not isinstance(a, ChitchatAct) for a in self.plan.acts):
+            return False
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        if not earlier:
+            return self._implied_by_amount(s, e)
+        last = earlier[-1]
+        declared = None
+        if isinstance(last, OperationAct):
+            declared = self.vocab.workflow.operation(last.operation)
+        if declared is None or not isinstance(last, OperationAct):
+            return False
+        carded = needs_confirmation(declared.policy, is_destructive=declared.is_destructive)
+        if not (last.confirm or carded):
+            return False
+        act = attrs.evolve(last, evidence=self.plan.evidence((s, e)), confirm=True)
+        self._emit(act, Note(operation=last.operation, args=last.args))
+        return True
+
+    def _implied_by_amount(self, s: int, e: int) -> bool:
+        """ "… he mentioned 30 euros. can we do that": the one amount said elsewhere in the
+        message, and the one operation argument it fits, on a card."""
+        if not _POINTS_BACK.search(self.text, s, e):
+            return False
+        said = [m for m in MONEY.finditer(self.text) if not s <= m.start() < e]
+        if len({m.group("money").casefold() for m in said}) != 1:
+            return False
+        value = said[0].group("money")
+        options = [o for o in implied_places(value, self.vocab, self.ctx) if o[1] is not None]
+        if len(options) != 1:
+            return False
+        name, argument = options[0]
+        assert argument is not None
+        args = {argument: value}
+        evidence = (*self.plan.evidence(said[0].span("money")), *self.plan.evidence((s, e)))
+        act = OperationAct(
+            target=self.targets.default(), operation=name, args=args, evidence=evidence,
+            confirm=True,
+        )
+        self._emit(act, Note(operation=name, args=args, numbers=(argument,)))
+        return True
+
+    def _implied(self, clause: Clause, s: int, e: int) -> bool:
+        """ "50 euros would be fair", "I'd be happy with 30 back on 1001": a value with a
+        verdict and no verb (``implied``). In reply to the previous turn's change it completes
+        that change; otherwise the one change it implies waits for a card that shows it (the
+        card asks; a record not named is asked for), never runs unseen. Words before a turn
+        ("I'm not asking for everything back but I think 50 would be fair") are weighed as
+        unread, never taken as the value."""
+        said = self._named_cases(s, e)
+        if len({m.label for m in said}) > 1:
+            return False
+        spans = [(m.start, m.end) for m in said]
+        inner = without_record(self.text, (s, e), spans, self.vocab.record_nouns)
+        turns = [t.end() for t in _TURNS_TO.finditer(self.text, *inner)]
+        for start in (inner[0], *turns):
+            found = implied_value(self.text, start, inner[1], spans, self.vocab.record_nouns)
+            if found is None or any(
+                a < found.value_span[1] and found.value_span[0] < b for a, b in spans
+            ):
+                continue
+            target = LabelTarget(label=said[0].label) if said else None
+            if self._implied_change(clause, found, target, (start, inner[1]), (s, e)):
+                if start > inner[0]:
+                    self.plan.not_understood(*self._without_fillers(inner[0], start))
+                return True
+        return False
+
+    def _implied_change(
+        self, clause: Clause, found: Any, target: Any, inner: Span, span: Span
+    ) -> bool:
+        earlier = [a for a in self.previous if isinstance(a, SetFieldAct | OperationAct)]
+        replies = bool(earlier) and target in (None, earlier[-1].target)
+        if replies and self._corrected_earlier(clause, found.value, found.value_span):
+            return True  # "move it back" … "the 20th of March would be great"
+        where = target if target is not None else self.targets.default()
+        evidence = self.plan.evidence(span)
+        v_start, v_end = found.value_span
+        words = self.text[inner[0] : v_start] + " " + self.text[v_end : inner[1]]
+        field = implied_field(words, self.vocab)
+        named = implied_field_value(found.value, self.vocab)
+        if field is None and named is not None:  # "I'd be happy with a limit of 1500"
+            field, value = named
+            found = attrs.evolve(found, value=value)
+        if field is None:
+            options = implied_places(found.value, self.vocab, self.ctx)
+            if len(options) != 1:
+                return False
+            name, argument = options[0]
+            if argument is not None:  # the one operation it implies, on a card
+                args = {argument: found.value}
+                act: Any = OperationAct(
+                    target=where, operation=name, args=args, evidence=evidence, confirm=True
+                )
+                self._emit(act, Note(operation=name, args=args, numbers=(argument,)))
+                return True
+            field = name
+        act = SetFieldAct(
+            target=where, field=field, value=found.value, evidence=evidence, confirm=True
+        )
+        self._emit(act, Note(field=field, span=span))  # a card shows the change it implies
+        return True
 
     def _conditional(self, clause: Clause, s: int, e: int) -> bool:
         """ "If C, A" / "A if C" / "otherwise A": A's acts carry the condition (or, after
@@ -549,9 +961,13 @@ class Reader:
         if m is None:
             return None
         said = self.targets.mentions(s, m.end())
-        if len(said) != 1:
-            return None
-        rest = (self.text[s : said[0].start] + self.text[said[0].end : m.end()]).split()
+        if len({x.label for x in said}) != 1:
+            return None  # "About Anna's boiler in Casa Verde: …": one record, however named
+        rest, at = [], s
+        for x in said:
+            rest.append(self.text[at : x.start])
+            at = x.end
+        rest = " ".join([*rest, self.text[at : m.end()]]).split()
         words = [w.strip(":-").casefold() for w in rest if w.strip(":-")]
         words = [w for w in words if not _record_word(self.vocab.record_nouns).fullmatch(w)]
         if len(words) > 1 or any(w in self.vocab.field_names for w in words):
@@ -581,9 +997,13 @@ class Reader:
             return False
         said = self.targets.mentions(m.start("on"), e)
         act = self.plan.acts[self.plan.root(index)]
-        if len(said) != 1 or not isinstance(act, SetFieldAct):
+        if not isinstance(act, SetFieldAct):
             return False
-        return act.target == LabelTarget(label=said[0].label)
+        if not said:  # "I'd like it on the booking as well": the record it is already on
+            nouns = self.vocab.record_nouns
+            on = rf"(?:on|to|in|into|for)\s+(?:the|my|our|this)\s+(?:{nouns})"
+            return re.fullmatch(on, m.group("on"), ICASE) is not None
+        return len(said) == 1 and act.target == LabelTarget(label=said[0].label)
 
     def _asked_condition(self) -> ActCondition | None:
         """The condition the turn's latest question asks about ("Is there a warranty? If so …")."""
@@ -619,10 +1039,28 @@ class Reader:
         )
         if found is None:
             return False
+        if found.continues is None and self._unjoined_object(found.act, s, e):
+            return False
         if found.continues is not None:
             self._add_cancel(found.continues, (s, e))
         self._emit(found.act, found.note)
         return True
+
+    def _unjoined_object(self, act: Act, s: int, e: int) -> bool:
+        """ "add a guide. love your service", "… P.S. great job": words that open a sentence
+        of their own, with nothing that joins them to the request before ("and", "too",
+        "same for"), are never another object of that request's operation."""
+        index = self.plan.last_change()
+        if index is None or not isinstance(act, OperationAct):
+            return False
+        before = self.plan.acts[index]
+        if not isinstance(before, OperationAct) or act.target != before.target:
+            return False
+        said_before = max(ev.end for ev in before.evidence)
+        if not re.search(r"[.!?;\n]", self.text[said_before:s]):
+            return False  # the same sentence: "add a guide, a city card"
+        return _JOINED.search(self.text[s : max(e, self._clause_end)]) is None
+
 
     def _names_same_case(self, span: Span, target: Any) -> bool:
         """ "… on 1001" after a corrected value, when the act is already on that case."""
@@ -1405,6 +1843,9 @@ class Reader:
             if argument.type is str and not argument.choices:
                 continue  # free text is never a corrected value
             said = with_month(value, last.args.get(argument.name))
+            if argument.propose is not None and _WHOLE_SHARE.fullmatch(said.strip(TRIM)):
+                fits.append((argument.name, said))  # "make it the full amount": its proposal
+                continue
             try:
                 argument.parse(said, self.ctx)
             except (ValueError, TypeError):

@@ -25,8 +25,8 @@ from spellchecker import SpellChecker
 from turnframe.plan import Evidence, UserTurnPlan
 
 _WORD = re.compile(r"(?<![\w@.'])[A-Za-z]+(?![\w@'])")
-#: Where a clause opens: the start, or after a sentence end, a line break, a list marker.
-_OPENING = re.compile(r"(?:^\s*[-*\u2022]|[.!?:;\n)]|\n\s*[-*\u2022])\s*$")
+#: Where a clause opens: the start, or after a sentence end, a comma, a line break, a list marker.
+_OPENING = re.compile(r"(?:^\s*[-*\u2022]|[.!?:;,\n)]|\n\s*[-*\u2022])\s*$")
 #: Words a request, a question or a correction is made of (the interpreter's own phrasings).
 _COMMANDS = (
     "change set update modify move put switch make add remove delete clear leave keep cancel "
@@ -42,8 +42,9 @@ COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
 SHORTHANDS = {
     "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
-    "u": "you", "ur": "your", "wat": "what", "teh": "the", "hw": "how", "whn": "when",
-    "wht": "what", "wut": "what",
+    "u": "you", "ur": "your", "wat": "what", "teh": "the", "whn": "when",
+    "wht": "what", "wut": "what", "wot": "what", "wats": "what's", "wots": "what's",
+    "wen": "when", "wens": "when's", "wich": "which", "hows": "how's", "hw": "how",
 }
 _COMMON = 1e-7  # a word more frequent than this in English is never a typo
 

@@ -13,7 +13,10 @@
    and so is an admitted slip ("sorry typo, 300", "typo: 300").
 4. A clause that only announces a list ("two things:", "a few requests") carries no request
    and is dropped; the items after it are read as clauses of their own.
-5. A clause that tells what happened ("I booked it in December", "she paid 120 at the counter")
+5. The frame around the requests (``frame``): a signature is left out, a greeting or a closing
+   is small talk, a bullet is taken off its item, a clause before a list is marked as its intro
+   and a politeness said as a condition ("if it's no trouble, …") is taken off its clause.
+6. A clause that tells what happened ("I booked it in December", "she paid 120 at the counter")
    and asks for nothing is a story: :func:`story` says so, and the reader never takes an act
    or a value from it.
 """
@@ -24,6 +27,13 @@ import re
 
 import attrs
 
+from turnframe.providers.rules.frame import (
+    bullet_end,
+    closing,
+    greeting,
+    polite_condition,
+    signature,
+)
 from turnframe.providers.rules.shapes import FOLLOW_UP_AT, MARKER_AT, STRONG_MARKER, TRIM
 from turnframe.providers.rules.vocabulary import Vocabulary
 
@@ -39,6 +49,8 @@ _ABBREVIATION = re.compile(
     r"(?<![\w.])(?:no|nr|num|ref|approx|ca|e\.g|i\.e|st|mr|mrs|ms|dr)\.$", re.IGNORECASE
 )
 _WORD_CHAR = re.compile(r"\w")
+#: A verb's helper right before "actually": the word is an adverb there.
+_AUXILIARY = re.compile(r"(?<!\w)(?:was|were|been|did|does|do|has|have|had)\s+$", re.IGNORECASE)
 _QUOTE_REACH = 200  # a quoted value is short; the look-back stays bounded
 #: A single quote that opens a value ("note 'VIP'"), and one that closes it (not "it's").
 _OPEN_SINGLE = re.compile(r"(?:^|(?<=[\s(:=]))['\u2018](?=\w)")
@@ -57,6 +69,12 @@ _REPORTED = re.compile(
     r"(?<!\w)(?:(?:he|she|they|(?:my|our|the)\s+[\w-]+)\s+(?:asked|told|wants?|needs?"
     r"|would\s+like)\s+(?:me|us)\s+to|(?:i|we)\s+(?:was|were|have\s+been|'ve\s+been)"
     r"\s+(?:asked|told)\s+to)\s+",
+    re.IGNORECASE,
+)
+#: Where a question is framed inside a longer clause: "… I want to know how much …".
+_WANTS_TO_KNOW = re.compile(
+    r"(?<=\s)i(?:['\u2019]d|\s+would|\s+just|\s+only|\s+also|\s+really)*\s+(?:want|like|need)"
+    r"\s+to\s+know\s+(?=(?:how|what|when|where|which|who|why|if|whether)\b)",
     re.IGNORECASE,
 )
 #: "no no, 10": the first "no"s of a stammered marker; the last one is the marker itself.
@@ -78,7 +96,8 @@ _SLIP = re.compile(
 _LIST_HEADER = re.compile(
     r"(?:(?:hi|hey|hello|ok(?:ay)?|so|right)[\s,!]+){0,3}(?:i\s+have\s+|i'?ve\s+got\s+|there\s+are\s+)?"
     r"(?:\d|two|three|four|five|a\s+(?:few|couple(?:\s+of)?)|several|some)\s+"
-    r"(?:more\s+|quick\s+|small\s+|little\s+)?(?:things|requests|changes|items|points|questions)"
+    r"(?:more\s+|quick\s+|small\s+|little\s+)?(?:things|requests|changes|items|points|questions"
+    r"|updates|edits|tasks|favou?rs)"
     r"(?:\s+(?:please|for\s+you|to\s+do))?",
     re.IGNORECASE,
 )
@@ -88,6 +107,10 @@ _LIST_HEADER = re.compile(
 _LEAD_COLON = re.compile(
     r"(?:please|pls|plz|ok(?:ay)?|so|also|and|todo|to\s+do|requests?|changes?)\s*:\s*(?=\S)",
     re.IGNORECASE,
+)
+#: "(please) go ahead", "just do it" before "and <request>": a lead, not a request.
+_GO_AHEAD = re.compile(
+    r"(?:(?:so|and|please|just|ok(?:ay)?)[\s,]+)*(?:go\s+ahead|proceed)[\s,]*", re.IGNORECASE
 )
 #: A clause that is only a pause before the speaker changes their mind.
 _PAUSE = re.compile(r"(?:wait|hold\s+on|hang\s+on|hmm+|um+|uh+|err+)[\s.!]*", re.IGNORECASE)
@@ -175,12 +198,25 @@ class Clause:
     lead: int
     marker: str | None = None
     question: bool = False
+    #: A greeting or a closing ("Hi team", "Yours sincerely"): small talk, nothing to do.
+    small_talk: bool = False
+    #: The clause before a list ("Could you:", "please do the following for 1001"): it may
+    #: only announce the items (and name their record).
+    intro: bool = False
+    #: The first clause of a list's item (after its bullet or number).
+    item: bool = False
+    #: An opening greeting ("Dear Ana,"): a name in it addresses someone, names no record.
+    greeting: bool = False
 
     def body(self, text: str) -> str:
         return text[self.start : self.end]
 
 
-_LIST_MARK = re.compile(r"(?:^|(?<=\s))(?P<n>\d{1,2})[.)]\s+(?=[^\W\d])")
+#: A smiley between words: ":)", ";-)", ":D" (never "note: Dinner").
+_EMOTICON = re.compile(r"(?<!\S)[:;=]-?(?:\)+|\(+|D|P|p|3)(?=\s|$)")
+_LIST_MARK = re.compile(
+    r"(?:^|(?<=\s))(?:(?P<n>\d{1,2})[.)]|\((?P<p>\d{1,2})\))\s+(?=[^\W\d]|\d{1,3}\s+[^\W\d])"
+)
 
 
 def list_items(text: str) -> dict[int, int]:
@@ -189,7 +225,7 @@ def list_items(text: str) -> dict[int, int]:
     found: dict[int, int] = {}
     expected = 1
     for m in _LIST_MARK.finditer(text):
-        if int(m.group("n")) == expected:
+        if int(m.group("n") or m.group("p")) == expected:
             found[m.start()] = m.end()
             expected += 1
     return found if len(found) >= 2 else {}
@@ -202,7 +238,13 @@ def sentences(text: str) -> list[tuple[int, int, bool]]:
     start = 0
     i = 0
     items = list_items(text)
+    smiles = {m.start(): m.end() for m in _EMOTICON.finditer(text)}
     while i < len(text):
+        if i in smiles:  # "add a guide :) cheers": a smiley ends what was said before it
+            if text[start:i].strip():
+                out.append((start, i, False))
+            start = i = smiles[i]
+            continue
         if i in items:  # "1. add … 2. add …": each numbered item is a sentence of its own
             if text[start:i].strip():
                 out.append((start, i, "?" in text[start:i].rstrip()[-1:]))
@@ -263,6 +305,8 @@ def _cuts(text: str, start: int, end: int, vocab: Vocabulary) -> list[tuple[int,
         )
         before = text[max(start, w - 3) : w].casefold()
         strong = STRONG_MARKER.match(text, w, end) and not before.endswith(("i ", "we "))
+        if strong and _AUXILIARY.search(text, max(start, w - 8), w):
+            strong = None  # "how much was actually paid": an adverb, not a correction
         # A quoted value is over at its closing quote: what follows a comma or "and" after
         # it is a clause of its own ("set the note to "x", and no changes to the date").
         closes = text[gap_start - 1] in "\"\u201d'\u2019"
@@ -300,6 +344,9 @@ def _with_asides(
     for m in _REPORTED.finditer(text, start, end):
         if m.end() < end and not _inside_quote(text, start, m.start()):
             added.append((m.end(), m.end()))
+    for m in _WANTS_TO_KNOW.finditer(text, start, end):  # "before I ask, I want to know …"
+        if m.start() > start and not _inside_quote(text, start, m.start()):
+            added.append((m.start(), m.start()))
     if not added:
         return cuts
     merged = sorted({*cuts, *added})
@@ -339,47 +386,79 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 def split_clauses(text: str, vocab: Vocabulary) -> list[Clause]:
     clauses: list[Clause] = []
-    for s_start, s_end, asked in sentences(text):
-        pieces: list[tuple[int, int]] = []
-        at = s_start
-        conditional = _CONDITIONAL.match(text[s_start:s_end].lstrip()) is not None
-        cuts = [] if conditional else _cuts(text, s_start, s_end, vocab)
-        for gap_start, next_start in cuts:
-            pieces.append((at, gap_start))
-            at = next_start
-        pieces.append((at, s_end))
-        pending: tuple[int, str] | None = None
-        sentence: list[Clause] = []
-        for n, (p_start, p_end) in enumerate(pieces):
-            lead, end = _trimmed(text, p_start, p_end)
-            if lead >= end:
-                continue
-            if _SCRATCH.fullmatch(text, lead, end) and n + 1 < len(pieces):
-                after = _trimmed(text, *pieces[n + 1])
-                if _RESTATES.match(text, *after):  # "scratch that, the note should say: …"
-                    pending = (lead, " ".join(text[lead:end].casefold().split()))
-                    continue
-            if _PAUSE.fullmatch(text, lead, end):
-                pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
-                continue
-            if list_header(text, lead, end):
-                continue  # "2 things:": the items after it are the requests
-            opener = _LEAD_COLON.match(text, lead, end)
-            if opener is not None:  # "Please: note = 'x'": what follows the colon is asked
-                lead = opener.end()
-            start, marker = lead, None
-            found = marker_at(text, lead, end)
-            if found is not None:
-                marker = found.words
-                start, end = _trimmed(text, found.end, end)
-            if pending is not None:
-                lead, marker = pending[0], marker or pending[1]
-                pending = None
-            if start >= end:
-                pending = (lead, marker or "")
-                continue
-            sentence.append(Clause(start=start, end=end, lead=lead, marker=marker))
-        if sentence and asked:
+    ends, _ = signature(text, vocab.words)
+    items = set(list_items(text).values())
+    said = [(s, min(e, ends), q) for s, e, q in sentences(text) if s < ends]
+    listed = [s in items or bullet_end(text, s, e) > s for s, e, _ in said]
+    for index, (s_start, s_end, asked) in enumerate(said):
+        s_start = bullet_end(text, s_start, s_end)
+        s_start = polite_condition(text, s_start, s_end)[0]
+        sentence = _sentence(text, s_start, s_end, vocab, first=not clauses)
+        if not sentence:
+            continue
+        if asked:
             sentence[-1] = attrs.evolve(sentence[-1], question=True)
+        if index + 1 < len(said) and listed[index + 1] and not listed[index]:
+            sentence[-1] = attrs.evolve(sentence[-1], intro=True)  # "Could you:" before "- …"
+        if listed[index]:
+            sentence[0] = attrs.evolve(sentence[0], item=True)
         clauses.extend(sentence)
     return clauses
+
+
+def _sentence(
+    text: str, s_start: int, s_end: int, vocab: Vocabulary, *, first: bool
+) -> list[Clause]:
+    """The clauses of one sentence."""
+    pieces: list[tuple[int, int]] = []
+    at = s_start
+    conditional = _CONDITIONAL.match(text[s_start:s_end].lstrip()) is not None
+    cuts = [] if conditional else _cuts(text, s_start, s_end, vocab)
+    for gap_start, next_start in cuts:
+        pieces.append((at, gap_start))
+        at = next_start
+    pieces.append((at, s_end))
+    pending: tuple[int, str] | None = None
+    sentence: list[Clause] = []
+    for n, (p_start, p_end) in enumerate(pieces):
+        lead, end = _trimmed(text, p_start, p_end)
+        if lead >= end:
+            continue
+        greets = first and n == 0 and greeting(text, lead, end)
+        if greets or closing(text, lead, end):
+            sentence.append(
+                Clause(start=lead, end=end, lead=lead, small_talk=True, greeting=greets)
+            )
+            continue
+        lead, end = _trimmed(text, *polite_condition(text, lead, end))
+        if _SCRATCH.fullmatch(text, lead, end) and n + 1 < len(pieces):
+            after = _trimmed(text, *pieces[n + 1])
+            if _RESTATES.match(text, *after):  # "scratch that, the note should say: …"
+                pending = (lead, " ".join(text[lead:end].casefold().split()))
+                continue
+        if _GO_AHEAD.fullmatch(text, lead, end) and n + 1 < len(pieces):
+            continue  # "please go ahead and submit it": the request is what follows
+        if _PAUSE.fullmatch(text, lead, end):
+            pending = (lead, "wait")  # "wait, is it still valid? …": a correction may follow
+            continue
+        if list_header(text, lead, end):
+            continue  # "2 things:": the items after it are the requests
+        header = _LIST_HEADER.match(text, lead, end)
+        if header is not None and text[header.end() : end].lstrip().startswith(":"):
+            lead = _trimmed(text, text.index(":", header.end()) + 1, end)[0]  # "Two updates: …"
+        opener = _LEAD_COLON.match(text, lead, end)
+        if opener is not None:  # "Please: note = 'x'": what follows the colon is asked
+            lead = opener.end()
+        start, marker = lead, None
+        found = marker_at(text, lead, end)
+        if found is not None:
+            marker = found.words
+            start, end = _trimmed(text, found.end, end)
+        if pending is not None:
+            lead, marker = pending[0], marker or pending[1]
+            pending = None
+        if start >= end:
+            pending = (lead, marker or "")
+            continue
+        sentence.append(Clause(start=start, end=end, lead=lead, marker=marker))
+    return sentence

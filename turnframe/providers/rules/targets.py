@@ -118,6 +118,8 @@ class Targets:
     #: Said key -> label to use (shared between turns: never changed).
     _names: Mapping[str, str] = attrs.field(init=False, factory=dict)
     _partial: frozenset[str] = attrs.field(init=False, default=frozenset())  # words of names
+    #: Where a name addresses someone ("Dear Ana,"): never the user naming their record.
+    addressed: list[Span] = attrs.field(factory=list)
 
     def __attrs_post_init__(self) -> None:
         names = tuple(sorted((n, tuple(lbs)) for n, lbs in self.names.items()))
@@ -157,7 +159,7 @@ class Targets:
     def default(self) -> Target:
         if self.current is not None:
             return self.current
-        anywhere = {m.label for m in self.mentions(0, len(self.text))}
+        anywhere = {m.label for m in self.mentions(0, len(self.text), self.addressed)}
         if len(anywhere) == 1:  # the one case the message names, wherever it names it
             return LabelTarget(label=anywhere.pop())
         if self.focus:
