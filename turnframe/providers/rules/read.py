@@ -86,9 +86,9 @@ from turnframe.providers.rules.shapes import (
     TRIM,
 )
 from turnframe.providers.rules.split import Clause, marker_at, story
+from turnframe.providers.rules.takebacks import only_restated, taken_back
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
-from turnframe.providers.rules.withdrawals import only_restated, withdrawn
 from turnframe.reading.months import with_month
 from turnframe.reading.numbers import NUMBER_WORDS
 from turnframe.references import AliasMatch
@@ -440,7 +440,7 @@ class Reader:
         if _ASKS_WHETHER.match(self.text, s, e):
             self._question(clause, s, e)  # "let me know whether the warranty is still valid"
             return
-        readers = (self._cancel, self._keep, self._withdraw, self._constraint)
+        readers = (self._cancel, self._keep, self._take_back, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
             return
         if self._arrowed_before_a_field(clause, s, e):
@@ -780,10 +780,10 @@ class Reader:
             lambda _, act, __: isinstance(act, OperationAct) and act.operation in names
         )
 
-    def _withdraw(self, clause: Clause, s: int, e: int) -> bool:
+    def _take_back(self, clause: Clause, s: int, e: int) -> bool:
         """"leave the X as it is", "forget the X part", "just the A": earlier acts of the
         turn that the clause names (or, for "just", does not name) are taken back."""
-        roots = withdrawn(self.text, s, e, self.plan, self.vocab)
+        roots = taken_back(self.text, s, e, self.plan, self.vocab)
         for root in roots:
             self._add_cancel(root, (clause.lead, e))
         if roots:

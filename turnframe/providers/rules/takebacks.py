@@ -1,18 +1,18 @@
-"""Withdrawals: a later clause of the same message takes back an earlier act by what it names.
+"""Take-backs: a later clause of the same message takes back an earlier act by what it names.
 
 =====================================================  ========================================
 "X to Y. Actually, leave the X as it is."              the earlier act whose words name X is
-                                                       withdrawn (``cancel``); the rest stays
+                                                       taken back (``cancel``); the rest stays
 "forget the X part", "skip the X bit", "never mind     the same
 the X"
 "don't do the X after all"                             the same
 "A and B, actually don't B, just the A"                every other change of the turn is
-                                                       withdrawn; A stays
+                                                       taken back; A stays
 =====================================================  ========================================
 
 What the clause names (``X``) is matched against the earlier acts' own evidence (the words the
 user said for them), or their field or operation: nothing is guessed from the clause alone. A
-clause that names no earlier act is not a withdrawal (it is read as anything else would be).
+clause that names no earlier act is not a take-back (it is read as anything else would be).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ _STAY = (
 )
 _PART = r"(?:\s+(?:part|bit|thing|one|change|request))?"
 _AFTER_ALL = r"(?:\s*,?\s*(?:after\s+all|then|for\s+now|please|thanks))*"
-_WITHDRAWN = (
+_TAKEN_BACK = (
     re.compile(rf"(?:leave|keep)\s+(?P<x>.+?)\s+{_STAY}{_AFTER_ALL}", ICASE),
     re.compile(
         rf"(?:forget|skip|drop|scrap|scratch|ignore|never\s*mind|no\s+need\s+for)"
@@ -45,11 +45,11 @@ _SMALL = re.compile(r"^(?:the|my|our|this|that|its|their|your|a|an)\s+", ICASE)
 _PRONOUN = frozenset({"it", "that", "this", "them", "everything", "all", "one", "that one"})
 
 
-def withdrawn(
+def taken_back(
     text: str, s: int, e: int, plan: PlanBuilder, vocab: Vocabulary
 ) -> tuple[int, ...]:
-    """The roots of the earlier acts a withdrawal clause (see the module) takes back, or ()."""
-    for form in _WITHDRAWN:
+    """The roots of the earlier acts a take-back clause (see the module) takes back, or ()."""
+    for form in _TAKEN_BACK:
         m = form.fullmatch(text, s, e)
         if m is None:
             continue
