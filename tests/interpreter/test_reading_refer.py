@@ -78,3 +78,84 @@ async def test_a_withdrawal_naming_nothing_said_earlier_withdraws_nothing() -> N
         {"events": [_field("lisbon", "note", "umbrellas")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
+
+
+# --- a request at the end of a story takes the one thing the story names ---------------------
+
+
+def _card(case: str, operation: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "events": [],
+        "ends_with": "card",
+        "card": {"case": case, "operation": operation, "arguments": arguments},
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        (
+            "Order 1001: the minibar charged me 18 euros for water I never had. Refund it please.",
+            1800,
+        ),
+        ("About 1001. The hotel billed 25,50 € twice for parking! Could you pay that back?", 2550),
+        (
+            "Hi, order 1001, I stayed one night and was charged €30 too much. Please refund that.",
+            3000,
+        ),
+    ],
+)
+async def test_a_refund_of_it_after_a_story_with_one_amount_proposes_that_amount(
+    text: str, amount: int
+) -> None:
+    graded = await _talk("refund-desk", (text,), _card("order-1001", "refund", {"amount": amount}))
+    assert graded.right, graded.why
+    assert not graded.wrong_commits
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "On 1001 I paid 12 euros for parking and 9 euros for towels. Please refund it.",
+        "Order 1001. They took 20 euros at check-in. Then another 35 euros at checkout. "
+        "Refund that.",
+    ],
+)
+async def test_a_refund_of_it_after_a_story_with_several_amounts_asks_which(text: str) -> None:
+    graded = await _talk(
+        "refund-desk",
+        (text,),
+        {"events": [], "ends_with": "clarification", "clarification": {"argument": "amount"}},
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_rebooking_of_it_after_a_story_about_one_leg_moves_that_leg() -> None:
+    graded = await _talk(
+        "travel-desk",
+        (
+            "Seriously? My way back is booked for the 16th? I asked for the 18th. "
+            "Rebook it to 18 March.",
+        ),
+        _card("lisbon", "rebook", {"leg": "return", "date": "2026-03-18"}),
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_story_date_never_becomes_the_new_date_of_a_request() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("The return flight is on 16 March and that does not work for us. Please rebook it.",),
+        {"events": [], "ends_with": "clarification", "clarification": {"argument": "date"}},
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_routine_change_is_never_filled_from_a_story() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("We spent 900 euros last year in Rome and it was plenty. Set the budget.",),
+        {"events": [], "ends_with": "clarification"},
+    )
+    assert graded.right, graded.why
+    assert not graded.wrong_commits
