@@ -1,7 +1,7 @@
 """Requests that refer back to a story: "… was charged 15 twice. Please undo it."
 
 A message that explains first and asks last often leaves out of the request what the story
-already said: "… I paid 40 too much. Can you pay it back?", "The second leg is on the 3rd? I said
+already said: "… I paid 40 too much. Can you pay it back?", "The second part is on the 3rd? I said
 the 5th! Move it to the 5th." When the request's operation always waits for a confirmation card
 (the card shows the exact arguments before anything runs), an argument the request left out is
 taken from the story before it:
