@@ -159,3 +159,34 @@ async def test_a_routine_change_is_never_filled_from_a_story() -> None:
     )
     assert graded.right, graded.why
     assert not graded.wrong_commits
+
+
+# --- a bare "is it?" asks about the sentence before it ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("desk", "text", "answer"),
+    [
+        (
+            "travel-desk",
+            "I only booked because of the promo code. That code had better be valid. Is it?",
+            "discount_valid",
+        ),
+        (
+            "refund-desk",
+            "Order 1001 should really have a receipt on file by now. Does it?",
+            "receipt",
+        ),
+    ],
+)
+async def test_a_bare_is_it_asks_about_what_the_sentence_before_it_says(
+    desk: str, text: str, answer: str
+) -> None:
+    graded = await _talk(desk, (text,), {"events": [], "ends_with": "answer", "answers": [answer]})
+    assert graded.right, graded.why
+
+
+async def test_a_bare_is_it_with_nothing_before_it_answers_nothing() -> None:
+    graded = await _talk("travel-desk", ("Is it?",), {"events": [], "ends_with": "answer"})
+    assert not graded.wrong_commits
+    assert "answer:discount_valid" not in graded.shown

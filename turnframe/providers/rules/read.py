@@ -70,6 +70,7 @@ from turnframe.providers.rules.negations import (
 )
 from turnframe.providers.rules.questions import (
     QUESTION_OPENING,
+    QuestionReading,
     asks_whether_allowed,
     looks_like_question,
     read_question,
@@ -192,6 +193,12 @@ _TOLD_YOU = re.compile(
 _PUT_IT_ON = re.compile(
     r"(?:put|add|set|save|apply|update)\s+(?:it|that|this)\s+(?P<on>(?:on|to|in|into|for)\s+.{1,40}?)"
     r"(?:\s+(?:already|now|please|asap|today))*",
+    ICASE,
+)
+#: A question that is only a pronoun: "is it?", "does it still?", "is that so?".
+_BARE_ASK = re.compile(
+    r"(?:is|was|are|does|did|has|will|would|can)\s+(?:it|that|this|they|she|he)"
+    r"(?:\s+(?:still|now|really|too|yet|though|even|so|at\s+least|or\s+not))*\s*\??",
     ICASE,
 )
 #: Words that point back to something said before: "that payment", "do the same".
@@ -1219,6 +1226,9 @@ class Reader:
 
     def _question(self, clause: Clause, s: int, e: int) -> None:
         reading = read_question(self.text[s:e], self.vocab)
+        asked_back = self._asked_back(reading, s, e)
+        if asked_back is not None:  # "The X better still be valid. Is it?": the sentence's X
+            reading, (s, e) = asked_back
         asked_to_do = _ASKED_TO_DO.search(self.text, max(clause.start, s - 40), s)
         plain = reading.question is None and reading.recall is None and not reading.hypothetical
         if asked_to_do is not None and plain and QUESTION_OPENING.match(self.text, s, e) is None:
@@ -1250,6 +1260,27 @@ class Reader:
             evidence=evidence,
         )
         self._emit(act)
+
+    def _asked_back(
+        self, reading: QuestionReading, s: int, e: int
+    ) -> tuple[QuestionReading, Span] | None:
+        """ "The X had better still be valid or I'm leaving. Is it?": a question that is only
+        a pronoun asks about what the sentence right before it says, when that sentence reads
+        as one of the workflow's questions; None otherwise."""
+        if reading.question is not None or reading.recall is not None or reading.hypothetical:
+            return None
+        if not _BARE_ASK.fullmatch(self.text, s, e):
+            return None
+        head = self.text[:s].rstrip(" \t\n.!?")
+        begin = max(head.rfind(c) for c in ".!?\n") + 1
+        said = head[begin:].strip()
+        if not said:
+            return None
+        before = read_question(said, self.vocab)
+        if before.question is None or before.hypothetical:
+            return None
+        start = begin + (len(head[begin:]) - len(head[begin:].lstrip()))
+        return before, (start, e)
 
     def _correction(self, clause: Clause, s: int, e: int) -> bool:
         make_it = _MAKE_IT.match(self.text, s, e)
