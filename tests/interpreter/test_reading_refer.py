@@ -18,6 +18,14 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+def _card(case: str, operation: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "events": [],
+        "ends_with": "card",
+        "card": {"case": case, "operation": operation, "arguments": arguments},
+    }
+
+
 async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
     return await play_turns(desk_name, turns, expect)
 
@@ -80,15 +88,29 @@ async def test_a_withdrawal_naming_nothing_said_earlier_withdraws_nothing() -> N
     assert graded.right, graded.why
 
 
+async def test_dont_do_the_named_thing_after_all_keeps_the_other_request() -> None:
+    graded = await _talk(
+        "travel-desk",
+        (
+            "Rebook the return flight to 17 March and add a note 'late'. "
+            "Don't do the return flight after all.",
+        ),
+        {"events": [_field("lisbon", "note", "late")], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_keeping_another_thing_as_it_is_adds_no_second_request() -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("Move the way back to 20 March but keep the outbound flight as it is.",),
+        _card("lisbon", "rebook", {"leg": "return", "date": "2026-03-20"}),
+    )
+    assert graded.right, graded.why
+    assert graded.shown.count("card:") == 1, graded.shown
+
+
 # --- a request at the end of a story takes the one thing the story names ---------------------
-
-
-def _card(case: str, operation: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "events": [],
-        "ends_with": "card",
-        "card": {"case": case, "operation": operation, "arguments": arguments},
-    }
 
 
 @pytest.mark.parametrize(

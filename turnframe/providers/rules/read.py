@@ -87,7 +87,7 @@ from turnframe.providers.rules.shapes import (
     TRIM,
 )
 from turnframe.providers.rules.split import Clause, marker_at, story
-from turnframe.providers.rules.takebacks import only_restated, taken_back
+from turnframe.providers.rules.takebacks import left_as_is, only_restated, taken_back
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.months import with_month
@@ -793,8 +793,8 @@ class Reader:
         roots = taken_back(self.text, s, e, self.plan, self.vocab)
         for root in roots:
             self._add_cancel(root, (clause.lead, e))
-        if roots:
-            return True
+        if roots or left_as_is(self.text, s, e):
+            return True  # "… but keep the other one as it is": nothing more to do
         # "just the A" when A is already all that is left: said, nothing more to do
         return only_restated(self.text, s, e, self.plan, self.vocab)
 

@@ -41,6 +41,8 @@ _TAKEN_BACK = (
 )
 _ONLY = re.compile(rf"(?P<x>.+?){_AFTER_ALL}", ICASE)
 _ONLY_BEFORE = re.compile(r"(?<!\w)(?:just|only)\s*$", ICASE)
+#: The most words a take-back names its thing with ("the second one on the list").
+_MAX_NAMED = 5
 _SMALL = re.compile(r"^(?:the|my|our|this|that|its|their|your|a|an)\s+", ICASE)
 _PRONOUN = frozenset({"it", "that", "this", "them", "everything", "all", "one", "that one"})
 
@@ -73,7 +75,7 @@ def taken_back(
 def _named(words: str, plan: PlanBuilder, vocab: Vocabulary) -> int | None:
     """The root of the latest change of the turn that ``words`` name, if any."""
     said = _SMALL.sub("", words.strip()).strip()
-    if not said or said.casefold() in _PRONOUN or len(said.split()) > 5:
+    if not said or said.casefold() in _PRONOUN or len(said.split()) > _MAX_NAMED:
         return None
     spaced = r"\s+".join(map(re.escape, said.split()))
     phrase = re.compile(rf"(?<!\w){spaced}(?!\w)", ICASE)
@@ -109,3 +111,10 @@ def _only(text: str, s: int, e: int) -> re.Match[str] | None:
     elif _ONLY_BEFORE.search(text, max(0, s - 6), s) is None:
         return None
     return _ONLY.fullmatch(text, s, e)
+
+
+def left_as_is(text: str, s: int, e: int) -> bool:
+    """Whether the clause only says something stays as it is ("keep the other one as it is"):
+    what a turn does not ask for stays anyway, so it asks for nothing."""
+    m = _TAKEN_BACK[0].fullmatch(text, s, e)
+    return m is not None and 0 < len(_SMALL.sub("", m.group("x").strip()).split()) <= _MAX_NAMED
