@@ -7,7 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from turnframe.examples import sample
+from turnframe.plan import CancelAct
+from turnframe.providers.rules import read_turn
+from turnframe.testing import make_turn
 from turnframe.testing.phrasings import Graded, play_turns
 
 pytestmark = pytest.mark.anyio
@@ -212,3 +218,22 @@ async def test_a_bare_is_it_with_nothing_before_it_answers_nothing() -> None:
     graded = await _talk("travel-desk", ("Is it?",), {"events": [], "ends_with": "answer"})
     assert not graded.wrong_commits
     assert "answer:discount_valid" not in graded.shown
+
+
+# --- a take-back names what it takes back ----------------------------------------------------
+
+_OTHER_WORDS = ("garden", "blue car", "old sofa", "weekend plan", "spare key", "window seat")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(_OTHER_WORDS),
+    st.sampled_from(("leave the {} as it is", "forget the {} part", "keep my {} unchanged")),
+)
+def test_a_take_back_naming_nothing_the_message_asked_for_cancels_nothing(
+    words: str, form: str
+) -> None:
+    text = f"Set the note to 'call me'. Actually, {form.format(words)}."
+    turn = make_turn(text)
+    plan = read_turn(turn, sample("travel-desk").workflow, case_labels=("Lisbon",))
+    assert not [a for a in plan.acts if isinstance(a, CancelAct)], plan.acts
