@@ -46,6 +46,7 @@ from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
+from turnframe.providers.rules.refer import fill_from_story
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.rewrites import prepared
 from turnframe.providers.rules.several import each_record_asked
@@ -164,6 +165,8 @@ def _read_english(
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    # "… was charged 15 twice. Please undo it.": a carded request takes what the story named.
+    fill_from_story(plan, text, vocab, reader.ctx, aliases)
     # "add a lamp twice", "… and one for Rui": two requests, read before they are vetted.
     read_repeats(plan)
     mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731

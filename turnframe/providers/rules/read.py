@@ -81,6 +81,7 @@ from turnframe.providers.rules.negations import (
 )
 from turnframe.providers.rules.questions import (
     QUESTION_OPENING,
+    QuestionReading,
     asks_whether_allowed,
     looks_like_question,
     read_question,
@@ -97,6 +98,7 @@ from turnframe.providers.rules.shapes import (
     TRIM,
 )
 from turnframe.providers.rules.split import Clause, marker_at, story
+from turnframe.providers.rules.takebacks import left_as_is, only_restated, taken_back
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.reading.months import with_month
@@ -248,6 +250,12 @@ _JOINED = re.compile(
 )
 #: Where a clause turns to what the speaker wants: "…, but I think …", "… so …".
 _TURNS_TO = re.compile(r"[\s,;]+(?:but|and|so|though|although|however|yet)[\s,]+", ICASE)
+#: A question that is only a pronoun: "is it?", "does it still?", "is that so?".
+_BARE_ASK = re.compile(
+    r"(?:is|was|are|does|did|has|will|would|can)\s+(?:it|that|this|they|she|he)"
+    r"(?:\s+(?:still|now|really|too|yet|though|even|so|at\s+least|or\s+not))*\s*\??",
+    ICASE,
+)
 #: Words that point back to something said before: "that payment", "do the same".
 _POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
@@ -523,7 +531,7 @@ class Reader:
         if _ASKS_WHETHER.match(self.text, s, e):
             self._question(clause, s, e)  # "let me know whether the warranty is still valid"
             return
-        readers = (self._cancel, self._keep, self._constraint)
+        readers = (self._cancel, self._keep, self._take_back, self._constraint)
         if any(reader(clause, s, e) for reader in readers):
             return
         if self._arrowed_before_a_field(clause, s, e):
@@ -1217,6 +1225,17 @@ class Reader:
             lambda _, act, __: isinstance(act, OperationAct) and act.operation in names
         )
 
+    def _take_back(self, clause: Clause, s: int, e: int) -> bool:
+        """"leave the X as it is", "forget the X part", "just the A": earlier acts of the
+        turn that the clause names (or, for "just", does not name) are taken back."""
+        roots = taken_back(self.text, s, e, self.plan, self.vocab)
+        for root in roots:
+            self._add_cancel(root, (clause.lead, e))
+        if roots or left_as_is(self.text, s, e):
+            return True  # "… but keep the other one as it is": nothing more to do
+        # "just the A" when A is already all that is left: said, nothing more to do
+        return only_restated(self.text, s, e, self.plan, self.vocab)
+
     def _add_cancel(self, index: int, span: Span) -> None:
         self._emit(CancelAct(cancels=self.plan.root(index), evidence=self.plan.evidence(span)))
 
@@ -1645,6 +1664,9 @@ class Reader:
 
     def _question(self, clause: Clause, s: int, e: int) -> None:
         reading = read_question(self.text[s:e], self.vocab)
+        asked_back = self._asked_back(reading, s, e)
+        if asked_back is not None:  # "The X better still be valid. Is it?": the sentence's X
+            reading, (s, e) = asked_back
         asked_to_do = _ASKED_TO_DO.search(self.text, max(clause.start, s - 40), s)
         plain = reading.question is None and reading.recall is None and not reading.hypothetical
         if asked_to_do is not None and plain and QUESTION_OPENING.match(self.text, s, e) is None:
@@ -1676,6 +1698,27 @@ class Reader:
             evidence=evidence,
         )
         self._emit(act)
+
+    def _asked_back(
+        self, reading: QuestionReading, s: int, e: int
+    ) -> tuple[QuestionReading, Span] | None:
+        """ "The X had better still be valid or I'm leaving. Is it?": a question that is only
+        a pronoun asks about what the sentence right before it says, when that sentence reads
+        as one of the workflow's questions; None otherwise."""
+        if reading.question is not None or reading.recall is not None or reading.hypothetical:
+            return None
+        if not _BARE_ASK.fullmatch(self.text, s, e):
+            return None
+        head = self.text[:s].rstrip(" \t\n.!?")
+        begin = max(head.rfind(c) for c in ".!?\n") + 1
+        said = head[begin:].strip()
+        if not said:
+            return None
+        before = read_question(said, self.vocab)
+        if before.question is None or before.hypothetical:
+            return None
+        start = begin + (len(head[begin:]) - len(head[begin:].lstrip()))
+        return before, (start, e)
 
     def _correction(self, clause: Clause, s: int, e: int) -> bool:
         make_it = _MAKE_IT.match(self.text, s, e)

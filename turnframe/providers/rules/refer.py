@@ -1,0 +1,153 @@
+"""Requests that refer back to a story: "… was charged 15 twice. Please undo it."
+
+A message that explains first and asks last often leaves out of the request what the story
+already said: "… I paid 40 too much. Can you pay it back?", "The second part is on the 3rd? I said
+the 5th! Move it to the 5th." When the request's operation always waits for a confirmation card
+(the card shows the exact arguments before anything runs), an argument the request left out is
+taken from the story before it:
+
+- the story names exactly one value the argument's own parser reads: that value fills it;
+- it names several different ones: the argument is made unreadable, so the reducer asks for it
+  (never a guess);
+- it names none: nothing changes (the reducer does what it does for a missing argument).
+
+Only required arguments are filled. Dates never are: a story's date says when something
+happened or where it stands now, rarely the new value the request wants.
+
+An operation that commits at once is never filled from a story, and free text (a reason, a
+note) never is: only typed values and values of a finite set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any
+
+import attrs
+
+from turnframe.plan import CorrectAct, OperationAct, SetFieldAct
+from turnframe.policy import needs_confirmation
+from turnframe.providers.rules.args import read_arguments
+from turnframe.providers.rules.builder import PlanBuilder
+from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.references import AliasMatch
+from turnframe.workflow import Argument, Operation, ParseContext
+
+Span = tuple[int, int]
+
+#: How many values of one sentence are looked for (enough to know there are several).
+_MAX_VALUES = 4
+#: A value said as digits alone: in a story it may be a record, a count or a time.
+_BARE_NUMBER = re.compile(
+    r"(?:[\d.,#]+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|and|a"
+    r"|half|dozen|couple|few|several)(?:[\s-]+(?:[\d.,#]+|zero|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+    r"|hundred|thousand|and|a|half|dozen))*",
+    re.IGNORECASE,
+)
+#: Where one sentence of the story ends.
+_SENTENCE_END = re.compile(r"[.!?;\n]+")
+
+
+def fill_from_story(
+    plan: PlanBuilder,
+    text: str,
+    vocab: Vocabulary,
+    ctx: ParseContext,
+    aliases: Sequence[AliasMatch] = (),
+) -> None:
+    """Fill, in place, what a carded request at the end of a story left out (see the module)."""
+    gone = plan.cancelled()
+    for index, act in enumerate(plan.acts):
+        if not isinstance(act, OperationAct) or not act.evidence or plan.root(index) in gone:
+            continue
+        op = vocab.workflow.operation(act.operation)
+        if op is None:
+            continue  # an operation no workflow declares (a reversed request): rejected anyway
+        if not needs_confirmation(op.policy, is_destructive=op.is_destructive):
+            continue
+        missing = [
+            a for a in op.arguments if a.name not in act.args and a.required and _typed(a)
+        ]
+        if not missing:
+            continue
+        begin = min(ev.start for ev in act.evidence)
+        found = _story_values(plan, index, op, text, begin, ctx, aliases)
+        filled: dict[str, str] = {}
+        for argument in missing:
+            values = found.get(argument.name, {})
+            if len(values) == 1:
+                filled[argument.name] = next(iter(values.values()))
+            elif len(values) > 1:
+                filled[argument.name] = "\u2026 " + " / ".join(values.values())
+        if filled:
+            plan.acts[index] = attrs.evolve(act, args={**act.args, **filled})
+
+
+def _typed(argument: Argument) -> bool:
+    if argument.type in (date, datetime):
+        return False  # a story's date says when things happened or stand, not the new one
+    return argument.type is not str or bool(argument.choices)
+
+
+def _story_values(
+    plan: PlanBuilder,
+    index: int,
+    op: Operation[Any],
+    text: str,
+    end: int,
+    ctx: ParseContext,
+    aliases: Sequence[AliasMatch],
+) -> dict[str, dict[Any, str]]:
+    """Every argument value the sentences before ``end`` name that no other act took, by
+    argument: parsed value -> the words said."""
+    taken = [
+        (ev.start, ev.end)
+        for i, act in enumerate(plan.acts)
+        if i != index and isinstance(act, SetFieldAct | CorrectAct | OperationAct)
+        for ev in act.evidence
+    ]
+    found: dict[str, dict[Any, str]] = {}
+    start = 0
+    for stop in [m.end() for m in _SENTENCE_END.finditer(text, 0, end)] + [end]:
+        s, e = start, stop
+        start = stop
+        if s >= e or not text[s:e].strip():
+            continue
+        if any(ts < e and s < te for ts, te in taken):
+            continue  # a sentence another change read is that change's, not the story's
+        said_here = text
+        for _ in range(_MAX_VALUES):  # each value read is masked, so the next one shows
+            reading = read_arguments(op, said_here, s, e, ctx=ctx, aliases=aliases)
+            masked = said_here
+            for name, said in reading.args.items():
+                argument = next((a for a in op.arguments if a.name == name), None)
+                if argument is None or not _typed(argument):
+                    continue
+                try:
+                    value = argument.parse(said, ctx)
+                except ValueError:
+                    continue
+                if not _BARE_NUMBER.fullmatch(said):  # a bare number may be a record's
+                    found.setdefault(name, {}).setdefault(_key(value), said)
+                at = masked.casefold().find(said.casefold(), s, e)
+                if at >= 0:
+                    masked = masked[:at] + " " * len(said) + masked[at + len(said) :]
+            if masked == said_here:
+                break
+            said_here = masked
+    return found
+
+
+def _key(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
+__all__ = ["fill_from_story"]
