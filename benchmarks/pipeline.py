@@ -85,6 +85,11 @@ class BenchProvider:
         self.requests = 0
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
+        return self.answer_now(request)
+
+    def answer_now(self, request: ProviderRequest) -> ProviderAnswer:
+        """It computes its answer and sends nothing (``AnswersAtOnce``): the chain calls it in
+        the turn's task, as it calls the rules interpreter."""
         if request.purpose is not Purpose.INTERPRET:
             raise AssertionError(f"unexpected {request.purpose.value} request")
         self.requests += 1

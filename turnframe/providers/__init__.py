@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from turnframe.providers.attempts import AttemptOutcome, AttemptStep, GateAnswer, ProviderAttempt
 from turnframe.providers.base import (
+    AnswersAtOnce,
     ChatMessage,
     HoldsSecrets,
     Provider,
@@ -38,6 +39,7 @@ from turnframe.providers.redaction import Redactor, redact
 
 __all__ = [
     "AnswerCheck",
+    "AnswersAtOnce",
     "AttemptOutcome",
     "AttemptStep",
     "BadProviderResponse",

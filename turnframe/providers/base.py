@@ -160,6 +160,19 @@ class Provider(Protocol):
 
 
 @runtime_checkable
+class AnswersAtOnce(Protocol):
+    """A provider whose answer needs no waiting (it computes it; it sends nothing anywhere).
+
+    The chain calls :meth:`answer_now` in the caller's task instead of sending ``complete`` in
+    a task of its own under the attempt deadline: a synchronous call cannot be interrupted by a
+    deadline anyway, and it cannot answer late. Its errors are classified as ``complete``'s
+    would be. ``complete`` must give the same answer (other callers await it).
+    """
+
+    def answer_now(self, request: ProviderRequest) -> ProviderAnswer: ...
+
+
+@runtime_checkable
 class HoldsSecrets(Protocol):
     """A provider that knows its secrets (API keys): the chain redacts them from every word of
     a provider it keeps."""

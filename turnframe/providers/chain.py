@@ -12,6 +12,9 @@ Rules (see ``docs/providers.md`` and ADR 0007):
 - Structured concurrency: each attempt runs in a task group owned by the call. After a timeout
   the attempt keeps running so a late answer can be recorded (once, never used), but only while
   the call lasts (plus ``policy.late_answer_grace``); the call cancels it before returning.
+  A provider that answers at once (:class:`~turnframe.providers.base.AnswersAtOnce`) is called
+  in the caller's task: no task, no deadline (it cannot be late); a chain of only such
+  providers opens no task group.
 
 - A malformed answer (:class:`~turnframe.providers.errors.MalformedAnswer`, raised by the
   provider or by the call's ``check``) gets ``policy.repair_rounds`` repair rounds on the same
@@ -44,6 +47,7 @@ from turnframe._hashing import digest_bytes
 from turnframe.errors import ConfigError
 from turnframe.providers.attempts import AttemptOutcome, AttemptStep, GateAnswer, ProviderAttempt
 from turnframe.providers.base import (
+    AnswersAtOnce,
     HoldsSecrets,
     Provider,
     ProviderAnswer,
@@ -106,6 +110,9 @@ class ProviderChain:
         self.deadline = deadline
         held = [s for p in providers if isinstance(p, HoldsSecrets) for s in p.secrets]
         self.redact = Redactor([*secrets, *held])
+        #: The providers called in the caller's task (no task, no deadline).
+        self.at_once = frozenset(p.name for p in providers if isinstance(p, AnswersAtOnce))
+        self._needs_tasks = len(self.at_once) < len(self.providers)
 
     async def complete(
         self,
@@ -125,10 +132,13 @@ class ProviderChain:
         strict parse): a :class:`MalformedAnswer` from it gets the repair round.
         """
         call = _ChainCall(self, request, gate, on_attempt, prior_attempts, check)
-        async with anyio.create_task_group() as tg:
-            outcome = await call.run(tg)
-            if call.in_flight:  # late answers are listened for only while the call lasts
-                tg.cancel_scope.cancel()
+        if not self._needs_tasks:  # every provider answers in the caller's task
+            outcome = await call.run(None)
+        else:
+            async with anyio.create_task_group() as tg:
+                outcome = await call.run(tg)
+                if call.in_flight:  # late answers are listened for only while the call lasts
+                    tg.cancel_scope.cancel()
         if isinstance(outcome, BaseException):
             raise outcome
         return outcome
@@ -212,19 +222,16 @@ class _ChainCall:
         self.slots: list[_Slot] = []  # one per send, in the order sent
         self.pending_delay = 0.0
         self.sending_since = now_ns()
-        self.backoff = wait_exponential(
-            multiplier=self.policy.backoff_initial,
-            exp_base=self.policy.backoff_multiplier,
-            max=self.policy.backoff_max,
-        )
+        self.tg: anyio.abc.TaskGroup | None = None
 
     @property
     def in_flight(self) -> bool:
         """Whether a send is still running (its task sets ``done`` as its last act)."""
         return any(not slot.done.is_set() for slot in self.slots)
 
-    async def run(self, tg: anyio.abc.TaskGroup) -> ChainAnswer | Exception:
-        """Decide the call; errors are returned, to be raised outside the task group."""
+    async def run(self, tg: anyio.abc.TaskGroup | None) -> ChainAnswer | Exception:
+        """Decide the call; errors are returned, to be raised outside the task group (None:
+        every provider answers at once, so no attempt needs a task)."""
         self.tg = tg
         try:
             try:
@@ -305,7 +312,12 @@ class _ChainCall:
         error = state.outcome.exception() if state.outcome is not None else None
         if isinstance(error, ProviderError) and error.retry_after is not None:
             return max(0.0, error.retry_after)
-        return float(self.backoff(state))
+        backoff = wait_exponential(
+            multiplier=self.policy.backoff_initial,
+            exp_base=self.policy.backoff_multiplier,
+            max=self.policy.backoff_max,
+        )
+        return float(backoff(state))
 
     async def _sleep(self, seconds: float) -> None:
         self.pending_delay = seconds
@@ -330,13 +342,13 @@ class _ChainCall:
             await self._record(**fields, gate=GateAnswer.REFUSED, outcome=AttemptOutcome.NOT_SENT)
             raise _Sealed(self.request.turn_id)
         self.sent[provider.name] = number
-        slot = _Slot()
-        self.slots.append(slot)
-        self.tg.start_soon(self._send, provider, slot, request)
-        await self._race(slot.done.wait, self.policy.attempt_timeout)
-        await self._record_late_answers()
-        result = slot.result
-        if not slot.done.is_set() or result is None:
+        result: ProviderAnswer | Exception | _Slot
+        if provider.name in self.chain.at_once:
+            result = self._answer_now(provider, request)
+        else:
+            result = await self._send_in_task(provider, request)
+        if isinstance(result, _Slot):  # the deadline came first
+            slot = result
             slot.timed_out = await self._record(
                 **fields,
                 outcome=AttemptOutcome.TIMED_OUT,
@@ -365,6 +377,35 @@ class _ChainCall:
                 detail=self.chain.redact(result.message),
             )
         raise result  # a ProviderError is classified by tenacity; anything else is a bug
+
+    def _answer_now(
+        self, provider: Provider, request: ProviderRequest
+    ) -> ProviderAnswer | Exception:
+        """A provider that answers at once, called here: its answer (checked) or its error."""
+        assert isinstance(provider, AnswersAtOnce)
+        try:
+            answer = provider.answer_now(request)
+            if self.check is not None:
+                self.check(answer.text)
+        except Exception as error:  # classified or re-raised by the caller, as a task's would be
+            return error
+        return answer
+
+    async def _send_in_task(
+        self, provider: Provider, request: ProviderRequest
+    ) -> ProviderAnswer | Exception | _Slot:
+        """Send in a task of the call's group under the attempt deadline: the answer or error,
+        or the send's slot when the deadline came first (the send goes on, to be recorded as a
+        late answer)."""
+        assert self.tg is not None, "a provider that waits needs the call's task group"
+        slot = _Slot()
+        self.slots.append(slot)
+        self.tg.start_soon(self._send, provider, slot, request)
+        await self._race(slot.done.wait, self.policy.attempt_timeout)
+        await self._record_late_answers()
+        if not slot.done.is_set() or slot.result is None:
+            return slot
+        return slot.result
 
     async def _send(self, provider: Provider, slot: _Slot, request: ProviderRequest) -> None:
         try:
