@@ -241,6 +241,11 @@ class RulesProvider:
         return plan_to_json(plan)
 
     async def complete(self, request: ProviderRequest) -> ProviderAnswer:
+        return self.answer_now(request)
+
+    def answer_now(self, request: ProviderRequest) -> ProviderAnswer:
+        """The reading is computed here and sent nowhere (``AnswersAtOnce``): the chain calls
+        it in the turn's own task, with no task, deadline scope or Event of its own."""
         if request.purpose is not Purpose.INTERPRET:
             raise ProviderBadRequest(
                 f"rules provider {self._name!r} only interprets; it cannot {request.purpose}",
