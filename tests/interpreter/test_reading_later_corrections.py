@@ -226,3 +226,33 @@ async def test_a_readable_correction_still_moves_the_card_to_the_new_value() -> 
         {"events": [_refund(5000)], "ends_with": "committed"},
     )
     assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["a snorkelling trip, 60 euros", "the boat tour for 2, around 40 each", "a kayak"],
+)
+async def test_a_free_text_argument_answered_in_words_waits_for_a_card_that_shows_it(
+    answer: str,
+) -> None:
+    graded = await _talk(
+        "travel-desk",
+        ("Add an extra please", answer),
+        {"events": [], "ends_with": "card"},
+    )
+    assert graded.events == (), graded.why
+    assert "card:confirm_command" in graded.shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Could you please add the note "seats together if possible"? Thank you kindly.',
+        "Please add the note \u201ccall me back if possible\u201d, thanks",
+        'If you don\'t mind, set the note to "late check-in if you can"',
+    ],
+)
+async def test_politeness_inside_a_quoted_value_is_kept_as_written(text: str) -> None:
+    graded = await _talk("travel-desk", (text,), {"events": [], "ends_with": "committed"})
+    notes = [e["data"]["value"] for e in graded.events if e["type"] == "field_set"]
+    assert len(notes) == 1 and notes[0].endswith(("possible", "you can")), graded.events

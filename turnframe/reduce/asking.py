@@ -157,14 +157,24 @@ def answered_act(card: InteractionToCreate, value: str) -> Act | None:
 def completed_in_words(
     card: InteractionToCreate, said: str, ctx: ReductionContext
 ) -> Act | None:
-    """The card's act completed by words: a free-text field value said in words still waits
-    for a card that shows it (any words read as free text; the user confirms they meant it)."""
+    """The card's act completed by words: a free-text value said in words (a field's, or an
+    operation's free-text argument: "a snorkelling trip, 60 euros") still waits for a card that
+    shows it (any words read as free text; the user confirms they meant it)."""
     act = answered_act(card, said)
-    if not isinstance(act, SetFieldAct):
-        return act
     snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
     workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
-    field = None if workflow is None else workflow.field(act.field)
+    if workflow is None:
+        return act
+    if isinstance(act, OperationAct):
+        op = workflow.operation(act.operation)
+        argument = (
+            None if op is None else next((a for a in op.arguments if a.name == card.argument), None)
+        )
+        free = argument is not None and argument.type is str
+        return attrs.evolve(act, confirm=True) if free else act
+    if not isinstance(act, SetFieldAct):
+        return act
+    field = workflow.field(act.field)
     return attrs.evolve(act, confirm=True) if field is not None and field.type is str else act
 
 

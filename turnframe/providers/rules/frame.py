@@ -284,6 +284,13 @@ def polite_condition(text: str, start: int, end: int) -> Span:
             break
         start = lead.end()
     tail = _POLITE_IF_AT_END.search(text, start, end)
-    if tail is not None and tail.start() > start:
+    if tail is not None and tail.start() > start and not _quoted(text, start, tail.start()):
         end = tail.start()
     return start, end
+
+
+def _quoted(text: str, start: int, pos: int) -> bool:
+    """Whether ``pos`` lies inside a quotation opened after ``start``: words there are a value
+    as written ('add the note "seats together if possible"'), never politeness."""
+    before = text[start:pos]
+    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
