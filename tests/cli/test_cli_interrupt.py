@@ -15,7 +15,8 @@ from cli_kit import CLOCK, cli_env, run_cli, script
 from turnframe.cli.interrupt import GRACE_SECONDS
 
 #: ``turnframe chat`` whose interpreter is stuck where cancellation cannot reach it (a thread
-#: that never returns), like a store write waiting for another process's lock.
+#: that never returns), like a store write waiting for another process's lock. The rules
+#: provider answers at once (``answer_now``); this one is made a provider that waits.
 STUCK_CHAT = """
 import sys, threading
 import anyio.to_thread
@@ -26,6 +27,7 @@ async def stuck(self, request):
     await anyio.to_thread.run_sync(threading.Event().wait)
 
 RulesProvider.complete = stuck
+del RulesProvider.answer_now  # a provider that waits: the chain awaits the stuck complete()
 from turnframe.cli import main
 sys.exit(main(sys.argv[1:]))
 """
