@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import anyio
 import pytest
@@ -106,3 +107,20 @@ async def test_a_bug_in_a_provider_that_answers_at_once_is_raised_as_it_is() -> 
 
     with pytest.raises(KeyError):
         await Harness([rules]).chain.complete(make_request(), gate=ScriptedGate())
+
+
+def test_a_subclass_that_overrides_complete_is_awaited_not_answered_at_once() -> None:
+    from turnframe.examples import sample
+    from turnframe.providers.base import answers_at_once
+    from turnframe.providers.rules import RulesProvider
+
+    class Waiting(RulesProvider):
+        async def complete(self, request: Any) -> Any:
+            return await super().complete(request)
+
+    workflows = [sample("travel-desk").workflow]
+    assert answers_at_once(RulesProvider(workflows=workflows))
+    assert not answers_at_once(Waiting(workflows=workflows))
+    patched = RulesProvider(workflows=workflows)
+    patched.complete = Waiting.complete.__get__(patched)  # type: ignore[method-assign]
+    assert not answers_at_once(patched)

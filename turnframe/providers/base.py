@@ -172,6 +172,19 @@ class AnswersAtOnce(Protocol):
     def answer_now(self, request: ProviderRequest) -> ProviderAnswer: ...
 
 
+def answers_at_once(provider: object) -> bool:
+    """Whether the chain may call ``provider.answer_now`` instead of awaiting ``complete``: it
+    is an :class:`AnswersAtOnce`, and its ``complete`` is not overridden below the class that
+    defines ``answer_now`` (a subclass, or an instance, that replaces ``complete`` with one that
+    waits is awaited as written)."""
+    if not isinstance(provider, AnswersAtOnce) or "complete" in getattr(provider, "__dict__", {}):
+        return False
+    mro = type(provider).__mro__
+    owner_now = next(c for c in mro if "answer_now" in vars(c))
+    owner_complete = next((c for c in mro if "complete" in vars(c)), None)
+    return owner_complete is None or issubclass(owner_now, owner_complete)
+
+
 @runtime_checkable
 class HoldsSecrets(Protocol):
     """A provider that knows its secrets (API keys): the chain redacts them from every word of

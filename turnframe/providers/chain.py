@@ -53,6 +53,7 @@ from turnframe.providers.base import (
     ProviderAnswer,
     ProviderRequest,
     RetryGate,
+    answers_at_once,
 )
 from turnframe.providers.errors import (
     TIMED_OUT_CODE,
@@ -111,7 +112,7 @@ class ProviderChain:
         held = [s for p in providers if isinstance(p, HoldsSecrets) for s in p.secrets]
         self.redact = Redactor([*secrets, *held])
         #: The providers called in the caller's task (no task, no deadline).
-        self.at_once = frozenset(p.name for p in providers if isinstance(p, AnswersAtOnce))
+        self.at_once = frozenset(p.name for p in providers if answers_at_once(p))
         self._needs_tasks = len(self.at_once) < len(self.providers)
 
     async def complete(
