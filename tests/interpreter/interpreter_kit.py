@@ -15,6 +15,7 @@ from turnframe.providers.rules import RulesProvider
 from turnframe.references import Glossary
 from turnframe.results import PlannedActResult, PlannedCommand, ReductionPlan
 from turnframe.testing import ACCOUNT, TURN_CLOCK, InMemoryCaseDirectory, make_turn, reduce_now
+from turnframe.testing.phrasings import Graded, play_turns
 
 TRAVEL = sample("travel-desk")
 REFUND = sample("refund-desk")
@@ -96,3 +97,13 @@ def read(
     plan = parse_plan(raw, turn)
     reduction = reduce_now(plan, turn, seeded_directory(), workflows=WORKFLOWS)
     return Reading(turn=turn, raw=raw, plan=plan, reduction=reduction)
+
+
+async def talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
+    """Play one conversation on a fresh seeded desk and grade it against ``expect``."""
+    return await play_turns(desk_name, turns, expect)
+
+
+def field_event(case: str, field: str, value: Any) -> dict[str, Any]:
+    """The expectation of one committed ``field_set`` event."""
+    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}

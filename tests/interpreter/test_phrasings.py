@@ -26,11 +26,6 @@ async def _play(desk_name: str) -> list[Graded]:
 
 
 @pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
 async def graded() -> list[Graded]:
     return [g for desk in DESKS for g in await _play(desk)]
 

@@ -3,34 +3,21 @@ what a conversation commits, event by event. The phrasings are written for these
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-
-from turnframe.testing.phrasings import Graded, play_turns
+from interpreter_kit import field_event, talk
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
-    return await play_turns(desk_name, turns, expect)
-
-
-def _field(case: str, field: str, value: Any) -> dict[str, Any]:
-    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
-
-
 async def test_an_admitted_typo_in_the_next_turn_sets_the_value_again() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("set the budget to 5000", "oops, typo - 500"),
         {
-            "events": [_field("lisbon", "budget", 500000), _field("lisbon", "budget", 50000)],
+            "events": [
+                field_event("lisbon", "budget", 500000),
+                field_event("lisbon", "budget", 50000),
+            ],
             "ends_with": "committed",
         },
     )
@@ -38,7 +25,7 @@ async def test_an_admitted_typo_in_the_next_turn_sets_the_value_again() -> None:
 
 
 async def test_corrections_in_a_row_commit_only_the_last_amount_after_the_click() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("refund 25 on order 1001 no 35 no sorry 30", "/click confirm"),
         {
@@ -52,13 +39,13 @@ async def test_corrections_in_a_row_commit_only_the_last_amount_after_the_click(
 
 
 async def test_a_follow_up_turn_naming_another_record_and_a_quoted_value_sets_it_there() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("set the note on order 1002 to 'waiting'", "and on order 1001 'done'"),
         {
             "events": [
-                _field("order-1002", "note", "waiting"),
-                _field("order-1001", "note", "done"),
+                field_event("order-1002", "note", "waiting"),
+                field_event("order-1001", "note", "done"),
             ],
             "ends_with": "committed",
         },
@@ -68,7 +55,7 @@ async def test_a_follow_up_turn_naming_another_record_and_a_quoted_value_sets_it
 
 async def test_same_for_a_person_in_the_next_turn_repeats_the_act_for_that_person() -> None:
     added = {"case": "lisbon", "type": "extra_added"}
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("add a kayak paid by Pedro", "same for Sofia"),
         {
@@ -83,7 +70,7 @@ async def test_same_for_a_person_in_the_next_turn_repeats_the_act_for_that_perso
 
 
 async def test_a_name_inside_an_address_in_a_next_turn_correction_never_moves_the_change() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         (
             "change the email on order 1002 to lee@mail.example",
@@ -91,8 +78,8 @@ async def test_a_name_inside_an_address_in_a_next_turn_correction_never_moves_th
         ),
         {
             "events": [
-                _field("order-1002", "contact_email", "lee@mail.example"),
-                _field("order-1002", "contact_email", "ana.b@mail.example"),
+                field_event("order-1002", "contact_email", "lee@mail.example"),
+                field_event("order-1002", "contact_email", "ana.b@mail.example"),
             ],
             "ends_with": "committed",
         },
@@ -101,7 +88,7 @@ async def test_a_name_inside_an_address_in_a_next_turn_correction_never_moves_th
 
 
 async def test_a_typo_owned_up_to_in_the_next_turn_shows_the_carded_operation_again() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("refund 20 on order 1001", "sorry typo, 25", "/click confirm"),
         {

@@ -10,24 +10,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from interpreter_kit import field_event, talk
 
 from turnframe.providers.rules.rewrites import prepared
-from turnframe.testing.phrasings import Graded, play_turns
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
-    return await play_turns(desk_name, turns, expect)
-
-
-def _field(case: str, field: str, value: Any) -> dict[str, Any]:
-    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
 
 
 def _extra(data: dict[str, Any]) -> dict[str, Any]:
@@ -48,20 +35,20 @@ def _plain(text: str) -> str:
 
 
 async def test_an_apology_before_a_routine_change_still_commits_it() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("So sorry to bother you again, but could you set the note to 'bring umbrellas'?",),
-        {"events": [_field("lisbon", "note", "bring umbrellas")], "ends_with": "committed"},
+        {"events": [field_event("lisbon", "note", "bring umbrellas")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
 
 
 async def test_would_you_mind_with_a_gerund_is_the_request_it_wraps() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("Would you mind setting the contact email on order 1001 to ana.r@example.org?",),
         {
-            "events": [_field("order-1001", "contact_email", "ana.r@example.org")],
+            "events": [field_event("order-1001", "contact_email", "ana.r@example.org")],
             "ends_with": "committed",
         },
     )
@@ -69,7 +56,7 @@ async def test_would_you_mind_with_a_gerund_is_the_request_it_wraps() -> None:
 
 
 async def test_grateful_if_you_could_reads_as_the_request() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("We would be most grateful if you could add 2 cooking classes at 45 euros each.",),
         {
@@ -81,7 +68,7 @@ async def test_grateful_if_you_could_reads_as_the_request() -> None:
 
 
 async def test_could_i_trouble_you_is_a_request_not_a_question() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Could I bother you to add a river cruise? Thank you for your patience.",),
         {"events": [_extra({"item": "river cruise"})], "ends_with": "committed"},
@@ -106,7 +93,7 @@ async def test_could_i_trouble_you_is_a_request_not_a_question() -> None:
     ],
 )
 async def test_a_wrapped_request_adds_what_it_asks(said: str) -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         (said,),
         {"events": [_extra({"item": "sunset cruise", "quantity": 1})], "ends_with": "committed"},
@@ -120,7 +107,7 @@ def test_a_wrapper_before_words_the_reader_does_not_know_is_left_as_said() -> No
 
 
 async def test_wondering_whether_it_is_possible_asks_for_the_carded_operation() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         (
             "I was wondering if it would be possible to get 30 euros back on 1001? "
@@ -136,10 +123,10 @@ async def test_wondering_whether_it_is_possible_asks_for_the_carded_operation() 
 
 
 async def test_a_closing_courtesy_does_not_hold_a_change_back() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Please set the budget to 2000 euros. Thanks ever so much for sorting this out.",),
-        {"events": [_field("lisbon", "budget", 200000)], "ends_with": "committed"},
+        {"events": [field_event("lisbon", "budget", 200000)], "ends_with": "committed"},
     )
     assert graded.right, graded.why
 
@@ -154,7 +141,7 @@ async def test_a_closing_courtesy_does_not_hold_a_change_back() -> None:
     ],
 )
 async def test_an_email_closing_is_never_read_as_a_second_request(closing: str) -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         (f"Hope you had a lovely weekend! Please add a wine tasting. {closing}",),
         {"events": [_extra({"item": "wine tasting", "quantity": 1})], "ends_with": "committed"},
@@ -163,7 +150,7 @@ async def test_an_email_closing_is_never_read_as_a_second_request(closing: str) 
 
 
 async def test_thanks_after_a_comma_is_not_part_of_the_value() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("add a wine tasting, thanks so much",),
         {"events": [_extra({"item": "wine tasting", "quantity": 1})], "ends_with": "committed"},
@@ -172,7 +159,7 @@ async def test_thanks_after_a_comma_is_not_part_of_the_value() -> None:
 
 
 async def test_a_question_wrapped_in_an_apology_is_still_answered() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Sorry to be a nuisance, but is the discount code still valid?",),
         {"events": [], "ends_with": "answer"},
@@ -181,7 +168,7 @@ async def test_a_question_wrapped_in_an_apology_is_still_answered() -> None:
 
 
 async def test_a_salutation_and_a_softener_do_not_hold_a_request_back() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Dear support team,\nplease submit it when you get a chance.\nWith many thanks",),
         {"events": [{"case": "lisbon", "type": "submitted", "data": {}}], "ends_with": "committed"},
@@ -190,10 +177,10 @@ async def test_a_salutation_and_a_softener_do_not_hold_a_request_back() -> None:
 
 
 async def test_a_value_after_a_note_saying_colon_is_the_value() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Could you put a note that says: window seats please",),
-        {"events": [_field("lisbon", "note", "window seats")], "ends_with": "committed"},
+        {"events": [field_event("lisbon", "note", "window seats")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
 
@@ -213,7 +200,7 @@ def test_a_greeting_on_the_request_line_is_never_taken_for_a_salutation() -> Non
 
 
 async def test_a_message_of_thanks_alone_does_nothing() -> None:
-    graded = await _talk("refund-desk", ("Much appreciated!",), {"ends_with": "nothing"})
+    graded = await talk("refund-desk", ("Much appreciated!",), {"ends_with": "nothing"})
     assert graded.right, graded.why
 
 
@@ -247,7 +234,7 @@ def test_a_wrapper_says_the_gerund_as_the_plain_request_word() -> None:
     ],
 )
 async def test_emphasis_is_never_part_of_an_added_item(said: str) -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         (said,),
         {"events": [_extra({"item": "airport lounge", "quantity": 1})], "ends_with": "committed"},
@@ -265,7 +252,7 @@ def test_emphasis_inside_a_quoted_or_colon_value_is_kept_as_written() -> None:
 
 
 async def test_an_outburst_and_insistence_leave_the_request_as_asked() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("Unbelievable. I want 35 euros back on order 1001, and not a penny less!",),
         {
@@ -278,7 +265,7 @@ async def test_an_outburst_and_insistence_leave_the_request_as_asked() -> None:
 
 
 async def test_a_sentence_announcing_the_changes_is_not_itself_a_change() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         (
             "Order 1002. I just want to update my details: please set the contact email to "
@@ -286,8 +273,8 @@ async def test_a_sentence_announcing_the_changes_is_not_itself_a_change() -> Non
         ),
         {
             "events": [
-                _field("order-1002", "contact_email", "rui@costa.example"),
-                _field("order-1002", "note", "mornings only"),
+                field_event("order-1002", "contact_email", "rui@costa.example"),
+                field_event("order-1002", "note", "mornings only"),
             ],
             "ends_with": "committed",
         },
@@ -305,7 +292,7 @@ def test_words_between_could_you_and_the_verb_and_go_ahead_are_dropped() -> None
 
 
 async def test_spoken_commas_and_full_stops_are_punctuation() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("add two kayak tours at forty euros each comma paid by Pedro full stop",),
         {
@@ -321,11 +308,11 @@ async def test_spoken_commas_and_full_stops_are_punctuation() -> None:
 
 
 async def test_a_dictated_colon_introduces_the_value() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("add a note colon vegan meals comma no nuts full stop",),
         {
-            "events": [_field("lisbon", "note", "vegan meals, no nuts")],
+            "events": [field_event("lisbon", "note", "vegan meals, no nuts")],
             "ends_with": "committed",
         },
     )
@@ -333,20 +320,20 @@ async def test_a_dictated_colon_introduces_the_value() -> None:
 
 
 async def test_a_value_dictated_between_quote_and_unquote_is_the_quoted_value() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("set the note to quote gate four comma row two unquote full stop",),
-        {"events": [_field("lisbon", "note", "gate four, row two")], "ends_with": "committed"},
+        {"events": [field_event("lisbon", "note", "gate four, row two")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
 
 
 async def test_an_address_said_aloud_is_written_as_an_address() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("set the contact email on order 1002 to rui dot costa at mail dot example period",),
         {
-            "events": [_field("order-1002", "contact_email", "rui.costa@mail.example")],
+            "events": [field_event("order-1002", "contact_email", "rui.costa@mail.example")],
             "ends_with": "committed",
         },
     )
@@ -363,7 +350,7 @@ async def test_an_address_said_aloud_is_written_as_an_address() -> None:
     ],
 )
 async def test_a_record_number_said_in_words_is_the_number(said: str) -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         (said,),
         {
@@ -394,11 +381,11 @@ def test_number_words_that_are_not_a_whole_record_number_stay_words() -> None:
 
 
 async def test_a_request_word_written_without_vowels_is_read_as_that_word() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("pls chng cntct email on 1002 to rc@costa.example, thx",),
         {
-            "events": [_field("order-1002", "contact_email", "rc@costa.example")],
+            "events": [field_event("order-1002", "contact_email", "rc@costa.example")],
             "ends_with": "committed",
         },
     )
@@ -421,11 +408,11 @@ def test_shorthand_is_spelled_out_only_when_one_word_spells_it() -> None:
 
 
 async def test_naming_the_record_in_the_next_turn_completes_a_routine_change() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("set the note to 'call back after lunch'", "it's order 1002"),
         {
-            "events": [_field("order-1002", "note", "call back after lunch")],
+            "events": [field_event("order-1002", "note", "call back after lunch")],
             "ends_with": "committed",
         },
     )
@@ -433,7 +420,7 @@ async def test_naming_the_record_in_the_next_turn_completes_a_routine_change() -
 
 
 async def test_naming_the_record_in_the_next_turn_completes_a_carded_request() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("I'd like 18 euros back", "for number 1001 please", "/click confirm"),
         {"events": [_refund("order-1001", 1800)], "ends_with": "committed"},
@@ -442,7 +429,7 @@ async def test_naming_the_record_in_the_next_turn_completes_a_carded_request() -
 
 
 async def test_what_about_another_record_asks_the_same_question_about_it() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("How much was paid for order 1001?", "and what about order 1002"),
         {"events": [], "ends_with": "answer", "answers": ["amount_paid"]},
@@ -451,16 +438,16 @@ async def test_what_about_another_record_asks_the_same_question_about_it() -> No
 
 
 async def test_what_about_another_record_after_a_change_does_not_repeat_the_change() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("set the note on order 1001 to 'done'", "what about 1002"),
-        {"events": [_field("order-1001", "note", "done")], "ends_with": "nothing"},
+        {"events": [field_event("order-1001", "note", "done")], "ends_with": "nothing"},
     )
     assert not any(e["case"] == "order-1002" for e in graded.events), graded.events
 
 
 async def test_one_more_for_someone_repeats_the_previous_addition() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("add a museum pass at 12 euros", "and another one for my son"),
         {
@@ -475,13 +462,13 @@ async def test_one_more_for_someone_repeats_the_previous_addition() -> None:
 
 
 async def test_the_same_field_named_again_for_another_record_sets_it_there_too() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("set the contact email on 1002 to desk@costa.example and the same email for 1001",),
         {
             "events": [
-                _field("order-1002", "contact_email", "desk@costa.example"),
-                _field("order-1001", "contact_email", "desk@costa.example"),
+                field_event("order-1002", "contact_email", "desk@costa.example"),
+                field_event("order-1001", "contact_email", "desk@costa.example"),
             ],
             "ends_with": "committed",
         },
@@ -499,26 +486,26 @@ def test_the_same_with_a_word_that_is_not_the_workflows_is_left_as_said() -> Non
 )
 async def test_a_later_turn_naming_another_record_repeats_or_completes_a_change(said: str) -> None:
     first = "set the note on 1001 to 'called'" if "same" in said else "set the note to 'called'"
-    events = [_field("order-1002", "note", "called")]
+    events = [field_event("order-1002", "note", "called")]
     if "same" in said:
-        events.insert(0, _field("order-1001", "note", "called"))
-    graded = await _talk("refund-desk", (first, said), {"events": events, "ends_with": "committed"})
+        events.insert(0, field_event("order-1001", "note", "called"))
+    graded = await talk("refund-desk", (first, said), {"events": events, "ends_with": "committed"})
     assert graded.right, graded.why
 
 
 async def test_same_for_another_record_after_a_corrected_change_never_repeats_the_first_value() -> (
     None
 ):
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("set the note on 1001 to 'called', no wait, 'emailed'", "same for order 1002"),
-        {"events": [_field("order-1001", "note", "emailed")], "ends_with": "nothing"},
+        {"events": [field_event("order-1001", "note", "emailed")], "ends_with": "nothing"},
     )
     assert not any(e["data"].get("value") == "called" for e in graded.events), graded.events
 
 
 async def test_more_on_the_same_one_after_a_confirmed_request_shows_a_card_for_the_more() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("refund 30 euros on order 1001", "/click confirm", "and 15 more for the same one"),
         {
@@ -534,7 +521,7 @@ async def test_more_on_the_same_one_after_a_confirmed_request_shows_a_card_for_t
 
 
 async def test_one_question_naming_two_records_is_answered_for_each() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("how much was paid on 1001 and on 1002?",),
         {"events": [], "ends_with": "answer", "answers": ["amount_paid"]},
@@ -544,7 +531,7 @@ async def test_one_question_naming_two_records_is_answered_for_each() -> None:
 
 
 async def test_a_question_said_without_a_verb_or_question_mark_is_answered() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("receipt for order 1001 and order 1002 pls",),
         {"events": [], "ends_with": "answer", "answers": ["receipt"]},
@@ -554,7 +541,7 @@ async def test_a_question_said_without_a_verb_or_question_mark_is_answered() -> 
 
 
 async def test_a_statement_about_a_record_is_not_taken_for_a_bare_question() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("the receipt for 1001 is in the post",),
         {"events": [], "ends_with": "nothing"},

@@ -7,24 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from interpreter_kit import read
-
-from turnframe.testing.phrasings import Graded, play_turns
+from interpreter_kit import field_event, read, talk
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
-    return await play_turns(desk_name, turns, expect)
-
-
-def _field(case: str, field: str, value: Any) -> dict[str, Any]:
-    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
 
 
 def _refund(amount: int) -> dict[str, Any]:
@@ -32,7 +17,7 @@ def _refund(amount: int) -> dict[str, Any]:
 
 
 async def test_an_amount_said_wrong_in_the_next_turn_is_confirmed_at_the_new_amount() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("please refund 50 on order 1001", "oops, 50 is wrong - 5 euros", "/click confirm"),
         {"events": [_refund(500)], "ends_with": "committed"},
@@ -41,7 +26,7 @@ async def test_an_amount_said_wrong_in_the_next_turn_is_confirmed_at_the_new_amo
 
 
 async def test_an_earlier_date_called_right_after_all_is_the_one_confirmed() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("rebook the return to 17 March", "no, 18 March", "sorry, 17 March is fine after all",
          "/click confirm"),
@@ -56,13 +41,13 @@ async def test_an_earlier_date_called_right_after_all_is_the_one_confirmed() -> 
 
 
 async def test_a_corrected_note_keeps_the_not_inside_its_words() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("add a note: hotel paid", "correction: hotel not paid in full"),
         {
             "events": [
-                _field("lisbon", "note", "hotel paid"),
-                _field("lisbon", "note", "hotel not paid in full"),
+                field_event("lisbon", "note", "hotel paid"),
+                field_event("lisbon", "note", "hotel not paid in full"),
             ],
             "ends_with": "committed",
         },
@@ -71,13 +56,13 @@ async def test_a_corrected_note_keeps_the_not_inside_its_words() -> None:
 
 
 async def test_a_typo_owned_up_to_with_its_it_is_sets_the_email_again() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("the email on 1002 is rui@costa.con", "sorry, typo, it is rui@costa.com"),
         {
             "events": [
-                _field("order-1002", "contact_email", "rui@costa.con"),
-                _field("order-1002", "contact_email", "rui@costa.com"),
+                field_event("order-1002", "contact_email", "rui@costa.con"),
+                field_event("order-1002", "contact_email", "rui@costa.com"),
             ],
             "ends_with": "committed",
         },
@@ -86,7 +71,7 @@ async def test_a_typo_owned_up_to_with_its_it_is_sets_the_email_again() -> None:
 
 
 async def test_the_new_one_said_after_the_old_one_sets_the_field_again() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         (
             "set the email on 1002 to rui@work.pt",
@@ -94,8 +79,8 @@ async def test_the_new_one_said_after_the_old_one_sets_the_field_again() -> None
         ),
         {
             "events": [
-                _field("order-1002", "contact_email", "rui@work.pt"),
-                _field("order-1002", "contact_email", "rui@home.pt"),
+                field_event("order-1002", "contact_email", "rui@work.pt"),
+                field_event("order-1002", "contact_email", "rui@home.pt"),
             ],
             "ends_with": "committed",
         },
@@ -104,7 +89,7 @@ async def test_the_new_one_said_after_the_old_one_sets_the_field_again() -> None
 
 
 async def test_scratch_that_and_the_field_restated_corrects_that_field() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         (
             "put the note 'send voucher' on 1001",
@@ -112,8 +97,8 @@ async def test_scratch_that_and_the_field_restated_corrects_that_field() -> None
         ),
         {
             "events": [
-                _field("order-1001", "note", "send voucher"),
-                _field("order-1001", "note", "call after lunch"),
+                field_event("order-1001", "note", "send voucher"),
+                field_event("order-1001", "note", "call after lunch"),
             ],
             "ends_with": "committed",
         },
@@ -122,22 +107,22 @@ async def test_scratch_that_and_the_field_restated_corrects_that_field() -> None
 
 
 async def test_a_restated_value_of_another_field_never_corrects_the_one_just_changed() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("put the note 'send voucher' on 1001", "scratch that, the email should be: a@b.pt"),
-        {"events": [_field("order-1001", "note", "send voucher")], "ends_with": "nothing"},
+        {"events": [field_event("order-1001", "note", "send voucher")], "ends_with": "nothing"},
     )
     assert not graded.wrong_commits, graded.events
 
 
 async def test_better_with_a_colon_in_the_next_turn_renames_again() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("rename the trip to Spring break", "or better: Easter in Lisbon"),
         {
             "events": [
-                _field("lisbon", "name", "Spring break"),
-                _field("lisbon", "name", "Easter in Lisbon"),
+                field_event("lisbon", "name", "Spring break"),
+                field_event("lisbon", "name", "Easter in Lisbon"),
             ],
             "ends_with": "committed",
         },
@@ -146,7 +131,7 @@ async def test_better_with_a_colon_in_the_next_turn_renames_again() -> None:
 
 
 async def test_ok_then_another_date_after_a_turned_down_card_offers_a_new_card() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("move the outbound to the 14th of March", "/click cancel", "okay then the 15th of March"),
         {
@@ -178,13 +163,13 @@ def test_days_of_a_thing_priced_per_day_count_the_thing_not_the_days() -> None:
 
 
 async def test_a_note_set_with_a_then_the_same_for_another_case_sets_both() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("set a note on 1002: urgent", "and 1001 too"),
         {
             "events": [
-                _field("order-1002", "note", "urgent"),
-                _field("order-1001", "note", "urgent"),
+                field_event("order-1002", "note", "urgent"),
+                field_event("order-1001", "note", "urgent"),
             ],
             "ends_with": "committed",
         },
@@ -211,7 +196,7 @@ def test_a_weekday_before_a_corrected_day_keeps_the_month_of_the_date_it_correct
 async def test_a_correction_the_desk_cannot_read_leaves_no_card_that_a_click_can_confirm(
     desk_name: str, first: str, correction: str
 ) -> None:
-    graded = await _talk(
+    graded = await talk(
         desk_name,
         (first, correction, "/click confirm"),
         {"events": [], "ends_with": "nothing"},
@@ -220,7 +205,7 @@ async def test_a_correction_the_desk_cannot_read_leaves_no_card_that_a_click_can
 
 
 async def test_a_readable_correction_still_moves_the_card_to_the_new_value() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("refund 60 euros on 1001", "no wait, make it 50", "/click confirm"),
         {"events": [_refund(5000)], "ends_with": "committed"},
@@ -235,7 +220,7 @@ async def test_a_readable_correction_still_moves_the_card_to_the_new_value() -> 
 async def test_a_free_text_argument_answered_in_words_waits_for_a_card_that_shows_it(
     answer: str,
 ) -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Add an extra please", answer),
         {"events": [], "ends_with": "card"},
@@ -253,6 +238,6 @@ async def test_a_free_text_argument_answered_in_words_waits_for_a_card_that_show
     ],
 )
 async def test_politeness_inside_a_quoted_value_is_kept_as_written(text: str) -> None:
-    graded = await _talk("travel-desk", (text,), {"events": [], "ends_with": "committed"})
+    graded = await talk("travel-desk", (text,), {"events": [], "ends_with": "committed"})
     notes = [e["data"]["value"] for e in graded.events if e["type"] == "field_set"]
     assert len(notes) == 1 and notes[0].endswith(("possible", "you can")), graded.events

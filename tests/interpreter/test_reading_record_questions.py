@@ -20,11 +20,6 @@ def _question(text: str, desk: str = "travel-desk") -> QuestionAct:
     return act
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.parametrize(
     ("said", "question"),
     [

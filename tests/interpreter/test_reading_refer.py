@@ -9,19 +9,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from interpreter_kit import field_event, talk
 
 from turnframe.examples import sample
 from turnframe.plan import CancelAct
 from turnframe.providers.rules import read_turn
 from turnframe.testing import make_turn
-from turnframe.testing.phrasings import Graded, play_turns
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def _card(case: str, operation: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -30,14 +25,6 @@ def _card(case: str, operation: str, arguments: dict[str, Any]) -> dict[str, Any
         "ends_with": "card",
         "card": {"case": case, "operation": operation, "arguments": arguments},
     }
-
-
-async def _talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -> Graded:
-    return await play_turns(desk_name, turns, expect)
-
-
-def _field(case: str, field: str, value: Any) -> dict[str, Any]:
-    return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
 
 
 # --- taking back one request later in the same message ---------------------------------------
@@ -52,7 +39,7 @@ def _field(case: str, field: str, value: Any) -> dict[str, Any]:
     ],
 )
 async def test_leaving_the_named_thing_as_it_is_withdraws_the_earlier_request(text: str) -> None:
-    graded = await _talk("travel-desk", (text,), {"events": [], "ends_with": "nothing"})
+    graded = await talk("travel-desk", (text,), {"events": [], "ends_with": "nothing"})
     assert graded.right, graded.why
     assert not graded.wrong_commits
 
@@ -67,47 +54,47 @@ async def test_leaving_the_named_thing_as_it_is_withdraws_the_earlier_request(te
 )
 async def test_just_the_named_change_keeps_it_and_drops_the_rest(text: str) -> None:
     note = text.split("'")[1]
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         (text,),
-        {"events": [_field("lisbon", "note", note)], "ends_with": "committed"},
+        {"events": [field_event("lisbon", "note", note)], "ends_with": "committed"},
     )
     assert graded.right, graded.why
     assert not graded.wrong_commits
 
 
 async def test_forgetting_one_part_keeps_the_other_request() -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         ("On 1001 set the note to 'called back' and refund 10 euros. Forget the refund part.",),
-        {"events": [_field("order-1001", "note", "called back")], "ends_with": "committed"},
+        {"events": [field_event("order-1001", "note", "called back")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
 
 
 async def test_a_withdrawal_naming_nothing_said_earlier_withdraws_nothing() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Set the note to 'umbrellas'. Leave the budget as it is.",),
-        {"events": [_field("lisbon", "note", "umbrellas")], "ends_with": "committed"},
+        {"events": [field_event("lisbon", "note", "umbrellas")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
 
 
 async def test_dont_do_the_named_thing_after_all_keeps_the_other_request() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         (
             "Rebook the return flight to 17 March and add a note 'late'. "
             "Don't do the return flight after all.",
         ),
-        {"events": [_field("lisbon", "note", "late")], "ends_with": "committed"},
+        {"events": [field_event("lisbon", "note", "late")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
 
 
 async def test_keeping_another_thing_as_it_is_adds_no_second_request() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("Move the way back to 20 March but keep the outbound flight as it is.",),
         _card("lisbon", "rebook", {"leg": "return", "date": "2026-03-20"}),
@@ -136,7 +123,7 @@ async def test_keeping_another_thing_as_it_is_adds_no_second_request() -> None:
 async def test_a_refund_of_it_after_a_story_with_one_amount_proposes_that_amount(
     text: str, amount: int
 ) -> None:
-    graded = await _talk("refund-desk", (text,), _card("order-1001", "refund", {"amount": amount}))
+    graded = await talk("refund-desk", (text,), _card("order-1001", "refund", {"amount": amount}))
     assert graded.right, graded.why
     assert not graded.wrong_commits
 
@@ -150,7 +137,7 @@ async def test_a_refund_of_it_after_a_story_with_one_amount_proposes_that_amount
     ],
 )
 async def test_a_refund_of_it_after_a_story_with_several_amounts_asks_which(text: str) -> None:
-    graded = await _talk(
+    graded = await talk(
         "refund-desk",
         (text,),
         {"events": [], "ends_with": "clarification", "clarification": {"argument": "amount"}},
@@ -159,7 +146,7 @@ async def test_a_refund_of_it_after_a_story_with_several_amounts_asks_which(text
 
 
 async def test_a_rebooking_of_it_after_a_story_about_one_leg_moves_that_leg() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         (
             "Seriously? My way back is booked for the 16th? I asked for the 18th. "
@@ -171,7 +158,7 @@ async def test_a_rebooking_of_it_after_a_story_about_one_leg_moves_that_leg() ->
 
 
 async def test_a_story_date_never_becomes_the_new_date_of_a_request() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("The return flight is on 16 March and that does not work for us. Please rebook it.",),
         {"events": [], "ends_with": "clarification", "clarification": {"argument": "date"}},
@@ -180,7 +167,7 @@ async def test_a_story_date_never_becomes_the_new_date_of_a_request() -> None:
 
 
 async def test_a_routine_change_is_never_filled_from_a_story() -> None:
-    graded = await _talk(
+    graded = await talk(
         "travel-desk",
         ("We spent 900 euros last year in Rome and it was plenty. Set the budget.",),
         {"events": [], "ends_with": "clarification"},
@@ -210,12 +197,12 @@ async def test_a_routine_change_is_never_filled_from_a_story() -> None:
 async def test_a_bare_is_it_asks_about_what_the_sentence_before_it_says(
     desk: str, text: str, answer: str
 ) -> None:
-    graded = await _talk(desk, (text,), {"events": [], "ends_with": "answer", "answers": [answer]})
+    graded = await talk(desk, (text,), {"events": [], "ends_with": "answer", "answers": [answer]})
     assert graded.right, graded.why
 
 
 async def test_a_bare_is_it_with_nothing_before_it_answers_nothing() -> None:
-    graded = await _talk("travel-desk", ("Is it?",), {"events": [], "ends_with": "answer"})
+    graded = await talk("travel-desk", ("Is it?",), {"events": [], "ends_with": "answer"})
     assert not graded.wrong_commits
     assert "answer:discount_valid" not in graded.shown
 

@@ -23,11 +23,6 @@ from turnframe.workflow import (
 )
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.parametrize(
     ("said", "leg", "when"),
     [

@@ -14,11 +14,6 @@ from turnframe.testing.phrasings import Graded, play_turns
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def play(desk_name: str, *turns: str) -> Graded:
     """One conversation on a fresh seeded desk; the grade's events and shown blocks are what
     the tests look at (the expectation itself is not used)."""

@@ -22,11 +22,6 @@ pytestmark = pytest.mark.anyio
 REFUND, TRAVEL = "refund-desk", "travel-desk"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def field_set(case: str, field: str, value: Any) -> dict[str, Any]:
     return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
 

@@ -20,11 +20,6 @@ from turnframe.testing.phrasings import Graded, play_turns
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def _card(operation: str, **arguments: Any) -> dict[str, Any]:
     return {"ends_with": "card", "card": {"operation": operation, "arguments": arguments}}
 
