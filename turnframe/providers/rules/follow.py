@@ -169,6 +169,8 @@ def follow_up(
         return FollowUp(act=longer, note=note, continues=index)
     if not framed and not _has_object(op, reading.args):
         return None  # bare values that change given arguments: a correction, not read here
+    if _qualifier_object(op, reading.args):
+        return None  # "…, 30 total", "…, 30 per couple": how a value counts, not a new object
     # Another object ("and 2 city cards too", "and the return too") keeps the previous act's
     # other arguments except its counts and amounts, which describe the object they came with.
     args = dict(previous.args)
@@ -439,6 +441,27 @@ def _same_on(
 
 def _has_object(op: Any, args: dict[str, str]) -> bool:
     return any(a.name in args and a.required and a.type is str for a in op.arguments)
+
+
+#: Words that say how a value counts ("in total", "per couple", "each", "apiece", "both"):
+#: an object that starts with one is a qualifier of the value said beside it.
+_QUALIFIER = re.compile(
+    r"(?:in\s+)?total|altogether|all\s+in|per|each|apiece|both|all|a\s+piece|of\s+them"
+    r"|for\s+(?:all|both|everyone|each)",
+    ICASE,
+)
+
+
+def _qualifier_object(op: Any, args: dict[str, str]) -> bool:
+    """Whether the free-text object read from a verbless clause is only a qualifier of a
+    number beside it ("30 total" names no object called "total")."""
+    for a in op.arguments:
+        value = args.get(a.name)
+        if a.required and a.type is str and isinstance(value, str):
+            words = value.strip()
+            if _QUALIFIER.fullmatch(words) or re.match(r"per\s", words, ICASE):
+                return True
+    return False
 
 
 def _skip_lead(text: str, start: int, end: int) -> int:

@@ -96,11 +96,17 @@ LEADING_VALUE = (
     rf"(?<![\w.,])(?:{_CURRENCY_FIRST}\s?{_NUMBER}"
     rf"|{_NUMBER}(?:\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w)))?)"
 )
+_PER_UNIT = (
+    r"each|apiece|a\s+piece|pp|a\s+head|per\s+(?:person|head|unit|piece|item|ticket|day)"
+)
 #: A bare number said as a price ("at 30 each", "for 12 per day", "at 8/day"): group
 #: ``number``. A number followed by other words ("for 3 days") is not a price.
 PRICED = re.compile(
-    rf"(?<!\w)(?:at|for)\s+(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
-    r"(?:\s+(?:each|apiece|a\s+piece|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
+    # "…, 25 each", "30 apiece": with a word that makes it a price per unit, the number is a
+    # price without "at" too (never an object called "each").
+    rf"(?:(?<!\w)(?:at|for)\s+|(?<![\w.,])(?=\d+(?:[.,]\d{{1,2}})?\s+(?:{_PER_UNIT})(?!\w)))"
+    rf"(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
+    r"(?:\s+(?:each|apiece|a\s+piece|pp|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
     r"|(?![\w.,]|\s*[a-z]))",
     ICASE,
 )

@@ -1,0 +1,53 @@
+"""A number with a word that says how it counts ("25 each", "30 total", "40 pp") after a
+request is part of that request: never a second request for something called "each". The
+phrasings are written for these tests from what people type."""
+
+from __future__ import annotations
+
+import pytest
+from interpreter_kit import talk
+
+pytestmark = pytest.mark.anyio
+
+
+def _extra(item: str, quantity: int, unit_price: int | None) -> dict[str, object]:
+    data: dict[str, object] = {"item": item, "quantity": quantity}
+    if unit_price is not None:
+        data["unit_price"] = unit_price
+    return {"case": "lisbon", "type": "extra_added", "data": data}
+
+
+@pytest.mark.parametrize(
+    ("said", "item", "quantity", "unit_price"),
+    [
+        ("add 3 museum tickets, 15 each", "museum tickets", 3, 1500),
+        ("please add 2 city cards 20 apiece", "city cards", 2, 2000),
+        ("add 2 massages, 40 pp", "massages", 2, 4000),
+        ("add four fado tickets, 30 per person", "fado tickets", 4, 3000),
+    ],
+)
+async def test_a_number_said_each_after_an_extra_is_its_price_per_unit(
+    said: str, item: str, quantity: int, unit_price: int
+) -> None:
+    graded = await talk(
+        "travel-desk",
+        (said,),
+        {"events": [_extra(item, quantity, unit_price)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add travel insurance for both of us, 25 each",
+        "add a boat tour, 30 total",
+        "add a boat tour, 30 per couple",
+        "we want a cooking class for the family, 45 all in",
+    ],
+)
+async def test_a_qualified_number_never_becomes_an_extra_of_its_own(said: str) -> None:
+    graded = await talk("travel-desk", (said,), {"ends_with": "nothing"})
+    items = [e["data"]["item"] for e in graded.events]
+    assert not {"each", "total", "per couple", "all in", "all"} & {i.lower() for i in items}
+    assert all(e["data"]["quantity"] < 25 for e in graded.events), graded.events
