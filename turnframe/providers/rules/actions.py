@@ -42,14 +42,21 @@ _SET = (
 )
 _FIELD_FORMS = (
     rf"{_SET}\s+(?:{DETERMINER}|an?\s+)?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
+    # "change the email from a@old.pt to a@new.pt": the old value said before the new one
+    r"(?:\s+from\s+(?:(?!\s(?:to|as)\s).){1,60}?(?=\s+(?:to|as)\s))?"
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+"
     r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
+    # "set limit 2500 €", "change limit 3000": an amount alone right after the field
+    rf"{_SET}\s+(?:{DETERMINER})?(?P<f>F)"
+    r"\s+(?=[€$£]?\s?\d[\d.,]*(?:\s?(?:k|€|eur|euros?))?\s*[.!]?\s*$)",
     r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
+    r"|log(?:ging)?|record(?:ing)?|mak(?:e|ing)|jot(?:ting)?(?:\s+down)?|drop(?:ping)?"
     r"|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
     r"(?:(?:this|it|that)\s+(?:in|on|into|to|as)\s+)?(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
-    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading|that(?=\s+(?:we|i|he|she|they)\b))"
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading"
+    r"|that(?=\s+(?:we|i|he|she|they|you|it|the|a|an|my|our|his|her|their|this)\s))"
     r"\s+|\s+-\s+"
     r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
@@ -418,6 +425,10 @@ def read_field(
             if close > value_start + 1:
                 value_end = close + 1
         said = [] if closing is not None else targets.mentions(value_start, value_end)
+        if said and not text[value_start : said[0].start].strip(TRIM) and (
+            not text[said[-1].end : value_end].strip(TRIM)
+        ):
+            continue  # "set the email on order 1001": the record, and no value
         if said and said[-1].end == value_end:
             owner = re.search(_TRAILING_OWNER, text[value_start : said[-1].start], ICASE)
             if owner is not None:
