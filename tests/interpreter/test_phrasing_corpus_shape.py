@@ -23,5 +23,6 @@ def test_every_phrasing_corpus_file_has_the_documented_shape_and_unique_ids(
     status = checker.main(FOLDER)
     printed = capsys.readouterr().out
     assert status == 0, printed
-    for later in ("(second)", "(third)", "(fourth)", "(fifth)"):  # the later corpora are checked too
+    # the later corpora are checked too
+    for later in ("(second)", "(third)", "(fourth)", "(fifth)"):
         assert later in printed
