@@ -43,6 +43,7 @@ from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
+from turnframe.providers.rules.freetext import free_text, map_free_text, unwrapped
 from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
@@ -50,7 +51,7 @@ from turnframe.providers.rules.refer import fill_from_story
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.rewrites import prepared
 from turnframe.providers.rules.several import each_record_asked
-from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, remap
+from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, keep_typed_words, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.unnamed import read_repeats, read_unnamed
@@ -115,9 +116,11 @@ def _read(
         read = _read_english(turn, vocab, *context)
     else:
         fixed = attrs.evolve(turn, text=corrected.text)
-        read = remap(_read_english(fixed, vocab, *context), corrected)
+        read = _read_english(fixed, vocab, *context)
+        read = remap(keep_typed_words(read, corrected, free_text(vocab.workflow)), corrected)
     if plain is not None:
         read = remap(read, plain)
+    read = map_free_text(read, free_text(vocab.workflow), unwrapped)
     # In the user's own words (a typo fixed into an operation's word included): a reversed
     # request ("unsubmit", "undo the payment") never runs as the operation it reverses.
     return reverse_checked(read, text, vocab)
