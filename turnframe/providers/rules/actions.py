@@ -101,7 +101,7 @@ _QUOTED = re.compile(
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
     r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
-    r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+)?"
+    r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+){0,3}?"
     r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?\s+(?:to|as)\s+"
     r"|(?:name|call)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)"
     r"\s+(?:to\s+|as\s+)?(?=[\"'\u201c\u2018]))(?P<v>.+)",

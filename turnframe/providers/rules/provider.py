@@ -51,7 +51,13 @@ from turnframe.providers.rules.refer import fill_from_story
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.rewrites import prepared
 from turnframe.providers.rules.several import each_record_asked
-from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, keep_typed_words, remap
+from turnframe.providers.rules.spelling import (
+    COMMAND_WORDS,
+    Corrected,
+    correct,
+    keep_typed_words,
+    remap,
+)
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.unnamed import read_repeats, read_unnamed
@@ -85,6 +91,9 @@ def _vocabulary(workflow: Workflow[Any]) -> Vocabulary:
     return vocabulary_of(workflow)
 
 
+_INVERTED = re.compile("[\u00bf\u00a1]")
+
+
 def _read(
     turn: UserTurn,
     vocab: Vocabulary,
@@ -103,6 +112,11 @@ def _read(
         return plan.plan()
     if recall.read_recollect(text, plan):  # a command: its cue is the words exactly as typed
         return plan.plan()
+    if _INVERTED.search(text):  # "¿Could you …?": the Spanish opening marks are only marks
+        turn = attrs.evolve(turn, text=_INVERTED.sub(" ", text))
+        text_read = Corrected(text=turn.text, original=text, swaps=())
+    else:
+        text_read = None
     names = {*case_labels, *(case_names or {})}
     name_words = frozenset(w.casefold() for n in names for w in re.findall(r"[A-Za-z]+", n))
     # Politeness, emphasis and dictation said plainly first (evidence maps back to the text).
@@ -120,6 +134,8 @@ def _read(
         read = remap(keep_typed_words(read, corrected, free_text(vocab.workflow)), corrected)
     if plain is not None:
         read = remap(read, plain)
+    if text_read is not None:
+        read = remap(read, text_read)
     read = map_free_text(read, free_text(vocab.workflow), unwrapped)
     # In the user's own words (a typo fixed into an operation's word included): a reversed
     # request ("unsubmit", "undo the payment") never runs as the operation it reverses.

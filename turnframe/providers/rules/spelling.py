@@ -43,7 +43,7 @@ COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
 SHORTHANDS = {
     "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
-    "u": "you", "ur": "your", "wat": "what", "teh": "the", "whn": "when",
+    "u": "you", "ur": "your", "wat": "what", "teh": "the", "whn": "when", "pleas": "please",
     "wht": "what", "wut": "what", "wot": "what", "wats": "what's", "wots": "what's",
     "wen": "when", "wens": "when's", "wich": "which", "hows": "how's", "hw": "how",
 }
