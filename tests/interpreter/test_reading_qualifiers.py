@@ -51,3 +51,19 @@ async def test_a_qualified_number_never_becomes_an_extra_of_its_own(said: str) -
     items = [e["data"]["item"] for e in graded.events]
     assert not {"each", "total", "per couple", "all in", "all"} & {i.lower() for i in items}
     assert all(e["data"]["quantity"] < 25 for e in graded.events), graded.events
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Refund Ana's booking in loyalty points instead of money",
+        "refund 1001 as store credit rather than cash",
+        "could you refund order 1001 as a gift voucher instead of a payment",
+    ],
+)
+async def test_an_operation_asked_in_another_form_than_money_is_refused_and_shows_no_card(
+    said: str,
+) -> None:
+    graded = await talk("refund-desk", (said,), {"events": [], "ends_with": "rejected"})
+    assert graded.right, graded.why
+    assert "card" not in graded.shown
