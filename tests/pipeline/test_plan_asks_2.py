@@ -139,10 +139,18 @@ async def test_a_field_named_without_a_value_is_asked_on_a_card_the_next_turn_an
 async def test_a_free_text_value_given_in_words_waits_for_a_card_that_shows_it() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         await say(rt, "change the note")
-        answered = await say(rt, "window seat")
+        answered = await say(rt, "window seat, 2 bags")
         (card,) = cards(answered, "confirm_command")
-        assert card["commands"][0]["arguments"] == {"field": "note", "value": "window seat"}
+        shown = card["commands"][0]["arguments"]
+        assert shown == {"field": "note", "value": "window seat, 2 bags"}
         await click(rt, card, "confirm")
+        assert await committed(store) == [("field_set", {"field": "note", "value": shown["value"]})]
+
+
+async def test_a_few_plain_words_answering_what_the_note_should_say_commit_it() -> None:
+    async with desk_runtime("travel-desk") as (rt, store):
+        await say(rt, "change the note")
+        await say(rt, "window seat")
         assert await committed(store) == [("field_set", {"field": "note", "value": "window seat"})]
 
 
