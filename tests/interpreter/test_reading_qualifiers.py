@@ -67,3 +67,18 @@ async def test_an_operation_asked_in_another_form_than_money_is_refused_and_show
     graded = await talk("refund-desk", (said,), {"events": [], "ends_with": "rejected"})
     assert graded.right, graded.why
     assert "card" not in graded.shown
+
+
+@pytest.mark.parametrize(
+    ("turns", "quantities"),
+    [
+        (("add 2 city cards and 2 more for our friends",), [2, 2]),
+        (("add a bike and another one",), [1, 1]),
+        (("Add a snorkel set", "and two more for the kids"), [1, 2]),
+    ],
+)
+async def test_more_of_the_same_is_another_extra_never_taken_for_the_first_said_again(
+    turns: tuple[str, ...], quantities: list[int]
+) -> None:
+    graded = await talk("travel-desk", turns, {"ends_with": "committed"})
+    assert sorted(e["data"]["quantity"] for e in graded.events) == quantities, graded.events

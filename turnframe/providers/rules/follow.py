@@ -48,7 +48,11 @@ _AGAIN = re.compile(
 #: said in place of the one it had (a count, an amount), read by the operation's parsers.
 _MORE = re.compile(
     r"(?:(?:and|also|plus)\s+)?(?:another\s+(?P<a>[^\s,;]+(?:\s+[^\s,;]+)?)"
-    r"|(?P<b>[^\s,;]+(?:\s+(?:euros?|eur|€))?)\s+more)(?:\s+please)?",
+    r"|(?P<b>[^\s,;]+(?:\s+(?:euros?|eur|€))?)\s+more)"
+    # "two more for the kids": who the more are for, when it names no one in particular
+    r"(?:\s+for\s+(?:the\s+kids|the\s+children|the\s+family|us|them|everyone|everybody"
+    r"|(?:the|my|our)\s+(?:other\s+)?(?:two|three|four|friends|parents|kids|children)))?"
+    r"(?:\s+please)?",
     ICASE,
 )
 
@@ -108,11 +112,12 @@ def follow_up(
     if quoted_field is not None:
         return quoted_field
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
-        repeat = attrs.evolve(previous, evidence=plan.evidence(span))
+        repeat = attrs.evolve(previous, evidence=plan.evidence(span), repeats=index)
         return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
     more = _more(text, span, previous, vocab, ctx, plan.evidence(span))
     if more is not None:
-        return more
+        # "2 city cards and 2 more": another instance, never a restatement of the first
+        return attrs.evolve(more, act=attrs.evolve(more.act, repeats=index))
     m = _FRAME.fullmatch(text, *span)
     framed = m is not None
     start, end = span
