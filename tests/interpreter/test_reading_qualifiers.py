@@ -82,3 +82,50 @@ async def test_more_of_the_same_is_another_extra_never_taken_for_the_first_said_
 ) -> None:
     graded = await talk("travel-desk", turns, {"ends_with": "committed"})
     assert sorted(e["data"]["quantity"] for e in graded.events) == quantities, graded.events
+
+
+@pytest.mark.parametrize(
+    ("said", "amount"),
+    [
+        ("please refund ana 1/2 of what she paid", 6000),
+        ("refund 50% of 1001", 6000),
+        ("refund 1/4 of order 1001", 3000),
+    ],
+)
+async def test_a_share_written_as_a_fraction_or_percentage_is_that_share_of_the_proposal(
+    said: str, amount: int
+) -> None:
+    refund = {"case": "order-1001", "type": "refund_requested", "data": {"amount": amount}}
+    graded = await talk(
+        "refund-desk", (said, "/click confirm"), {"events": [refund], "ends_with": "committed"}
+    )
+    assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "refund 1001 minus the minibar (15)",
+        "refund everything except the 20 tax on 1001",
+        "refund 1001 less 15 euros for the minibar",
+        "refund order 1001 apart from the 10 euro deposit",
+    ],
+)
+async def test_an_amount_said_as_what_to_leave_out_is_never_the_amount_refunded(said: str) -> None:
+    graded = await talk("refund-desk", (said, "/click confirm"), {"ends_with": "clarification"})
+    assert all(
+        e["data"]["amount"] not in (1500, 2000, 1000) for e in graded.events
+    ), graded.events
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the email on 1001 is a.reis@mail.com, is that right?",
+        "the note on 1002 says call back, is that correct?",
+        "set the note on 1001 to vip. is that ok?",
+    ],
+)
+async def test_a_value_stated_then_asked_to_be_checked_waits_for_a_card(said: str) -> None:
+    graded = await talk("refund-desk", (said,), {"ends_with": "card"})
+    assert graded.events == (), graded.events

@@ -225,6 +225,14 @@ _ITEM_OWNER = re.compile(
     r"(?:and\s+|also\s+|then\s+)*(?:for|on)\s+(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?",
     ICASE,
 )
+#: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
+_CHECKING = re.compile(
+    r"(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|ok|okay|still\s+(?:right|correct|valid))"
+    r"|(?:that'?s|this\s+is)\s+(?:right|correct)(?:\s*,?\s*(?:isn'?t\s+it|yes|no|right))?"
+    r"|right|correct|yes|no|isn'?t\s+it|am\s+i\s+right|can\s+you\s+(?:check|confirm)(?:\s+that)?"
+    r"|(?:could|can)\s+you\s+double[-\s]?check(?:\s+that)?)\s*\?*",
+    ICASE,
+)
 #: Words that send one thing somewhere, and words that make a value the one used from now on.
 _SEND_WORDS = frozenset({"send", "sending", "write", "writing", "reach", "get", "touch"})
 _FROM_NOW = frozenset(
@@ -491,6 +499,8 @@ class Reader:
             return
         s, e = self._without_fillers(s, e)
         if s >= e:
+            return
+        if clause.question and self._checking(s, e):
             return
         told = _TOLD_YOU.match(self.text, s, e)
         if clause.marker is None and told is not None and told.end() < e:
@@ -1238,6 +1248,21 @@ class Reader:
 
     def _add_cancel(self, index: int, span: Span) -> None:
         self._emit(CancelAct(cancels=self.plan.root(index), evidence=self.plan.evidence(span)))
+
+    def _checking(self, s: int, e: int) -> bool:
+        """ "the email on 1001 is V, is that right?": a value stated, then asked to be checked.
+        The user may be asking what is on file, not changing it: the change waits for a card
+        that shows it (confirming it is their answer), never commits on the statement alone."""
+        if _CHECKING.fullmatch(self.text, s, e) is None:
+            return False
+        index = self.plan.last_change()
+        if index is None:
+            return False
+        act = self.plan.acts[index]
+        if not isinstance(act, SetFieldAct | OperationAct):
+            return False
+        self.plan.acts[index] = attrs.evolve(act, confirm=True)
+        return True
 
     def _keep(self, clause: Clause, s: int, e: int) -> bool:
         if NOTHING_ELSE.fullmatch(self.text, s, e) and self.plan.last_change() is not None:

@@ -145,6 +145,8 @@ SHARE = re.compile(
     r"|some\s+money|some|part(?:\s+of\s+it)?|a\s+bit|partially|a\s+partial\s+amount)(?!\w)",
     ICASE,
 )
+#: A share written as a fraction or a percentage ("1/2", "50%"): group ``share``.
+FRACTION = re.compile(r"(?<![\w/.,])(?P<share>1/[234](?![\d/])|(?:50|100)\s?%)")
 #: A number followed by a word ("3 boxes", "two tickets"): group ``count`` is the number.
 COUNT = re.compile(
     rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
