@@ -115,9 +115,11 @@ def follow_up(
         repeat = attrs.evolve(previous, evidence=plan.evidence(span), repeats=index)
         return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
     more = _more(text, span, previous, vocab, ctx, plan.evidence(span))
-    if more is not None:
+    if more is not None and isinstance(more.act, OperationAct):
         # "2 city cards and 2 more": another instance, never a restatement of the first
         return attrs.evolve(more, act=attrs.evolve(more.act, repeats=index))
+    if more is not None:
+        return more
     m = _FRAME.fullmatch(text, *span)
     framed = m is not None
     start, end = span
