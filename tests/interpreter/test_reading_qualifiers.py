@@ -5,7 +5,7 @@ phrasings are written for these tests from what people type."""
 from __future__ import annotations
 
 import pytest
-from interpreter_kit import talk
+from interpreter_kit import field_event, talk
 
 pytestmark = pytest.mark.anyio
 
@@ -129,3 +129,34 @@ async def test_an_amount_said_as_what_to_leave_out_is_never_the_amount_refunded(
 async def test_a_value_stated_then_asked_to_be_checked_waits_for_a_card(said: str) -> None:
     graded = await talk("refund-desk", (said,), {"ends_with": "card"})
     assert graded.events == (), graded.events
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "rebook the outbound to March 3rd and the return to march 9th",
+        "move the outbound to March 3 and the return to March 9",
+        "rebook the outbound to March 3, the return to March 9",
+    ],
+)
+async def test_a_verbless_second_leg_after_a_rebooking_is_rebooked_too_never_a_field_change(
+    said: str,
+) -> None:
+    graded = await talk("travel-desk", (said,), {"ends_with": "card"})
+    assert graded.events == (), graded.events
+    assert "card:confirm_command" in graded.shown
+
+
+async def test_a_field_joined_after_an_extra_is_still_the_field() -> None:
+    graded = await talk(
+        "travel-desk",
+        ("add a kayak and the budget to 500",),
+        {
+            "events": [
+                {"case": "lisbon", "type": "extra_added", "data": {"item": "kayak"}},
+                field_event("lisbon", "budget", 50000),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why

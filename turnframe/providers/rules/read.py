@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -223,6 +224,14 @@ _WANT_TO_KNOW = re.compile(
 #: Before a record named at the start of an item: "and for", "on".
 _ITEM_OWNER = re.compile(
     r"(?:and\s+|also\s+|then\s+)*(?:for|on)\s+(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?",
+    ICASE,
+)
+#: A clause joined to the one before: "and …", "also …", "plus …", "& …".
+_LEANS_BACK = re.compile(r"(?:(?<!\w)(?:and|also|plus)|&|,)\s*$", ICASE)
+#: A verb that makes a clause a request of its own ("and set …", "and change …").
+_A_VERB = re.compile(
+    r"(?<!\w)(?:set|change|update|modify|make|put|add|write|rename|move|switch|correct|fix"
+    r"|please|can|could|would|will|is|are|should)(?!\w)",
     ICASE,
 )
 #: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
@@ -545,6 +554,8 @@ class Reader:
         if any(reader(clause, s, e) for reader in readers):
             return
         if self._arrowed_before_a_field(clause, s, e):
+            return
+        if clause.marker is None and self._verbless_after_operation(clause, s, e):
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         asked = asked and _WHAT_I_NEED.match(body) is None  # "what I need is a note: …"
@@ -1042,7 +1053,7 @@ class Reader:
             if isinstance(act, OperationAct | SetFieldAct):
                 self.plan.acts[index] = attrs.evolve(act, condition=condition)
 
-    def _follow_up(self, s: int, e: int) -> bool:
+    def _follow_up(self, s: int, e: int, accept: Callable[[Act], bool] | None = None) -> bool:
         lead = _JOINED_BEFORE.search(self.text, max(0, s - 8), s)
         if lead is not None:  # "and a kayak tour at 35": the "and" a filler trim took off
             s = lead.start()
@@ -1055,7 +1066,7 @@ class Reader:
             ctx=self.ctx,
             context=self.previous,
         )
-        if found is None:
+        if found is None or (accept is not None and not accept(found.act)):
             return False
         if found.continues is None and self._unjoined_object(found.act, s, e):
             return False
@@ -1248,6 +1259,36 @@ class Reader:
 
     def _add_cancel(self, index: int, span: Span) -> None:
         self._emit(CancelAct(cancels=self.plan.root(index), evidence=self.plan.evidence(span)))
+
+    def _verbless_after_operation(self, clause: Clause, s: int, e: int) -> bool:
+        """ "move the first one to 3 March and the second to 9 March": a clause joined by "and"
+        with no verb of its own, right after an operation, is that operation again with its
+        own arguments (the issue's follow-up rule), never a field change the words could also
+        spell (a field named like one of the operation's choices)."""
+        index = self.plan.last_change()
+        if index is None or not isinstance(self.plan.acts[index], OperationAct):
+            return False
+        joined = _JOINED.match(self.text[clause.start : e]) or _LEANS_BACK.search(
+            self.text, max(0, clause.start - 12), clause.start
+        )
+        if joined is None:
+            return False
+        if self.vocab.operation_regex.search(self.text, s, e) or _A_VERB.search(self.text, s, e):
+            return False
+        return self._follow_up(s, e, accept=self._same_object)
+
+    def _same_object(self, act: Act) -> bool:
+        """Whether ``act`` names no new free-text object ("and the limit to 500" is no new
+        object called "limit"): its arguments are choices, values and the object said before."""
+        index = self.plan.last_change()
+        if not isinstance(act, OperationAct) or index is None:
+            return False
+        before = self.plan.acts[index]
+        op = self.vocab.workflow.operation(act.operation)
+        if op is None or not isinstance(before, OperationAct):
+            return False
+        free = [a.name for a in op.arguments if a.type is str and not a.choices]
+        return all(act.args.get(n) == before.args.get(n) for n in free)
 
     def _checking(self, s: int, e: int) -> bool:
         """ "the email on 1001 is V, is that right?": a value stated, then asked to be checked.
