@@ -45,6 +45,9 @@ pytestmark = pytest.mark.anyio
         ("travel-desk", "set budget 2500 €", "lisbon", "budget", 250000),
         ("travel-desk", "change budget 3000", "lisbon", "budget", 300000),
         ("travel-desk", "update the budget 1.800 euros", "lisbon", "budget", 180000),
+        ("travel-desk", "set travel date 13 march", "lisbon", "travel_date", "2026-03-13"),
+        ("travel-desk", "change return date 18/3", "lisbon", "return_date", "2026-03-18"),
+        ("refund-desk", "change email on 1001 a@b.pt", "order-1001", "contact_email", "a@b.pt"),
     ],
 )
 async def test_a_field_change_said_the_everyday_way_commits_the_new_value(
@@ -62,6 +65,7 @@ async def test_a_field_change_said_the_everyday_way_commits_the_new_value(
         ("refund-desk", "Set the email on order 1001"),
         ("refund-desk", "update the contact email for 1002"),
         ("travel-desk", "set the note 3 bags on the trip to march 18"),
+        ("travel-desk", "set note call back"),
     ],
 )
 async def test_a_record_or_a_date_where_the_value_should_be_is_never_the_value(

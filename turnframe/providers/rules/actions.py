@@ -273,6 +273,17 @@ def _bare(field_pattern: str) -> re.Pattern[str]:
 
 
 @functools.cache
+def _set_bare(field_pattern: str) -> re.Pattern[str]:
+    """ "set due date 13 march", "change email a@b.pt": a set verb, the field and its value
+    with nothing between; read only when the value is typed or quoted (see below)."""
+    return re.compile(
+        rf"{_SET}\s+{DETERMINER}?(?P<f>{field_pattern})\s+(?!(?:to|as|on|for|of|in|at)\s)"
+        r"(?P<v>\S.*)",
+        ICASE | re.DOTALL,
+    )
+
+
+@functools.cache
 def _bare_plain(field_pattern: str) -> re.Pattern[str]:
     """ "limit 1200 euros", "new email a@b.pt": the value right after the field, before any
     case is looked for."""
@@ -375,6 +386,7 @@ def read_field(
             value_span=value_span,
         )
     for bare in (
+        _set_bare(vocab.field_pattern).fullmatch(text, start, end),
         _bare_plain(vocab.field_pattern).fullmatch(text, start, end),
         _bare(vocab.field_pattern).fullmatch(text, start, end),
     ):
