@@ -351,6 +351,10 @@ def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
             _located(ShapeProblem(path=_printable(path), message=_NOT_TEXT)) for path in not_text
         )
     problems = [_located(p) for p in check_shape(data, UserTurnPlan)]
+    if not problems:
+        sound = _sound_plan(data, turn.text)
+        if sound is not None:
+            return sound
     if isinstance(data, dict) and isinstance(data.get("acts"), list):
         problems.extend(_semantic_problems(data["acts"], problems, turn.text))
     if (
@@ -366,6 +370,29 @@ def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
         problems.sort(key=lambda p: (-1 if p.act_index is None else p.act_index, p.field))
         raise PlanRejected(problems)
     plan: UserTurnPlan = structure(data, UserTurnPlan)
+    return plan
+
+
+def _sound_plan(data: dict[str, Any], text: str) -> UserTurnPlan | None:
+    """A plan whose shape is sound, built once and checked as built: the same problems, in
+    the same order, as the checks below find on the raw acts (each act, then the unread
+    spans, then the units only when nothing else is wrong). None when building it raises:
+    the checks below then meet the same error where they always did, act by act."""
+    try:
+        plan: UserTurnPlan = structure(data, UserTurnPlan)
+    except Exception:
+        return None
+    kinds = [a.get("kind") for a in data.get("acts", ())]
+    problems: list[PlanProblem] = []
+    for index, act in enumerate(plan.acts):
+        _act_problems(act, index, kinds, text, problems)
+    for i, ev in enumerate(plan.not_understood):
+        _check_span(ev, text, None, f"not_understood[{i}]", problems)
+    if not problems:
+        _check_units(plan, problems)
+    if problems:
+        problems.sort(key=lambda p: (-1 if p.act_index is None else p.act_index, p.field))
+        raise PlanRejected(problems)
     return plan
 
 

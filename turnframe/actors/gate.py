@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from turnframe._converter import converter
+from turnframe._evolve import evolve
 from turnframe._retry import retrying
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.hot_cases import case_guard
@@ -304,7 +305,7 @@ class ExecutionGate(Actor):
             self._on_outbox()
         report = report_of(plan, receipt)
         if receipt.phase is TurnPhase.DELIVERED:
-            return attrs.evolve(report, reply_stored=True)
+            return evolve(report, reply_stored=True)
         return report
 
     async def _prepare(

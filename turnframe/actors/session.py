@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import attrs
 
 from turnframe._converter import converter
+from turnframe._evolve import evolve
 from turnframe._retry import retrying
 from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
@@ -460,7 +461,7 @@ class SessionActor(Actor):
                     # the narrator failed on this message, as an asked stage would have.
                     self._stage_failed("narrator", reply.message, reply.error)
             self._reports[turn.turn_id] = report
-            return attrs.evolve(record, phase=TurnPhase.COMMITTED)
+            return evolve(record, phase=TurnPhase.COMMITTED)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
             return await self._respond(turn, record)
         return await self._reload(turn, record)
@@ -502,7 +503,7 @@ class SessionActor(Actor):
         payload = _plan_payload(plan, interpretation)
         self._plans[turn.turn_id] = plan
         self._plan_payloads[turn.turn_id] = payload
-        return attrs.evolve(record, plan=payload)
+        return evolve(record, plan=payload)
 
     async def _keep_plan(self, turn: UserTurn, record: TurnRecord | None) -> TurnRecord | None:
         """After a failed step before the seal: store the live plan (``interpreted``) if it is
@@ -623,7 +624,7 @@ class SessionActor(Actor):
         self._reductions[turn.turn_id] = reduction
         self._contexts[turn.turn_id] = cases
         plan_json = record.plan if record.plan is not None else plan_payload
-        return attrs.evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
+        return evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
 
     def _hot_case_wait(self) -> float:
         """How long one seal waits for a case another turn holds or writes: every wait of a
@@ -733,7 +734,7 @@ class SessionActor(Actor):
         assert narration is not None  # the store stored what the draft composed
         # The narrator's span, recorded as the gate answers: the composing itself ran inside
         # the execute span (in the bundle's transaction), so this one says what it made.
-        narrated = attrs.evolve(reply.message, execution=report)
+        narrated = evolve(reply.message, execution=report)
         await self._observed("narrator", narrated, _called(lambda _: narration, narrated))
         self._recall = self._recall.after(reply.recalled)
         return self._respond_delivered(
@@ -1088,7 +1089,7 @@ class _ReplyDraft:
 
     def __call__(self, report: ExecutionReport) -> BundleReply:
         try:
-            narration = self._narrator.compose(attrs.evolve(self.message, execution=report))
+            narration = self._narrator.compose(evolve(self.message, execution=report))
         except Exception as error:
             self.error = error  # reported by the session once the bundle answered
             raise
