@@ -39,6 +39,7 @@ from turnframe._strict import (
     Path,
     ShapeProblem,
     check_shape,
+    is_unicode_text,
     non_text_paths,
     register_tagged_union,
     storable_text,
@@ -344,7 +345,7 @@ def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
     oversized = _oversized(data)
     if oversized is not None:
         raise PlanRejected([oversized])
-    not_text = non_text_paths(data)
+    not_text = [] if _certainly_text(raw_json) else non_text_paths(data)
     if not_text:
         # Checked before anything quotes the data: a lone surrogate cannot be stored or hashed.
         raise PlanRejected(
@@ -453,6 +454,16 @@ def _decode(raw_json: str | bytes) -> Any:
         raise ValueError(f"the answer is not JSON: {exc.msg} at position {exc.pos}") from None
     except RecursionError:
         raise ValueError("the answer nests arrays or objects too deeply to be a plan") from None
+
+
+def _certainly_text(raw_json: str | bytes) -> bool:
+    """Whether every string the answer decodes to is certainly Unicode text, read off the
+    answer itself: it holds no lone surrogate and no ``\\u`` escape (only such an escape
+    writes one into a decoded string; bytes decode as strict UTF-8, which holds none). False
+    says nothing: the decoded data are then searched (:func:`non_text_paths`)."""
+    if isinstance(raw_json, bytes):
+        return b"\\u" not in raw_json
+    return "\\u" not in raw_json and is_unicode_text(raw_json)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

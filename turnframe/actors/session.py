@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import attrs
@@ -193,7 +193,7 @@ class SessionActor(Actor):
         self._directory = StoreCaseDirectory(store, workflows)
         self._workflow = ""
         self._thread = ThreadContext()
-        self._turn_ids: list[str] = []
+        self._turn_ids = _TurnOrder()
         self._focus: str | None = None
         self._anaphora: bool | None = None  # this session's choice; None: the runtime's
         self._reports: dict[str, ExecutionReport] = {}
@@ -225,7 +225,7 @@ class SessionActor(Actor):
         if stored:
             self._thread = converter.structure(stored, ThreadContext)
         turns = await self._store.list_session_turns(self._account, self._session)
-        self._turn_ids = [t.turn_id for t in turns]
+        self._turn_ids = _TurnOrder(t.turn_id for t in turns)
 
     async def on_stop(self) -> None:
         if self._settings.index_recall_on_stop:
@@ -1064,6 +1064,41 @@ class SessionActor(Actor):
         turn_id = message_turn(message)
         asked = ref.ask(message, timeout=self._settings.ask_timeout, correlation_id=turn_id)
         return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
+
+
+class _TurnOrder:
+    """The session's turn ids in order (as a list of them answers ``in``, ``append``,
+    ``remove`` and ``index``), each one's position looked up instead of searched for: a long
+    session asks for it on every turn."""
+
+    __slots__ = ("_at", "_ids")
+
+    def __init__(self, ids: Iterable[str] = ()) -> None:
+        self._ids = list(ids)
+        self._at: dict[str, int] = {}
+        self._index_all()
+
+    def _index_all(self) -> None:
+        self._at.clear()
+        for position, turn_id in enumerate(self._ids):
+            self._at.setdefault(turn_id, position)  # the first, as list.index finds it
+
+    def __contains__(self, turn_id: object) -> bool:
+        return turn_id in self._at
+
+    def append(self, turn_id: str) -> None:
+        self._at.setdefault(turn_id, len(self._ids))
+        self._ids.append(turn_id)
+
+    def remove(self, turn_id: str) -> None:
+        self._ids.remove(turn_id)
+        self._index_all()
+
+    def index(self, turn_id: str) -> int:
+        try:
+            return self._at[turn_id]
+        except KeyError:
+            raise ValueError(f"{turn_id!r} is not in list") from None
 
 
 class _ReplyDraft:
