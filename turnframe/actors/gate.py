@@ -137,11 +137,12 @@ class ExecutionGate(Actor):
         if message.phase not in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             return await self.settled_report(account, turn.turn_id, reduction)
         work = await self._work(account, reduction)
-        entries = admission_entries(reduction)
         phase = message.phase
         admitted: dict[str, JournalRecord] = {}
         refused: set[str] = set()
         admissions = message.admitted
+        # The live path's seal admitted the entries already: they are built only to admit.
+        entries = admission_entries(reduction) if admissions is None else []
         if admissions is None and (entries or work.confirmed or work.declined):
             # Admission is the seal: from this transaction on, nothing re-interprets the turn.
             # (On the live path the session's seal transaction admitted the entries already.)
