@@ -179,6 +179,13 @@ async def test_a_reply_that_cannot_be_written_leaves_the_bundle_committed_withou
     assert reply is not None and reply.blocks == [{"text": "earlier"}]
     case_now = await store.get_case(ACCOUNT, case.case_id)
     assert case_now is not None and case_now.revision == 2
+    # The receipt names the events as committed (once: PostgreSQL writes them again after
+    # rolling the reply back to a savepoint taken before them).
+    stored = await store.list_events(ACCOUNT)
+    assert [(e.seq, e.event_id, e.type) for e in stored] == [
+        (e.seq, e.event_id, e.type) for e in receipt.events
+    ]
+    assert [e.type for e in stored] == ["changed"]
 
 
 async def test_a_bundle_that_fails_stores_no_reply_either(

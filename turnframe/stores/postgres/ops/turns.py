@@ -384,6 +384,45 @@ async def save_assistant_turn(
     return saved
 
 
+_DELIVER_REPLY = (
+    "WITH reply AS (INSERT INTO assistant_turns (account_id, turn_id, blocks, meta, created_at) "
+    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING turn_id), "
+    "moved AS (UPDATE turns SET phase = 'delivered', phase_changed_at = $5 "
+    "WHERE account_id = $1 AND id = $2 AND phase = 'committed' AND EXISTS (SELECT 1 FROM reply) "
+    "RETURNING session_id){context} SELECT COUNT(*) FROM moved"
+)
+_WITH_CONTEXT = (
+    ", context AS (UPDATE sessions s SET thread_context = $6 FROM moved m "
+    "WHERE s.account_id = $1 AND s.id = m.session_id RETURNING 1)"
+)
+
+
+async def deliver_reply(
+    conn: Conn,
+    account_id: str,
+    turn_id: str,
+    blocks: Json,
+    meta: Json | None,
+    thread_context: Json | None,
+    now: datetime,
+) -> bool:
+    """A fresh reply, the session's thread context and the move ``committed`` → ``delivered``
+    in one statement (one round trip, where :func:`save_assistant_turn` and :func:`move_phase`
+    take three). False, with nothing written, when the turn has a reply already or is not
+    ``committed``: the caller then takes the careful way, which says what is wrong."""
+    assert TurnPhase.COMMITTED.may_advance_to(TurnPhase.DELIVERED)
+    params: list[object] = [account_id, turn_id, dump_json(blocks), optional_json(meta), now]
+    context = ""
+    if thread_context is not None:
+        params.append(dump_json(thread_context))
+        context = _WITH_CONTEXT
+    try:
+        moved = await conn.fetchval(_DELIVER_REPLY.format(context=context), *params)
+    except asyncpg.exceptions.ForeignKeyViolationError as exc:
+        raise NotFound("turn", turn_id) from exc
+    return bool(moved)
+
+
 def _same(stored: Json | None, new: Json | None) -> bool:
     if stored is None or new is None:
         return stored is new
