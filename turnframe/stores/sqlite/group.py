@@ -36,7 +36,7 @@ import anyio
 
 from turnframe.stores.errors import StoreTimeout
 from turnframe.stores.sqlite.driver import Driver
-from turnframe.stores.sqlite.tx import is_busy, write
+from turnframe.stores.sqlite.tx import is_busy, run_write
 
 T = TypeVar("T")
 Body = Callable[[sqlite3.Connection], T]
@@ -139,23 +139,30 @@ class GroupCommit:
 
     def _take_and_commit(self, conn: sqlite3.Connection) -> list[_Job[Any]]:
         """On the connection's thread: take what is queued now, commit it as one group."""
+        queue = self._queue
         with self._lock:
-            take = min(len(self._queue), self._max_group)
-            group = [self._queue.popleft() for _ in range(take)]
-            # Taking everything settles the debt: the next arrival sends the next flush (it
-            # then waits behind this one on the thread). Leaving some behind keeps it owed:
-            # the sender of this flush hands the duty over to the first of them.
-            self._flush_owed = bool(self._queue)
-            if group:
-                self.group_sizes[len(group)] += 1
-        if len(group) == 1:
+            if len(queue) <= self._max_group:
+                group = list(queue)
+                queue.clear()
+                # Taking everything settles the debt: the next arrival sends the next flush
+                # (it then waits behind this one on the thread).
+                self._flush_owed = False
+            else:
+                group = [queue.popleft() for _ in range(self._max_group)]
+                # Some left behind: still owed; the sender of this flush hands the duty over
+                # to the first of them.
+                self._flush_owed = True
+        size = len(group)
+        if size == 1:
+            self.group_sizes[1] += 1
             job = group[0]
             try:
-                job.result = write(job.body)(conn)
+                job.result = run_write(conn, job.body)
             except BaseException as error:  # handed to that job's caller
                 job.error = error
             job.done = True
-        elif group:
+        elif size:
+            self.group_sizes[size] += 1
             _run_group(conn, group)
         return group
 

@@ -62,10 +62,14 @@ def _with_reply(
     account, turn_id = bundle.account_id, bundle.turn_id
     conn.execute("SAVEPOINT turnframe_reply")
     try:
-        turns.save_assistant_turn(
+        delivered = turns.deliver_reply(
             conn, account, turn_id, reply.blocks, reply.meta, reply.thread_context, now
         )
-        turns.move_phase(conn, account, turn_id, replies.DELIVER, now)
+        if not delivered:  # a reply stored already: the careful way compares it
+            turns.save_assistant_turn(
+                conn, account, turn_id, reply.blocks, reply.meta, reply.thread_context, now
+            )
+            turns.move_phase(conn, account, turn_id, replies.DELIVER, now)
     except Exception as error:
         conn.execute("ROLLBACK TO turnframe_reply")
         conn.execute("RELEASE turnframe_reply")
