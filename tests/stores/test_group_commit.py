@@ -173,3 +173,29 @@ async def test_a_caller_cancelled_while_queued_never_writes(driver: Driver) -> N
     assert group.group_sizes == {1: 2}
     await group.write(insert("later"))  # type: ignore[arg-type]
     assert await keys(driver) == ["first", "later", "second"]
+
+
+async def test_transactions_a_full_group_leaves_behind_commit_with_no_one_else_arriving(
+    driver: Driver,
+) -> None:
+    group = GroupCommit(driver, max_group=2)
+    unblock = threading.Event()
+
+    def slow(conn: sqlite3.Connection) -> str:
+        unblock.wait(timeout=10)
+        conn.execute("INSERT INTO t (k) VALUES ('k0')")
+        return "k0"
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(group.write, slow)
+        while not group.group_sizes:  # the slow one's flush runs
+            await anyio.lowlevel.checkpoint()
+        for n in range(1, 8):  # one sends the next flush, the rest queue behind it
+            tg.start_soon(group.write, insert(f"k{n}"))
+        while len(group._queue) < 7:
+            await anyio.lowlevel.checkpoint()
+        unblock.set()
+    assert await keys(driver) == [f"k{n}" for n in range(8)]
+    assert max(group.group_sizes) == 2
+    assert sum(size * n for size, n in group.group_sizes.items()) == 8
+    assert not group._queue and not group._flush_owed

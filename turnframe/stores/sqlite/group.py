@@ -83,9 +83,9 @@ class GroupCommit:
         self._window = window
         self._lock = threading.Lock()  # the queue and the flag below, shared with the thread
         self._queue: deque[_Job[Any]] = deque()
-        #: True while someone owes the queue a flush: one was sent and has not taken its group
-        #: yet, or a caller is about to send one (window, hand-over, or a group that left
-        #: transactions behind). While it is set, an arriving transaction just queues.
+        #: True while a flush is on its way to the queue: one was sent and has not taken its
+        #: group yet, or a caller is about to send one (its window, or handed the duty). While
+        #: it is set, an arriving transaction just queues; a flush clears it as it takes.
         self._flush_owed = False
         #: How many transactions each commit carried (group size → commits), for benchmarks.
         self.group_sizes: Counter[int] = Counter()
@@ -141,17 +141,15 @@ class GroupCommit:
         """On the connection's thread: take what is queued now, commit it as one group."""
         queue = self._queue
         with self._lock:
+            # From here the next arrival sends the next flush (it waits behind this one on
+            # the thread); any left behind (more than a group) are seen to by this flush's
+            # sender when it is done (``_hand_over``).
+            self._flush_owed = False
             if len(queue) <= self._max_group:
                 group = list(queue)
                 queue.clear()
-                # Taking everything settles the debt: the next arrival sends the next flush
-                # (it then waits behind this one on the thread).
-                self._flush_owed = False
             else:
                 group = [queue.popleft() for _ in range(self._max_group)]
-                # Some left behind: still owed; the sender of this flush hands the duty over
-                # to the first of them.
-                self._flush_owed = True
         size = len(group)
         if size == 1:
             self.group_sizes[1] += 1
@@ -171,19 +169,20 @@ class GroupCommit:
         with self._lock:
             if job in self._queue:
                 self._queue.remove(job)
-            owed_by_job = job.lead or job.wake is None  # it was to send the next flush
-        if owed_by_job and not job.done:
+            # It was to send the next flush (in its window, or handed the duty): pass it on.
+            duty = (job.lead or job.wake is None) and not job.done
+            if duty:
+                self._flush_owed = False
+        if duty:
             self._hand_over()
 
     def _hand_over(self) -> None:
-        """After a sender is done: if transactions wait and no flush is on its way for them,
-        the first of them sends the next one."""
+        """After a sender is done: if transactions wait (a group left them behind) and no flush
+        is on its way for them, the first of them sends the next one."""
         with self._lock:
-            if not self._flush_owed:
-                return  # a flush on its way (or the next arrival's) takes the queue
-            if not self._queue:
-                self._flush_owed = False
-                return
+            if self._flush_owed or not self._queue:
+                return  # a flush on its way takes them, or nothing waits
+            self._flush_owed = True
             heir = self._queue[0]
             heir.lead = True
         heir.set_wake()
