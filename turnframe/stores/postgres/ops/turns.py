@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import asyncpg
 
@@ -20,7 +21,13 @@ from turnframe.stores.postgres import codec
 from turnframe.stores.postgres.codec import dump_json, optional_json, same_content
 from turnframe.stores.postgres.ops.once import insert_returning_once
 from turnframe.stores.postgres.tx import Conn, row_count, where
-from turnframe.stores.records import AssistantTurnRecord, Json, SessionRecord, TurnRecord
+from turnframe.stores.records import (
+    AssistantTurnRecord,
+    Json,
+    SessionRecord,
+    TurnRecord,
+    TurnStart,
+)
 
 # Spelled out (not a parameter) so the planner can use the partial index ``turns_unfinished``.
 _UNFINISHED = "phase NOT IN ({})".format(
@@ -204,6 +211,34 @@ async def get_turn(conn: Conn, account_id: str, turn_id: str) -> TurnRecord | No
         turn_id,
     )
     return None if row is None else codec.turn(row)
+
+
+_TURN_WIDTH = len(codec.TURN_COLUMNS.split(","))
+_TURN_START = (
+    "SELECT "
+    + ", ".join(f"t.{c.strip()}" for c in codec.TURN_COLUMNS.split(","))
+    + ", "
+    + ", ".join(f"c.{c.strip()}" for c in codec.CASE_COLUMNS.split(","))
+    + " FROM (SELECT 1) one LEFT JOIN turns t ON t.account_id = $1 AND t.id = $2 "
+    "LEFT JOIN cases c ON c.account_id = $1 AND (t.id IS NULL OR t.phase = 'received') "
+    "ORDER BY c.pos"
+)
+
+
+async def get_turn_start(conn: Conn, account_id: str, turn_id: str) -> TurnStart:
+    """The turn as stored and, while it is still to be interpreted (not stored, or
+    ``received``), every case of the account: one statement, one round trip, one snapshot
+    (a row per case, the turn's columns beside each; one row with no case when none)."""
+    rows: list[tuple[Any, ...]] = [
+        tuple(r[i] for i in range(len(r)))
+        for r in await conn.fetch(_TURN_START, account_id, turn_id)
+    ]
+    first = rows[0]  # the LEFT JOINs from one row always give at least one
+    turn = None if first[1] is None else codec.turn(first[:_TURN_WIDTH])
+    if turn is not None and turn.phase is not TurnPhase.RECEIVED:
+        return TurnStart(turn=turn, cases=None)
+    listed = tuple(codec.case(r[_TURN_WIDTH:]) for r in rows if r[_TURN_WIDTH + 1] is not None)
+    return TurnStart(turn=turn, cases=listed)
 
 
 async def require_turn(conn: Conn, account_id: str, turn_id: str) -> TurnRecord:
