@@ -88,3 +88,23 @@ def read_shift(words: str) -> timedelta | None:
     count = 1 if m.group("count") in ("a", "an") else int(m.group("count"))
     days = count * (7 if m.group("unit").startswith("week") else 1)
     return timedelta(days=days if m.group("way") == "later" else -days)
+
+
+_DAY_ALONE = re.compile(
+    r"(?:(?:on|for|to|by|until|till)\s+)?(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)"
+    r"|(?:(?:on|for|to|by|until|till)\s+)?the\s+(?P<bare>\d{1,2})",
+    re.IGNORECASE,
+)
+
+
+def past_day_alone(words: str, now: datetime) -> bool:
+    """Whether ``words`` name a day of the month without its month ("the 15th", "on the
+    fifteenth") that has already passed in the month of ``now``: which month is meant is not
+    said (this one is over, the next is a guess), so it is asked, never picked."""
+    said = ordinals_in_digits(with_digits(words.strip().casefold().rstrip(".!?,")))
+    said = " ".join(said.split())
+    m = _DAY_ALONE.fullmatch(said)
+    if m is None:
+        return False
+    day = int(m.group("day") or m.group("bare"))
+    return 1 <= day < now.day

@@ -50,6 +50,7 @@ from turnframe.providers.rules.shapes import (
 from turnframe.providers.rules.vague import DATE_HEDGE_AFTER, DATE_HEDGE_BEFORE
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
 from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
+from turnframe.reading.numbers import with_digits
 from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
@@ -80,6 +81,53 @@ _FILLER = re.compile(
     r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's)[\s,']*)+",
     ICASE,
 )
+
+
+#: A move by a number of days or weeks said with a direction word or "by", not with
+#: "later"/"earlier": "back by three days", "forward a day", "by a week", "two days back".
+_MOVE_BY = re.compile(
+    rf"(?<![\w-])(?<!for\s)(?:(?P<pre>back|forward|ahead|up|out)\s+)?(?P<by>by\s+)?"
+    rf"(?P<count>\d+|an?|{COUNT_WORDS.pattern})\s+(?P<unit>days?|weeks?)"
+    r"(?:\s+(?P<post>back|forward|ahead|out|further))?(?!\w)",
+    ICASE,
+)
+#: Verbs that say the way a date moves: later ("postpone", "push … back"), earlier
+#: ("bring … forward", "advance"); "move" says neither.
+_LATER_VERB = re.compile(r"(?<!\w)(?:postpon|delay|defer|push|put\s+off)\w*", ICASE)
+_EARLIER_VERB = re.compile(r"(?<!\w)(?:bring|brought|pull|advanc)\w*", ICASE)
+_PARTICLE = re.compile(r"(?<!\w)(?P<p>back|forward|ahead|earlier|later|sooner)(?!\w)", ICASE)
+_CLAUSE_EDGE = re.compile(r"[.!?;\n]")
+
+
+def _clause_before(text: str, start: int) -> str:
+    """The words of the sentence before ``start``: where a move's verb may stand."""
+    edges = [m.end() for m in _CLAUSE_EDGE.finditer(text, 0, start)]
+    return text[edges[-1] if edges else 0 : start]
+
+
+def _move_words(m: re.Match[str], around: str) -> str:
+    """ "back by three days" after "push" -> "3 days later"; the words as said when nothing
+    tells the way (the workflow cannot read them, so the user is asked)."""
+    said = " ".join(m.group(0).split())
+    particle = m.group("pre") or m.group("post")
+    if particle is None:
+        found = [p.group("p").casefold() for p in _PARTICLE.finditer(around)]
+        particle = found[-1] if found else None
+    if particle is None and m.group("by") is None:
+        return said  # "move it 2 days": which way?
+    particle = (particle or "").casefold()
+    later = _LATER_VERB.search(around) is not None
+    earlier = _EARLIER_VERB.search(around) is not None
+    if later == earlier:
+        return said
+    if later and particle not in ("", "back", "out", "further", "later"):
+        return said
+    if earlier and particle not in ("", "forward", "ahead", "up", "earlier", "sooner"):
+        return said
+    count = m.group("count").casefold()
+    number = "1" if count in ("a", "an") else with_digits(count)
+    unit = m.group("unit").casefold().rstrip("s") + ("" if number == "1" else "s")
+    return f"{number} {unit} {'later' if later else 'earlier'}"
 
 
 @functools.cache
@@ -260,7 +308,11 @@ class _Carver:
 
     def shifts(self, start: int, end: int) -> None:
         """ "a day later" goes to an argument the workflow counts from a current value; the
-        reducer resolves it from the case state."""
+        reducer resolves it from the case state. A move said by its verb and a direction word
+        ("push … back by two days", "bring … forward a day", "postpone … by a week") is given
+        as "N days later/earlier"; one whose direction the words leave open ("move it back two
+        days": later or earlier?) is given as said, so the workflow cannot read it and the
+        user is asked."""
         for argument in self.op.arguments:
             if argument.current is None or argument.name in self.args:
                 continue
@@ -270,6 +322,28 @@ class _Carver:
                 self.args[argument.name] = m.group("shift")
                 self.consumed.append(m.span())
                 self.numbers.append((m.start(), argument.name))
+                continue
+            moved = self._move_by(start, end)
+            if moved is None:
+                continue
+            around = (
+                f"{_clause_before(self.text, start)}{self.text[start : moved.start()]} "
+                f"{self.text[moved.end() : end]}"
+            )
+            self.args[argument.name] = _move_words(moved, around)
+            self.consumed.append(moved.span())
+            self.numbers.append((moved.start(), argument.name))
+
+    def _move_by(self, start: int, end: int) -> re.Match[str] | None:
+        """The first free move by some days; its direction word may be the operation's own
+        ("bring … forward a day": the phrase holds "forward", the move is "a day")."""
+        for m in _MOVE_BY.finditer(self.text, start, end):
+            if self.free(m.span()):
+                return m
+            bare = _MOVE_BY.match(self.text, m.start("count"), m.end("unit"))
+            if bare is not None and self.free(bare.span()):
+                return bare
+        return None
 
     def shares(self, start: int, end: int) -> None:
         """ "half", "the whole thing", "some money" go to the argument the workflow proposes a

@@ -75,6 +75,8 @@ def fill_from_story(
         if not missing:
             continue
         begin = min(ev.start for ev in act.evidence)
+        if len(missing) == 1 and _stated_before(plan, index, missing[0], text, begin):
+            continue
         found = _story_values(plan, index, op, text, begin, ctx, aliases)
         filled: dict[str, str] = {}
         for argument in missing:
@@ -85,6 +87,45 @@ def fill_from_story(
                 filled[argument.name] = "\u2026 " + " / ".join(values.values())
         if filled:
             plan.acts[index] = attrs.evolve(act, args={**act.args, **filled})
+
+
+#: "My card number is XY1351", "our booking ref: AB12": a name of something stated in a
+#: clause of its own, which a request after it calls "it".
+_STATED = re.compile(
+    r"(?:my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:is|=|:)\s*(?P<v>(?=[\w-]*\d)[A-Za-z0-9][\w-]*)"
+    r"[\s,.;:!]*",
+    re.IGNORECASE,
+)
+#: What may stand between the statement and the request: "…, so please", "… and I want to".
+_BETWEEN = re.compile(
+    r"[\s,.;:!]*(?:(?:and|so|then|please|pls|kindly|(?:can|could|would)\s+you"
+    r"|(?:i|we)\s+(?:want|need|would\s+like|'d\s+like)\s+(?:you\s+)?to)[\s,]*)*",
+    re.IGNORECASE,
+)
+#: The request calls it back: "move it", "change that one".
+_CALLED_IT = re.compile(r"(?<!\w)(?:it|that(?:\s+one)?|this(?:\s+one)?)(?!\w)", re.IGNORECASE)
+
+
+def _stated_before(
+    plan: PlanBuilder, index: int, argument: Argument, text: str, begin: int
+) -> bool:
+    """ "My ticket number is XY1351, please move it to the 15th": a clause nothing read that
+    only states a name with digits, right before a carded request that calls it "it" and
+    lacks one argument, gives that argument the name (the reducer's parser decides, against
+    the case, what it names; the card shows it). ``True`` when filled."""
+    act = plan.acts[index]
+    assert isinstance(act, OperationAct)
+    said = " ".join(ev.text for ev in act.evidence)
+    if _CALLED_IT.search(said) is None:
+        return False
+    for unread in plan.unread:
+        m = _STATED.fullmatch(text, unread.start, unread.end)
+        if m is None or _BETWEEN.fullmatch(text, unread.end, begin) is None:
+            continue
+        plan.acts[index] = attrs.evolve(act, args={**act.args, argument.name: m.group("v")})
+        plan.unread.remove(unread)
+        return True
+    return False
 
 
 def _typed(argument: Argument) -> bool:

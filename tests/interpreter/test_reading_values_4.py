@@ -1,0 +1,166 @@
+"""Values read in general, fourth set, written for these tests (never taken from a corpus):
+relative moves said with a verb and a direction word ("push … back by two days", "bring …
+forward a day"), a day of the month alone that has already passed (the month is asked), a name
+of a choice said where another argument stands ("rebook flight TP1350 …") or stated before
+the request ("my flight number is …, please move it …"), an angry question before a terse
+command, lists of several different requests, typos on operation words, and an amount referred
+to ("the same amount")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from interpreter_kit import field_event, read, talk
+
+from turnframe.providers.rules.args import _MOVE_BY, _move_words
+from turnframe.reading.dates import past_day_alone
+
+LATE_IN_JANUARY = datetime(2026, 1, 28, 9, 30, tzinfo=UTC)
+
+
+def _card(operation: str, **arguments: Any) -> dict[str, Any]:
+    return {
+        "events": [],
+        "ends_with": "card",
+        "card": {"operation": operation, "arguments": arguments},
+    }
+
+
+# 1. Relative moves of a dated thing, counted from its current date (return 2026-03-16,
+#    outbound 2026-03-12 on the sample trip).
+
+
+@pytest.mark.parametrize(
+    ("said", "leg", "when"),
+    [
+        ("please push the way back back by four days", "return", "2026-03-20"),
+        ("could you bring the outbound forward by a day?", "outbound", "2026-03-11"),
+        ("pull our flight out forward two days", "outbound", "2026-03-10"),
+        ("postpone the return flight by one week", "return", "2026-03-23"),
+        ("push the return flight 2 days back please", "return", "2026-03-18"),
+    ],
+)
+def test_a_leg_pushed_back_or_brought_forward_is_rebooked_from_its_date_on_a_card(
+    said: str, leg: str, when: str
+) -> None:
+    reading = read(said)
+    assert reading.statuses == ["awaiting_confirmation"]
+    assert reading.args(0) == {"leg": leg, "date": when}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "move the return flight back two days",  # later or earlier? English says both
+        "move the outbound forward by 3 days",
+        "push the outbound forward a day",
+        "postpone the trip by a week",  # both legs? the rebooking takes one
+    ],
+)
+def test_a_move_whose_direction_or_leg_is_open_is_asked_never_guessed(said: str) -> None:
+    reading = read(said)
+    assert reading.statuses == ["needs_clarification"]
+
+
+@pytest.mark.parametrize(
+    ("words", "around", "shift"),
+    [
+        ("back by three days", "push the return", "3 days later"),
+        ("forward a day", "bring the outbound", "1 day earlier"),
+        ("by a week", "postpone the return", "1 week later"),
+        ("back two days", "move the return", "back two days"),
+    ],
+)
+def test_a_move_said_with_a_verb_is_written_as_days_later_or_earlier_or_left_as_said(
+    words: str, around: str, shift: str
+) -> None:
+    m = _MOVE_BY.search(words)
+    assert m is not None
+    assert _move_words(m, around) == shift
+
+
+@pytest.mark.anyio
+async def test_a_return_pushed_back_and_confirmed_commits_the_date_the_card_showed() -> None:
+    expect = {
+        "events": [
+            {"case": "lisbon", "type": "rebooked", "data": {"leg": "return", "date": "2026-03-18"}}
+        ],
+        "ends_with": "committed",
+    }
+    graded = await talk(
+        "travel-desk", ("can you push back our way home by 2 days", "/click confirm"), expect
+    )
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+# 2. A day of the month alone that has passed asks the month; a name of a leg said as another
+#    argument or stated before the request names the leg.
+
+
+@pytest.mark.parametrize(
+    ("words", "passed"),
+    [("the 15th", True), ("on the fifteenth", True), ("the 30th", False), ("15 March", False)],
+)
+def test_a_day_alone_before_today_in_this_month_is_a_past_day_alone(
+    words: str, passed: bool
+) -> None:
+    assert past_day_alone(words, LATE_IN_JANUARY) is passed
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["set the return date to the 15th", "please change my departure date to the 2nd"],
+)
+def test_a_field_date_said_as_a_day_already_past_this_month_asks_the_month(said: str) -> None:
+    reading = read(said, clock=LATE_IN_JANUARY)
+    assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_rebooking_to_a_day_already_past_this_month_asks_the_month() -> None:
+    reading = read("rebook the outbound to the 4th", clock=LATE_IN_JANUARY)
+    assert reading.statuses == ["needs_clarification"]
+
+
+def test_a_day_alone_still_ahead_this_month_is_that_day() -> None:
+    reading = read("set the return date to the 30th", clock=LATE_IN_JANUARY)
+    assert reading.statuses == ["ready_to_execute"]
+    assert reading.args(0) == {"field": "return_date", "value": "2026-01-30"}
+
+
+@pytest.mark.parametrize(
+    ("said", "leg"),
+    [
+        ("could you rebook flight TP1351 to 14 March", "outbound"),
+        ("please move flight TP1350 to March 19", "return"),
+    ],
+)
+def test_a_flight_number_of_the_trip_names_the_leg_it_flies_on_a_card(said: str, leg: str) -> None:
+    reading = read(said)
+    assert reading.statuses == ["awaiting_confirmation"]
+    assert reading.args(0)["leg"] == leg
+
+
+@pytest.mark.parametrize(
+    ("said", "leg"),
+    [
+        ("Our flight number is TP1350, can you move it to 19 March?", "return"),
+        ("my flight is TP1351 and I need to rebook it to 13 March", "outbound"),
+    ],
+)
+def test_a_flight_number_stated_before_a_request_that_says_it_names_the_leg(
+    said: str, leg: str
+) -> None:
+    reading = read(said)
+    assert reading.statuses == ["awaiting_confirmation"]
+    assert reading.args(0)["leg"] == leg
+    assert reading.unread == []
+
+
+def test_a_stated_flight_number_the_trip_does_not_have_asks_which_leg() -> None:
+    reading = read("my flight number is XY4242, please move it to 19 March")
+    assert reading.statuses == ["needs_clarification"]
+
+
+__all__ = ["field_event"]
