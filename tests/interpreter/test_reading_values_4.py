@@ -28,6 +28,11 @@ def _card(operation: str, **arguments: Any) -> dict[str, Any]:
     }
 
 
+def _submitted() -> dict[str, Any]:
+    event = {"case": "lisbon", "type": "submitted", "data": {}}
+    return {"events": [event], "ends_with": "committed"}
+
+
 # 1. Relative moves of a dated thing, counted from its current date (return 2026-03-16,
 #    outbound 2026-03-12 on the sample trip).
 
@@ -163,4 +168,92 @@ def test_a_stated_flight_number_the_trip_does_not_have_asks_which_leg() -> None:
     assert reading.statuses == ["needs_clarification"]
 
 
-__all__ = ["field_event"]
+# 3. An angry question, then a terse command: the command is read.
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("desk", "said", "expect"),
+    [
+        (
+            "travel-desk",
+            "Why has nobody done this yet?? Submit the trip right now.",
+            _submitted(),
+        ),
+        (
+            "travel-desk",
+            "How long does this take?! Submit it immediately!",
+            _submitted(),
+        ),
+        (
+            "refund-desk",
+            "Why is my money still not back?? Refund 25 euros on 1001 at once.",
+            _card("refund", amount=2500),
+        ),
+    ],
+)
+async def test_an_angry_question_then_a_terse_command_reads_the_command(
+    desk: str, said: str, expect: dict[str, Any]
+) -> None:
+    graded = await talk(desk, (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+# 4. Several different requests listed in one sentence: each is read, in order.
+
+
+@pytest.mark.anyio
+async def test_a_frame_before_a_colon_then_three_different_requests_reads_each() -> None:
+    said = (
+        "Kindly do the following for order 1001: set the note to 'prefers phone', set the "
+        "contact email to ana.new@example.org, and refund 4 euros."
+    )
+    expect = {
+        "events": [
+            field_event("order-1001", "note", "prefers phone"),
+            field_event("order-1001", "contact_email", "ana.new@example.org"),
+        ],
+        "ends_with": "card",
+        "card": {"operation": "refund", "arguments": {"amount": 400}},
+    }
+    graded = await talk("refund-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_an_extra_a_quoted_note_and_a_submission_in_one_sentence_are_all_done() -> None:
+    said = "Add a fado night, set a note 'window seats', then submit"
+    expect = {
+        "events": [
+            {"case": "lisbon", "type": "extra_added", "data": {"item": "fado night"}},
+            field_event("lisbon", "note", "window seats"),
+            {"case": "lisbon", "type": "submitted", "data": {}},
+        ],
+        "ends_with": "committed",
+    }
+    graded = await talk("travel-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+# 5. A typo of an operation's verb where a clause opens is that verb.
+
+
+@pytest.mark.parametrize(
+    ("said", "operation"),
+    [
+        ("withdrawl the trip", "withdraw"),
+        ("please withdraww it", "withdraw"),
+        ("sumbit the trip", "submit"),
+        ("rebok the return to 19 March", "rebook"),
+    ],
+)
+def test_a_typo_of_an_operation_verb_opening_a_clause_is_that_operation(
+    said: str, operation: str
+) -> None:
+    reading = read(said)
+    assert [getattr(a, "operation", None) for a in reading.acts] == [operation]
+
+
+def test_a_typo_is_never_corrected_inside_a_number_or_a_name() -> None:
+    reading = read("rebook TP1305 to 19 March")
+    assert reading.statuses == ["needs_clarification"]

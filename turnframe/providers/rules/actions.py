@@ -44,7 +44,7 @@ _FIELD_FORMS = (
     rf"{_SET}\s+(?:{DETERMINER}|an?\s+)?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+"
     r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
-    r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
+    r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|set(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
     r"|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
     r"(?:(?:this|it|that)\s+(?:in|on|into|to|as)\s+)?(?:(?:a|an|the|this|one|another)\s+)?"

@@ -214,6 +214,10 @@ _REPLACED = re.compile(
     r"(?:(?:on|for)\s+.{1,40})?$",
     ICASE,
 )
+#: "the following", "these" in a frame before a colon: the requests come after it.
+_POINTS_AHEAD = re.compile(
+    r"(?<!\w)(?:the\s+following|as\s+follows|below|these(?:\s+things)?)(?!\w)", ICASE
+)
 #: "I want to know …", "I'd also like to know …": a question's frame.
 _WANT_TO_KNOW = re.compile(
     r"i(?:['\u2019]d|\s+would|\s+just|\s+only|\s+also|\s+really)*\s+(?:want|like|need)\s+to"
@@ -501,6 +505,8 @@ class Reader:
             return
         if clause.marker is None and self._record_answered(s, e):
             return  # "pay 20" → which one? → "order 1001": the change on that record
+        if clause.marker is None and self._framed_before_colon(clause, s, e):
+            return  # "Please do the following for order 1001: set the note to …"
         listed = self._listed_item(clause, s, e) or self._announced(clause, s, e)
         if clause.marker is None and listed:
             return  # "please add the following:" and its items
@@ -721,6 +727,20 @@ class Reader:
             self._emit(act, Note(operation=act.operation, args=act.args))
         else:
             self._emit(act, Note(field=act.field, span=(s, e)))
+        return True
+
+    def _framed_before_colon(self, clause: Clause, s: int, e: int) -> bool:
+        """ "Please do the following for order 1001: set the note to …": a frame that
+        announces the requests and names their record, then the first request in the same
+        clause. The frame is read as one, the words after the colon as the next clause."""
+        colon = self.text.find(":", s, e)
+        if colon <= s or not self.text[colon + 1 : e].strip(TRIM):
+            return False
+        if _POINTS_AHEAD.search(self.text, s, colon) is None or not self._frame_words(s, colon):
+            return False
+        if not self._frame(attrs.evolve(clause, end=colon, intro=True), s, colon):
+            return False
+        self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1, question=False))
         return True
 
     def _frame(self, clause: Clause, s: int, e: int) -> bool:

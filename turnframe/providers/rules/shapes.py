@@ -184,8 +184,9 @@ LEADING_FILLER = re.compile(
 )
 #: Politeness at the end of a clause ("…, please", "… thanks").
 TRAILING_FILLER = re.compile(
-    r"(?:[\s,]+(?:please|thanks|thank\s+you|(?<!from)\s*now|right\s+away|asap|for\s+me"
-    r"|instead|too|as\s+well))+$",
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from)\s*now|right\s+away|asap"
+    r"|for\s+me|instead|too|as\s+well|immediately|at\s+once|straight\s+away|without\s+delay"
+    r"|this\s+(?:instant|minute)))+$",
     ICASE,
 )
 

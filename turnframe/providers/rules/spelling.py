@@ -41,10 +41,27 @@ _COMMANDS = (
 COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
 SHORTHANDS = {
-    "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
-    "u": "you", "ur": "your", "wat": "what", "teh": "the", "whn": "when",
-    "wht": "what", "wut": "what", "wot": "what", "wats": "what's", "wots": "what's",
-    "wen": "when", "wens": "when's", "wich": "which", "hows": "how's", "hw": "how",
+    "pls": "please",
+    "plz": "please",
+    "thx": "thanks",
+    "ty": "thanks",
+    "fr": "for",
+    "abt": "about",
+    "u": "you",
+    "ur": "your",
+    "wat": "what",
+    "teh": "the",
+    "whn": "when",
+    "wht": "what",
+    "wut": "what",
+    "wot": "what",
+    "wats": "what's",
+    "wots": "what's",
+    "wen": "when",
+    "wens": "when's",
+    "wich": "which",
+    "hows": "how's",
+    "hw": "how",
 }
 _COMMON = 1e-7  # a word more frequent than this in English is never a typo
 
@@ -79,7 +96,12 @@ def _limit(word: str) -> int:
     return 1 if len(word) <= 7 else 2
 
 
-def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
+def _closest(
+    word: str, vocabulary: Iterable[str], prefer: frozenset[str] = frozenset()
+) -> str | None:
+    """The one word of ``vocabulary`` closest to ``word`` within the bound; among the closest,
+    one of ``prefer`` (where a clause opens: the workflow's operation verbs, "archivd the
+    case" is "archive", not "archived") wins alone; a tie is never guessed."""
     lowered = word.casefold()
     limit = _limit(lowered)
     best: list[tuple[int, str]] = []
@@ -91,6 +113,12 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
             best.append((distance, candidate))
     if not best:
         return None
+    nearest = min(d for d, _ in best)
+    preferred = {c for d, c in best if d == nearest and c in prefer}
+    # "archive" and its inflection "archives": the verb itself
+    preferred = {c for c in preferred if not any(c != o and c.startswith(o) for o in preferred)}
+    if len(preferred) == 1:
+        return preferred.pop()
     best.sort(key=lambda item: (item[0], len(item[1]) != len(lowered), item[1]))
     tied = sorted({c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])})
     if len(tied) > 1:
@@ -132,8 +160,15 @@ def _derived(word: str, known: str) -> bool:
     return longer and (word.endswith(known) or word.startswith(known))
 
 
-def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Corrected | None:
-    """The text with typos of vocabulary words corrected, or ``None`` when nothing changed."""
+def correct(
+    text: str,
+    vocabulary: frozenset[str],
+    names: frozenset[str],
+    *,
+    verbs: frozenset[str] = frozenset(),
+) -> Corrected | None:
+    """The text with typos of vocabulary words corrected, or ``None`` when nothing changed;
+    a word that opens a clause is first taken for one of ``verbs`` (the operations' verbs)."""
     english = _english()
     pieces: list[str] = []
     swaps: list[tuple[int, int, int, int]] = []
@@ -158,7 +193,8 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
                 continue  # a proper name
             if english.word_usage_frequency(lowered) > _COMMON:
                 continue
-            fixed = _closest(lowered, known)
+            opening = verbs if _opens_clause(text, m.start()) else frozenset()
+            fixed = _closest(lowered, known, opening)
             if fixed is None or _derived(lowered, fixed):
                 continue
         pieces.append(text[at : m.start()])
