@@ -15,6 +15,7 @@ import pytest
 from interpreter_kit import field_event, read, talk
 
 from turnframe.providers.rules.args import _MOVE_BY, _move_words
+from turnframe.providers.rules.refer import amount_pointed_at
 from turnframe.reading.dates import past_day_alone
 
 LATE_IN_JANUARY = datetime(2026, 1, 28, 9, 30, tzinfo=UTC)
@@ -257,3 +258,29 @@ def test_a_typo_of_an_operation_verb_opening_a_clause_is_that_operation(
 def test_a_typo_is_never_corrected_inside_a_number_or_a_name() -> None:
     reading = read("rebook TP1305 to 19 March")
     assert reading.statuses == ["needs_clarification"]
+
+
+# 6. An amount referred to ("that payment", "the same amount"): one reader (refer.py).
+
+
+@pytest.mark.anyio
+async def test_a_refund_of_the_same_amount_as_the_one_said_before_shows_it_on_a_card() -> None:
+    said = "Your agent promised me 35 euros on 1001. Please refund the same amount."
+    graded = await talk("refund-desk", (said,), _card("refund", amount=3500))
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.parametrize(
+    ("said", "amount"),
+    [
+        ("he offered 30 euros for 1001. can we do that", "30 euros"),
+        ("he offered 30 euros, then 40 euros. can we do that", None),
+        ("he offered 30 euros. can we do it", None),
+    ],
+)
+def test_an_amount_pointed_at_is_the_one_amount_said_elsewhere(
+    said: str, amount: str | None
+) -> None:
+    start = said.index("can we")
+    found = amount_pointed_at(said, start, len(said))
+    assert (None if found is None else found.group("money")) == amount

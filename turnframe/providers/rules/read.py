@@ -87,13 +87,13 @@ from turnframe.providers.rules.questions import (
     read_question,
 )
 from turnframe.providers.rules.recall import recall_description
+from turnframe.providers.rules.refer import amount_pointed_at
 from turnframe.providers.rules.several import bare_question
 from turnframe.providers.rules.shapes import (
     CHITCHAT,
     FOLLOW_UP,
     ICASE,
     LEADING_FILLER,
-    MONEY,
     TRAILING_FILLER,
     TRIM,
 )
@@ -261,7 +261,6 @@ _BARE_ASK = re.compile(
     ICASE,
 )
 #: Words that point back to something said before: "that payment", "do the same".
-_POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(
@@ -841,19 +840,17 @@ class Reader:
     def _implied_by_amount(self, s: int, e: int) -> bool:
         """ "… he mentioned 30 euros. can we do that": the one amount said elsewhere in the
         message, and the one operation argument it fits, on a card."""
-        if not _POINTS_BACK.search(self.text, s, e):
+        said = amount_pointed_at(self.text, s, e)
+        if said is None:
             return False
-        said = [m for m in MONEY.finditer(self.text) if not s <= m.start() < e]
-        if len({m.group("money").casefold() for m in said}) != 1:
-            return False
-        value = said[0].group("money")
+        value = said.group("money")
         options = [o for o in implied_places(value, self.vocab, self.ctx) if o[1] is not None]
         if len(options) != 1:
             return False
         name, argument = options[0]
         assert argument is not None
         args = {argument: value}
-        evidence = (*self.plan.evidence(said[0].span("money")), *self.plan.evidence((s, e)))
+        evidence = (*self.plan.evidence(said.span("money")), *self.plan.evidence((s, e)))
         act = OperationAct(
             target=self.targets.default(), operation=name, args=args, evidence=evidence,
             confirm=True,
@@ -1596,9 +1593,6 @@ class Reader:
             )
             if earlier is not None:
                 self._add_cancel(earlier, (clause.lead, span[1]))
-        referred = self._amount_referred(reading, span)
-        if referred:  # "… agreed to 40 euros. Please make that payment": carded
-            reading = attrs.evolve(reading, args={**reading.args, **referred}, unsure=True)
         act = OperationAct(
             target=reading.target,
             operation=reading.operation,
@@ -1613,31 +1607,6 @@ class Reader:
         for unread in reading.unread:
             if not self._inner_correction(*unread):
                 self.plan.not_understood(*unread)
-
-    def _amount_referred(self, reading: OperationReading, span: Span) -> dict[str, str]:
-        """ "your colleague agreed to 40 euros. Please make that payment": a required
-        amount the request leaves out but points back to ("that", "this", "the same") is the one
-        amount said elsewhere in the message, when exactly one is; the act then waits for a
-        card. Two different amounts, or none, and nothing is taken."""
-        if not _POINTS_BACK.search(self.text, *span):
-            return {}
-        declared = self.vocab.operation(reading.operation)
-        missing = [
-            a for a in declared.arguments
-            if a.required and a.type is not str and a.name not in reading.args
-        ]
-        said = [m for m in MONEY.finditer(self.text) if not span[0] <= m.start() < span[1]]
-        out: dict[str, str] = {}
-        for argument in missing:
-            values: dict[Any, str] = {}
-            for m in said:
-                try:
-                    values[argument.parse(m.group("money"), self.ctx)] = m.group("money")
-                except (ValueError, TypeError):
-                    continue
-            if len(values) == 1 and len(said) == 1:
-                out[argument.name] = next(iter(values.values()))
-        return out
 
     def _inner_correction(self, s: int, e: int) -> bool:
         """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with

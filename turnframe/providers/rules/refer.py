@@ -1,4 +1,7 @@
-"""Requests that refer back to a story: "… was charged 15 twice. Please undo it."
+"""Requests that refer back to a story or to an amount: "… was charged 15 twice. Please undo
+it.", "your colleague agreed to 40 euros. Please make that payment."
+
+This is the one reader of a value a request refers to instead of saying it.
 
 A message that explains first and asks last often leaves out of the request what the story
 already said: "… I paid 40 too much. Can you pay it back?", "The second part is on the 3rd? I said
@@ -14,8 +17,10 @@ taken from the story before it:
 Only required arguments are filled. Dates never are: a story's date says when something
 happened or where it stands now, rarely the new value the request wants.
 
-An operation that commits at once is never filled from a story, and free text (a reason, a
-note) never is: only typed values and values of a finite set.
+An operation that commits at once is filled only when its request points back at the value
+("that payment", "the same amount"): then from a story's one typed value, and the act waits for
+a card. Free text (a reason, a note) is never filled: only typed values and values of a finite
+set (those only for a carded operation).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from turnframe.plan import CorrectAct, OperationAct, SetFieldAct
 from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import PlanBuilder
+from turnframe.providers.rules.shapes import ICASE, MONEY
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
@@ -48,6 +54,8 @@ _BARE_NUMBER = re.compile(
     r"|hundred|thousand|and|a|half|dozen))*",
     re.IGNORECASE,
 )
+#: A request that points back at a value said elsewhere: "make that payment", "the same".
+POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 #: Where one sentence of the story ends.
 _SENTENCE_END = re.compile(r"[.!?;\n]+")
 
@@ -67,10 +75,13 @@ def fill_from_story(
         op = vocab.workflow.operation(act.operation)
         if op is None:
             continue  # an operation no workflow declares (a reversed request): rejected anyway
-        if not needs_confirmation(op.policy, is_destructive=op.is_destructive):
+        carded = needs_confirmation(op.policy, is_destructive=op.is_destructive)
+        if not carded and not any(POINTS_BACK.search(ev.text) for ev in act.evidence):
             continue
         missing = [
-            a for a in op.arguments if a.name not in act.args and a.required and _typed(a)
+            a
+            for a in op.arguments
+            if a.name not in act.args and a.required and _typed(a) and (carded or not a.choices)
         ]
         if not missing:
             continue
@@ -85,8 +96,9 @@ def fill_from_story(
                 filled[argument.name] = next(iter(values.values()))
             elif len(values) > 1:
                 filled[argument.name] = "\u2026 " + " / ".join(values.values())
-        if filled:
-            plan.acts[index] = attrs.evolve(act, args={**act.args, **filled})
+        if filled:  # a request that commits at once, filled so, waits for a card
+            confirm = act.confirm or not carded
+            plan.acts[index] = attrs.evolve(act, args={**act.args, **filled}, confirm=confirm)
 
 
 #: "My card number is XY1351", "our booking ref: AB12": a name of something stated in a
@@ -126,6 +138,18 @@ def _stated_before(
         plan.unread.remove(unread)
         return True
     return False
+
+
+def amount_pointed_at(text: str, start: int, end: int) -> re.Match[str] | None:
+    """ "… he mentioned 30 euros. can we do that": when ``text[start:end]`` points back
+    ("that", "the same") and the rest of the message says exactly one amount, that amount
+    (a ``MONEY`` match); ``None`` otherwise."""
+    if not POINTS_BACK.search(text, start, end):
+        return None
+    said = [m for m in MONEY.finditer(text) if not start <= m.start() < end]
+    if len({m.group("money").casefold() for m in said}) != 1:
+        return None
+    return said[0]
 
 
 def _typed(argument: Argument) -> bool:
@@ -191,4 +215,4 @@ def _key(value: Any) -> Any:
     return value
 
 
-__all__ = ["fill_from_story"]
+__all__ = ["POINTS_BACK", "amount_pointed_at", "fill_from_story"]
