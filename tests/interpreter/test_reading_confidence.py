@@ -37,8 +37,23 @@ async def test_an_item_that_swallowed_a_second_request_waits_for_a_card() -> Non
     assert "card:confirm_command" in shown(graded)
 
 
-async def test_an_item_that_names_who_pays_in_its_own_words_waits_for_a_card() -> None:
+async def test_an_item_then_one_named_payer_in_the_words_of_paid_by_is_who_pays() -> None:
     graded = await play("travel-desk", "add a yoga class, Marta pays for it")
+    assert events(graded) == [
+        (
+            "extra_added",
+            {"item": "yoga class", "quantity": 1, "unit_price": None, "paid_by": "Marta"},
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "said", ["add a yoga class, Marta and Rui pay for it", "add a yoga class, Marta pays half"]
+)
+async def test_an_item_whose_payer_is_said_in_words_no_argument_takes_waits_for_a_card(
+    said: str,
+) -> None:
+    graded = await play("travel-desk", said)
     assert events(graded) == []
     assert "card:confirm_command" in shown(graded)
 

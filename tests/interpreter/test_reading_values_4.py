@@ -284,3 +284,66 @@ def test_an_amount_pointed_at_is_the_one_amount_said_elsewhere(
     start = said.index("can we")
     found = amount_pointed_at(said, start, len(said))
     assert (None if found is None else found.group("money")) == amount
+
+
+# 7. More real phrasings: a payer said with the verb of ``paid_by``, "rename it 'X'", a
+#    purpose after a request, a list of three objects ending "and the X", a date said as
+#    context before a request that takes none.
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("said", "data"),
+    [
+        ("add a kayak tour, Joana pays for it", {"item": "kayak tour", "paid_by": "Joana"}),
+        (
+            "add a wine tasting for Marta, she'll pay it herself, 45 euros",
+            {"item": "wine tasting", "paid_by": "Marta", "unit_price": 4500},
+        ),
+    ],
+)
+async def test_a_named_payer_said_with_the_verb_of_paid_by_is_who_pays(
+    said: str, data: dict[str, Any]
+) -> None:
+    expect = {
+        "events": [{"case": "lisbon", "type": "extra_added", "data": data}],
+        "ends_with": "committed",
+    }
+    graded = await talk("travel-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+def test_rename_it_then_a_quoted_name_sets_the_name() -> None:
+    reading = read("please rename it \u201cPorto long weekend\u201d")
+    assert reading.args(0) == {"field": "name", "value": "Porto long weekend"}
+
+
+def test_rename_from_one_quoted_name_to_another_takes_the_second() -> None:
+    reading = read("rename the trip from 'Lisbon city break' to 'Lisbon with kids'")
+    assert reading.args(0) == {"field": "name", "value": "Lisbon with kids"}
+
+
+def test_a_purpose_after_a_request_holds_nothing_back() -> None:
+    reading = read("please submit the trip now so we don't miss the deadline")
+    assert reading.statuses == ["ready_to_execute"]
+
+
+@pytest.mark.anyio
+async def test_three_objects_ending_with_and_the_x_are_three_extras() -> None:
+    said = (
+        "we arrive on the 12th, so can you add a river cruise and also a food tour and the zoo pass"
+    )
+    items = ("river cruise", "food tour", "zoo pass")
+    expect = {
+        "events": [
+            {"case": "lisbon", "type": "extra_added", "data": {"item": item}} for item in items
+        ],
+        "ends_with": "committed",
+    }
+    graded = await talk("travel-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+def test_a_second_object_said_with_the_alone_waits_for_a_card() -> None:
+    reading = read("add a tour of the old town and the castle")
+    assert reading.statuses == ["awaiting_confirmation"]

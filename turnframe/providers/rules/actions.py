@@ -51,7 +51,7 @@ _FIELD_FORMS = (
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
     r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading|that(?=\s+(?:we|i|he|she|they)\b))"
     r"\s+|\s+-\s+"
-    r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
+    r"|(?<!from)(?<!\sto)(?<!\sas)\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is\s+now|is|are|(?:should|could|would|can)\s+(?:be|say|read)|will\s+be|becomes"
     r"|should\s+become|must\s+be"
@@ -95,7 +95,8 @@ _QUOTED = re.compile(
 _RENAME = re.compile(
     r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
     r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+)?"
-    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?\s+(?:to|as)\s+"
+    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?(?:\s+(?:to|as)\s+"
+    r"|(?<!from)(?<!\sto)(?<!\sas)\s+(?=[\"\u201c\u2018]|'(?=\w)))"
     r"|(?:name|call)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)"
     r"\s+(?:to\s+|as\s+)?(?=[\"'\u201c\u2018]))(?P<v>.+)",
     ICASE | re.DOTALL,

@@ -130,6 +130,43 @@ def _move_words(m: re.Match[str], around: str) -> str:
     return f"{number} {unit} {'later' if later else 'earlier'}"
 
 
+#: A purpose said after a request, with no value in it: "(now) so we don't lose it", "so that
+#: I can pay on time".
+_PURPOSE = re.compile(
+    r"(?:(?:now|today|asap|please)[\s,]+)*so\s+(?:that\s+)?(?:we|i|you|it|they|he|she)"
+    r"(?:['\u2019][a-z]+)?\s(?:[^\d\"'\u201c\u2018\u20ac$\u00a3@]|(?<=\w)'(?=\w))*",
+    ICASE,
+)
+_PRONOUNS = frozenset({"he", "she", "they"})
+#: A capitalised word inside a clause: a person's name, unless it opens a sentence.
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)(?<=\s)(?-i:[A-Z][a-z]+)(?!\w)")
+_NOT_NAMES = frozenset({"i", "i'm", "please", "thanks", "ok", "hi", "hello"})
+#: Past participles whose verb is not the participle without "-ed".
+_IRREGULAR = {"paid": "pay", "laid": "lay", "said": "say", "made": "make", "done": "do"}
+
+
+@functools.cache
+def _agent_cue(name: str) -> re.Pattern[str] | None:
+    """For an argument called ``<done>_by`` ("paid_by"): "<Name> pays (for it)", "<Name> will
+    pay it herself", "she'll pay": group ``who``; ``None`` for other names."""
+    m = re.fullmatch(r"(?P<done>[a-z]+)_by", name)
+    if m is None:
+        return None
+    done = m.group("done")
+    stems = {_IRREGULAR[done]} if done in _IRREGULAR else set()
+    if done.endswith("ed"):
+        stems |= {done[:-1], done[:-2]}  # "approved" -> approve, "signed" -> sign
+    if not stems:
+        return None
+    verb = "|".join(sorted(map(re.escape, stems), key=len, reverse=True))
+    return re.compile(
+        r"(?P<who>(?-i:[A-Z][a-z]+)|he|she|they)(?:['\u2019]ll|\s+will|\s+is\s+going\s+to)?"
+        rf"\s+(?:{verb})(?:s|es)?(?!\w)(?:\s+for)?(?:\s+(?:it|that|this|them|those))?"
+        r"(?:\s+(?:himself|herself|themselves|themself|personally))?",
+        ICASE,
+    )
+
+
 @functools.cache
 def _cue(name: str) -> re.Pattern[str]:
     """What leads a text argument's value: its own name ("paid by: …"), or "because" for a
@@ -376,6 +413,42 @@ class _Carver:
                     self.args[argument.name] = value
                     self.consumed.append((m.start(), value_end))
                     break
+            else:
+                self._agent(argument, start, end)
+
+    def _agent(self, argument: Argument, start: int, end: int) -> None:
+        """ "Pedro pays for it", "Ana will pay it herself": the one who does what an argument
+        called ``<done>_by`` names ("paid_by"), said as a name before the verb. A pronoun
+        ("she'll pay it herself") stands for the one name said before it in the clause;
+        with none or several, nothing is taken."""
+        pattern = _agent_cue(argument.name)
+        if pattern is None:
+            return
+        for m in pattern.finditer(self.text, start, end):
+            if not self.free(m.span()):
+                continue
+            who = m.group("who")
+            if who.casefold() in _PRONOUNS:
+                names = {
+                    n.group(0)
+                    for n in _NAME.finditer(self.text, start, m.start())
+                    if n.group(0).casefold() not in _NOT_NAMES
+                }
+                if len(names) != 1:
+                    return
+                who = names.pop()
+                # "a boat tour for Ana, she'll pay": "for Ana" says who, not what
+                said_for = re.search(
+                    rf"[\s,]+for\s+{re.escape(who)}(?!\w)", self.text[start : m.start()]
+                )
+                if said_for is not None and self.free(
+                    (start + said_for.start(), start + said_for.end())
+                ):
+                    self.consumed.append((start + said_for.start(), start + said_for.end()))
+            if self._takes(who, argument):
+                self.args[argument.name] = who
+                self.consumed.append(m.span())
+                return
 
     def _value_end(self, start: int, end: int) -> int:
         stop = _VALUE_END.search(self.text, start, end)
@@ -536,6 +609,8 @@ def read_arguments(
     carver.total_of_several()
     priced_per_person = carver.per_person()
     pieces = carver.leftover(start, end)
+    # "… so we don't lose it": why it is asked, never what (no value in it)
+    pieces = [p for p in pieces if _PURPOSE.fullmatch(text, *p) is None]
     unread: list[Span] = list(carver.dates)  # a date no argument takes: not read
     if object_start is not None:
         before = [p for p in pieces if p[1] <= object_start]

@@ -394,6 +394,8 @@ def vet(
             changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
         if not changes:
             continue
+        if not corrects and _dated_context(plan, changes, words, unread, vocab):
+            continue  # "we land on the 12th and … so can you add a tour": when, not what
         numbered = any(plan.notes[i].numbers for i in changes)
         narrowed = _QUALIFIER.search(words) or (_NEGATION.search(words) and _PORTION.search(words))
         if doubt.kind == "card" and narrowed and (numbered or _lacks_typed(plan, changes, vocab)):
@@ -601,6 +603,23 @@ def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bo
             ):
                 return True
     return False
+
+
+def _dated_context(
+    plan: PlanBuilder, changes: list[int], words: str, unread: Evidence, vocab: Vocabulary
+) -> bool:
+    """Words before every change they could doubt, whose only value is a date none of those
+    changes takes, with no negation and none of the workflow's words: they say when things
+    happen around the request, not what it is."""
+    if not DATE.search(words) or _could_be_value_of(plan, changes, words, vocab):
+        return False
+    if any(_start(plan, i) < unread.end for i in changes):
+        return False
+    rest = DATE.sub(" ", words)
+    named = vocab.operation_regex.search(rest) or re.search(
+        rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", rest, ICASE
+    )
+    return not (_VALUE.search(rest) or _NEGATION.search(rest) or _HEDGE.search(rest) or named)
 
 
 def _could_be_value_of(

@@ -117,7 +117,8 @@ _LEADING_VALUE = re.compile(
 #: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
 _SECOND_OBJECT = re.compile(
     r"(?:,?\s+(?P<and>and)\s+(?:also\s+)?|,\s*)"
-    r"(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+[a-z])",
+    r"(?=(?P<the>the\s+)?(?(the)|(?:a|an|another|one|two|three|four|five|six|seven|eight|nine"
+    r"|ten|\d+)\s+)[a-z])",
     ICASE,
 )
 #: A count before the object's words ("3 maps", "two guides"), not an amount ("35 euros").
@@ -1541,6 +1542,8 @@ class Reader:
         out: list[Span] = []
         for m in _SECOND_OBJECT.finditer(self.text, op.phrase_span[1], e):
             joined = m.group("and")
+            if m.group("the") is not None and (joined is None or not out):
+                continue  # "… and the X" is a further object only in a list already going
             if joined is not None:
                 if not _MEASURE.match(self.text, m.end(), e):
                     out.append((m.start(), m.start("and")))
