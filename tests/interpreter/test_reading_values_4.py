@@ -347,3 +347,33 @@ async def test_three_objects_ending_with_and_the_x_are_three_extras() -> None:
 def test_a_second_object_said_with_the_alone_waits_for_a_card() -> None:
     reading = read("add a tour of the old town and the castle")
     assert reading.statuses == ["awaiting_confirmation"]
+
+
+def test_set_it_after_words_nothing_read_that_name_one_field_sets_that_field() -> None:
+    reading = read("I never wanted a budget of 300!! set it to 3000 euros")
+    assert reading.args(0) == {"field": "budget", "value": 300000}
+
+
+def test_set_it_after_words_that_name_two_fields_sets_nothing() -> None:
+    reading = read("not the budget, not the note. set it to 300")
+    assert reading.statuses == []
+
+
+def test_a_question_about_what_a_thing_is_then_add_one_adds_that_thing() -> None:
+    reading = read("what's a harbour cruise? can you add one")
+    assert reading.args(len(reading.acts) - 1)["item"] == "harbour cruise"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "said",
+    [
+        "refund the difference on order 1001",
+        "please refund 1001 the sum you promised me",
+        "refund order 1001 the agreed amount",
+    ],
+)
+async def test_an_amount_pointed_at_but_never_said_is_asked_never_proposed(said: str) -> None:
+    expect = {"events": [], "ends_with": "clarification", "clarification": {"argument": "amount"}}
+    graded = await talk("refund-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why

@@ -215,6 +215,14 @@ _REPLACED = re.compile(
     r"(?:(?:on|for)\s+.{1,40})?$",
     ICASE,
 )
+#: An object said as a pronoun only: "add one", "add it".
+_ONE_OF_THEM = re.compile(r"(?:one|it|one\s+of\s+(?:those|these|them))", ICASE)
+#: "what's a city card", "what is an e-bike exactly": a question about what a thing is.
+_WHAT_IS_A = re.compile(
+    r"(?:(?:and|so|but|ok(?:ay)?)\s+)?what(?:['\u2019]s|\s+is)\s+(?:an?\s+)"
+    r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?:\s+exactly)?[\s?]*",
+    ICASE,
+)
 #: "the following", "these" in a frame before a colon: the requests come after it.
 _POINTS_AHEAD = re.compile(
     r"(?<!\w)(?:the\s+following|as\s+follows|below|these(?:\s+things)?)(?!\w)", ICASE
@@ -1317,23 +1325,39 @@ class Reader:
     # -- actions ----------------------------------------------------------------------------
     def _it_is_the_field_asked(self, clause: Clause, s: int, e: int) -> bool:
         """ "What's the due date? Change it to March 13.": "it" is the field the previous
-        question asked about, when a question and a field share a name."""
+        question asked about, when a question and a field share a name; or the one field
+        the words nothing read before it name ("NO, NOT A LIMIT OF 500. set it to 5000")."""
         m = _MAKE_IT.match(self.text, s, e)
         if m is None or self.plan.last_change() is not None:
             return False
         asked = next((a for a in reversed(self.plan.acts) if isinstance(a, QuestionAct)), None)
         field = None if asked is None or asked.question is None else asked.question
-        if asked is None or field is None or self.vocab.workflow.field(field) is None:
-            return False
+        target = None if asked is None else asked.target
+        if field is None or self.vocab.workflow.field(field) is None:
+            field = self._field_said_unread(s)
+            target = None
+            if field is None:
+                return False
         value, _ = clean_value(self.text, (m.end(), e), self.aliases)
         if not value:
             return False
-        target = asked.target if asked.target is not None else self.targets.default()
+        target = target if target is not None else self.targets.default()
         act = SetFieldAct(
             target=target, field=field, value=value, evidence=self.plan.evidence((s, e))
         )
         self._emit(act, Note(field=field, span=(s, e)))
         return True
+
+    def _field_said_unread(self, before: int) -> str | None:
+        """ "NO I DID NOT ASK FOR A LIMIT OF 500. set it to 5000 euros": the one field named
+        in the words nothing read before ``before`` (what "it" stands for), or ``None``."""
+        named: set[str] = set()
+        pattern = re.compile(rf"(?<!\w)(?:{self.vocab.field_pattern})(?!\w)", ICASE)
+        for unread in self.plan.unread:
+            if unread.end > before:
+                continue
+            named |= {self.vocab.field_named(m.group(0)) for m in pattern.finditer(unread.text)}
+        return named.pop() if len(named) == 1 else None
 
     def _action(
         self, clause: Clause, s: int, e: int, *, asked: bool = False, question_mark: bool = False
@@ -1585,7 +1609,26 @@ class Reader:
     def _target_of(self, index: int) -> Any:
         return getattr(self.plan.acts[self.plan.root(index)], "target", None)
 
+    def _object_asked_about(self, reading: OperationReading) -> OperationReading:
+        """ "what's a city card and can you add one?": an object said only as "one" (or
+        "it") is the thing the question just before asked about."""
+        declared = self.vocab.operation(reading.operation)
+        name = next(
+            (a.name for a in declared.arguments if a.required and a.type is str and not a.choices),
+            None,
+        )
+        if name is None or _ONE_OF_THEM.fullmatch(reading.args.get(name, "")) is None:
+            return reading
+        asked = [a for a in self.plan.acts if isinstance(a, QuestionAct)]
+        if not asked or asked[-1] is not self.plan.acts[-1]:
+            return reading
+        m = _WHAT_IS_A.fullmatch(" ".join(ev.text for ev in asked[-1].evidence))
+        if m is None:
+            return reading
+        return attrs.evolve(reading, args={**reading.args, name: m.group("x")})
+
     def _operation(self, clause: Clause, reading: OperationReading, span: Span) -> None:
+        reading = self._object_asked_about(reading)
         if clause.marker is not None:
             earlier = self.plan.latest(
                 lambda _, act, __: (
