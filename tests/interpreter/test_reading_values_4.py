@@ -377,3 +377,22 @@ async def test_an_amount_pointed_at_but_never_said_is_asked_never_proposed(said:
     expect = {"events": [], "ends_with": "clarification", "clarification": {"argument": "amount"}}
     graded = await talk("refund-desk", (said,), expect)
     assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_half_said_to_an_amount_asked_for_is_half_of_what_is_proposed() -> None:
+    expect = {
+        "events": [{"case": "order-1001", "type": "refund_requested", "data": {"amount": 6000}}],
+        "ends_with": "committed",
+    }
+    turns = ("refund part of order 1001", "half", "/click confirm")
+    graded = await talk("refund-desk", turns, expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_move_it_after_a_move_of_one_leg_moves_that_leg_on_a_card() -> None:
+    expect = _card("rebook", leg="return", date="2026-03-19")
+    turns = ("move the way back to 18 March", "no, move it to 19 March")
+    graded = await talk("travel-desk", turns, expect)
+    assert graded.right and not graded.wrong_commits, graded.why

@@ -29,7 +29,7 @@ from turnframe._identity import (
 )
 from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
-from turnframe.reading.dates import past_day_alone
+from turnframe.reading.ordinals import past_day_alone
 from turnframe.reduce.asking import ask_for_argument, ask_for_value
 from turnframe.reduce.conditions import conditions_hold
 from turnframe.reduce.shares import share_of

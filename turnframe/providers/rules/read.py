@@ -215,6 +215,8 @@ _REPLACED = re.compile(
     r"(?:(?:on|for)\s+.{1,40})?$",
     ICASE,
 )
+#: A request that calls what it acts on "it": "move it to 14 March instead".
+_CALLED_IT = re.compile(r"(?<!\w)(?:it|that\s+one|this\s+one)(?!\w)", ICASE)
 #: An object said as a pronoun only: "add one", "add it".
 _ONE_OF_THEM = re.compile(r"(?:one|it|one\s+of\s+(?:those|these|them))", ICASE)
 #: "what's a city card", "what is an e-bike exactly": a question about what a thing is.
@@ -963,11 +965,14 @@ class Reader:
                 return True
             return False
         self._last_condition = reading.condition
-        if reading.unread is not None:
-            self.plan.not_understood(*reading.unread)
         a_start, a_end = reading.act_span
         rest = _OTHERWISE_INSIDE.search(self.text, a_start, a_end)
+        before = len(self.plan.acts)
         self._conditioned(clause, (a_start, rest.start() if rest else a_end), reading.condition)
+        # "only pay 1001 if the invoice is in — 40 euros": the value after the dash is
+        # the conditioned request's
+        if reading.unread is not None and not self._more_args(before, reading.unread):
+            self.plan.not_understood(*reading.unread)
         if rest is not None:
             self._conditional(clause, rest.start("tail"), a_end)
         elif reading.otherwise is not None:
@@ -1046,6 +1051,26 @@ class Reader:
                 words = " ".join(ev.text for ev in act.evidence)
                 return condition_named(words, self.vocab)
         return None
+
+    def _more_args(self, since: int, span: Span) -> bool:
+        """Words that only give the one operation read since act ``since`` arguments it has
+        not got yet: they are added to it (and to its evidence). ``False`` otherwise."""
+        acts = [i for i in range(since, len(self.plan.acts))]
+        if len(acts) != 1 or not isinstance(self.plan.acts[acts[0]], OperationAct):
+            return False
+        act = self.plan.acts[acts[0]]
+        assert isinstance(act, OperationAct)
+        op = self.vocab.operation(act.operation)
+        more = read_arguments(
+            op, self.text, *span, ctx=self.ctx, aliases=self.aliases, object_start=span[1]
+        )
+        if more.unread or not more.args or set(more.args) & set(act.args):
+            return False
+        evidence = (*act.evidence, *self.plan.evidence(span))
+        self.plan.acts[acts[0]] = attrs.evolve(
+            act, args={**act.args, **more.args}, evidence=evidence
+        )
+        return True
 
     def _conditioned(self, clause: Clause, span: Span, condition: ActCondition) -> None:
         before = len(self.plan.acts)
@@ -1627,8 +1652,34 @@ class Reader:
             return reading
         return attrs.evolve(reading, args={**reading.args, name: m.group("x")})
 
+    def _choice_said_before(self, reading: OperationReading, span: Span) -> OperationReading:
+        """ "move the outbound to 13 March" then "move it to 14 March instead": "it" is what
+        the previous turn's same operation named; a choice argument it left out is that one's
+        (only for an operation that waits for a card: the card shows it)."""
+        if _CALLED_IT.search(self.text, *span) is None or not self.previous:
+            return reading
+        op = self.vocab.operation(reading.operation)
+        if not needs_confirmation(op.policy, is_destructive=op.is_destructive):
+            return reading
+        earlier = [
+            a
+            for a in self.previous
+            if isinstance(a, OperationAct) and a.operation == reading.operation
+        ]
+        if len(earlier) != 1:
+            return reading
+        filled = {
+            a.name: earlier[0].args[a.name]
+            for a in op.arguments
+            if a.required and a.choices and a.name not in reading.args and a.name in earlier[0].args
+        }
+        if not filled:
+            return reading
+        return attrs.evolve(reading, args={**reading.args, **filled}, unsure=True)
+
     def _operation(self, clause: Clause, reading: OperationReading, span: Span) -> None:
         reading = self._object_asked_about(reading)
+        reading = self._choice_said_before(reading, span)
         if clause.marker is not None:
             earlier = self.plan.latest(
                 lambda _, act, __: (
