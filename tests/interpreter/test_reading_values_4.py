@@ -396,3 +396,25 @@ async def test_move_it_after_a_move_of_one_leg_moves_that_leg_on_a_card() -> Non
     turns = ("move the way back to 18 March", "no, move it to 19 March")
     graded = await talk("travel-desk", turns, expect)
     assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_a_story_saying_what_a_date_must_become_then_rebook_the_leg_shows_that_date() -> None:
+    said = (
+        "I'm writing for my boss. Her way back has to be on Wednesday 18 March because of a "
+        "meeting on the 17th. Please rebook the return."
+    )
+    graded = await talk("travel-desk", (said,), _card("rebook", leg="return", date="2026-03-18"))
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+def test_a_story_date_of_when_something_happens_never_becomes_the_new_date() -> None:
+    reading = read("we land on 12 March. Please rebook the return leg.")
+    assert reading.statuses == ["needs_clarification"]
+
+
+@pytest.mark.anyio
+async def test_told_you_the_leg_must_be_on_a_date_then_change_it_shows_a_card() -> None:
+    said = "unbelievable, I said twice that the outbound flight must be on 11 March. Change it!"
+    graded = await talk("travel-desk", (said,), _card("rebook", leg="outbound", date="2026-03-11"))
+    assert graded.right and not graded.wrong_commits, graded.why

@@ -177,7 +177,7 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
-_QUOTE_PAIRS = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+_QUOTE_PAIRS = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 #: "can you …", "could you please …" right before a clause: a request said as a question.
 _ASKED_TO_DO = re.compile(
     r"(?<!\w)(?:can|could|would|will)\s+(?:you|u)"
@@ -195,9 +195,10 @@ _STAYS = re.compile(
 )
 #: "I've told you five times", "I said already that": a complaint before what was said.
 _TOLD_YOU = re.compile(
-    r"(?:i(?:['\u2019]ve|\s+have)?\s+)(?:told|said\s+to|written\s+to|asked)\s+you"
+    r"(?:i(?:['\u2019]ve|\s+have)?\s+)(?:(?:told|said\s+to|written\s+to|asked)\s+you"
+    r"|said|wrote|written|explained|mentioned)"
     r"(?:\s+(?:already|before|again\s+and\s+again|again|(?:\d+|[a-z]+)\s+times"
-    r"|so\s+many\s+times))*"
+    r"|so\s+many\s+times|twice|thrice|(?:this|it)\s+(?:already|before)))*"
     r"(?:\s+that)?[\s,:]+(?=(?:my|our|the)\s)",
     ICASE,
 )
@@ -215,6 +216,22 @@ _REPLACED = re.compile(
     r"(?:(?:on|for)\s+.{1,40})?$",
     ICASE,
 )
+#: "the second visit must be on 20 March": a thing, then the value it must have.
+_MUST_BE = re.compile(
+    r"(?:the|my|our|his|her|their)\s+(?P<subj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+"
+    r"(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:on\s+|at\s+)?(?P<v>\S.{0,40})",
+    ICASE,
+)
+
+
+def _parses(argument: Any, words: str, ctx: ParseContext) -> bool:
+    try:
+        argument.parse(words, ctx)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
 #: A request that calls what it acts on "it": "move it to 14 March instead".
 _CALLED_IT = re.compile(r"(?<!\w)(?:it|that\s+one|this\s+one)(?!\w)", ICASE)
 #: An object said as a pronoun only: "add one", "add it".
@@ -243,8 +260,24 @@ _ITEM_OWNER = re.compile(
 #: Words that send one thing somewhere, and words that make a value the one used from now on.
 _SEND_WORDS = frozenset({"send", "sending", "write", "writing", "reach", "get", "touch"})
 _FROM_NOW = frozenset(
-    {"now", "forward", "forwards", "future", "onwards", "instead", "new", "changed", "moved",
-     "updated", "latest", "current", "use", "using", "everything", "all"}
+    {
+        "now",
+        "forward",
+        "forwards",
+        "future",
+        "onwards",
+        "instead",
+        "new",
+        "changed",
+        "moved",
+        "updated",
+        "latest",
+        "current",
+        "use",
+        "using",
+        "everything",
+        "all",
+    }
 )
 #: A share of what the workflow proposes, said alone: "the full amount", "half", "all of it".
 _WHOLE_SHARE = re.compile(
@@ -344,6 +377,7 @@ _HEDGE = re.compile(
     r"[\s,]+(?:(?:just\s+)?to\s+be\s+(?:safe|sure)|just\s+in\s+case)[\s.!]*$", ICASE
 )
 
+
 @functools.cache
 def _none(field_pattern: str) -> re.Pattern[str]:
     """ "no note", "none", "nothing at all": a correction that takes the change back."""
@@ -370,8 +404,9 @@ def _not_that(value: str) -> str:
     m = _NOT_THAT.search(value)
     if m is None:
         return value
-    denied = re.sub(r"^[\s,]*(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?", "", m.group(0),
-                    flags=ICASE).strip(" .!")
+    denied = re.sub(
+        r"^[\s,]*(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?", "", m.group(0), flags=ICASE
+    ).strip(" .!")
     words = denied.split()
     valued = any(c.isdigit() or c in "#€$£" for c in denied)
     if len(words) > 1 and not valued and not all(w[:1].isupper() for w in words):
@@ -556,6 +591,8 @@ class Reader:
         asked = asked and _WHAT_I_NEED.match(body) is None  # "what I need is a note: …"
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
+        if clause.marker is None and self._wanted_choice(s, e):
+            return  # "the second visit must be on 20 March": that visit moved, on a card
         if clause.marker is None and (self._agreed(s, e) or self._implied(clause, s, e)):
             return  # "that works for me", "50 euros would be fair": a request without its verb
         if _STAYS.fullmatch(body):
@@ -620,8 +657,11 @@ class Reader:
             self._listed = attrs.evolve(op, args=args)
             return True
         act = OperationAct(
-            target=op.target, operation=op.operation, args=args,
-            evidence=self.plan.evidence((s, e)), confirm=True,
+            target=op.target,
+            operation=op.operation,
+            args=args,
+            evidence=self.plan.evidence((s, e)),
+            confirm=True,
         )
         self._emit(act, Note(operation=op.operation, args=args))  # its object is asked for
         return True
@@ -646,7 +686,9 @@ class Reader:
             return False
         args = {**listed.args, **reading.args}
         act = OperationAct(
-            target=listed.target, operation=listed.operation, args=args,
+            target=listed.target,
+            operation=listed.operation,
+            args=args,
             evidence=self.plan.evidence((s, e)),
         )
         self._emit(act, Note(operation=listed.operation, args=args))
@@ -682,7 +724,9 @@ class Reader:
         except ValueError:
             return False
         act = SetFieldAct(
-            target=target or self.targets.find(s, e, [span]), field=name, value=value,
+            target=target or self.targets.find(s, e, [span]),
+            field=name,
+            value=value,
             evidence=self.plan.evidence((s, e)),
         )
         self._emit(act, Note(field=name, span=(s, e)))
@@ -782,7 +826,8 @@ class Reader:
         shaped = [
             f.name
             for f in self.vocab.workflow.fields
-            if f.type is str and typed_value_ok(self.vocab, f.name, "some words", self.ctx) is False
+            if f.type is str
+            and typed_value_ok(self.vocab, f.name, "some words", self.ctx) is False
             and f.validate is not None
         ]
         if not shaped:
@@ -863,7 +908,10 @@ class Reader:
         args = {argument: value}
         evidence = (*self.plan.evidence(said.span("money")), *self.plan.evidence((s, e)))
         act = OperationAct(
-            target=self.targets.default(), operation=name, args=args, evidence=evidence,
+            target=self.targets.default(),
+            operation=name,
+            args=args,
+            evidence=evidence,
             confirm=True,
         )
         self._emit(act, Note(operation=name, args=args, numbers=(argument,)))
@@ -1052,6 +1100,42 @@ class Reader:
                 return condition_named(words, self.vocab)
         return None
 
+    def _wanted_choice(self, s: int, e: int) -> bool:
+        """ "the second visit must be on 20 March": the subject is a choice of exactly one
+        operation's argument (the workflow's parser reads it) and the value one of its typed
+        arguments: that operation, on a card that shows both; anything else reads nothing."""
+        m = _MUST_BE.fullmatch(self.text, s, e)
+        if m is None:
+            return False
+        subject, value = m.group("subj"), m.group("v").strip(TRIM)
+        found: list[tuple[str, dict[str, str]]] = []
+        for op in self.vocab.workflow.operations:
+            chosen = next(
+                (a for a in op.arguments if a.choices and _parses(a, subject, self.ctx)), None
+            )
+            typed = next(
+                (
+                    a
+                    for a in op.arguments
+                    if a is not chosen and a.type is not str and _parses(a, value, self.ctx)
+                ),
+                None,
+            )
+            if chosen is not None and typed is not None:
+                found.append((op.name, {chosen.name: subject, typed.name: value}))
+        if len(found) != 1:
+            return False
+        name, args = found[0]
+        act = OperationAct(
+            target=self.targets.find(s, e, [m.span("v")]),
+            operation=name,
+            args=args,
+            evidence=self.plan.evidence((s, e)),
+            confirm=True,
+        )
+        self._emit(act, Note(operation=name, args=args))
+        return True
+
     def _more_args(self, since: int, span: Span) -> bool:
         """Words that only give the one operation read since act ``since`` arguments it has
         not got yet: they are added to it (and to its evidence). ``False`` otherwise."""
@@ -1119,7 +1203,6 @@ class Reader:
         if not re.search(r"[.!?;\n]", self.text[said_before:s]):
             return False  # the same sentence: "add a guide, a city card"
         return _JOINED.search(self.text[s : max(e, self._clause_end)]) is None
-
 
     def _names_same_case(self, span: Span, target: Any) -> bool:
         """ "… on 1001" after a corrected value, when the act is already on that case."""
@@ -1277,7 +1360,7 @@ class Reader:
         )
 
     def _take_back(self, clause: Clause, s: int, e: int) -> bool:
-        """"leave the X as it is", "forget the X part", "just the A": earlier acts of the
+        """ "leave the X as it is", "forget the X part", "just the A": earlier acts of the
         turn that the clause names (or, for "just", does not name) are taken back."""
         roots = taken_back(self.text, s, e, self.plan, self.vocab)
         for root in roots:
@@ -1433,8 +1516,12 @@ class Reader:
             if objects:
                 # "add a city pass, 2 maps and a museum ticket": one operation per object.
                 first = read_operation(
-                    self.text, (s, objects[0][0]), self.vocab, self.targets,
-                    ctx=self.ctx, aliases=self.aliases,
+                    self.text,
+                    (s, objects[0][0]),
+                    self.vocab,
+                    self.targets,
+                    ctx=self.ctx,
+                    aliases=self.aliases,
                 )
                 if first is not None:
                     self._operation(clause, first, (s, objects[0][0]))
@@ -1492,9 +1579,7 @@ class Reader:
         its own (a change of that field); anything else is another object of the operation."""
         words = self._without_fillers(s, e)
         if words[0] < words[1]:
-            field = read_field(
-                self.text, words, self.vocab, self.targets, self.aliases, self.ctx
-            )
+            field = read_field(self.text, words, self.vocab, self.targets, self.aliases, self.ctx)
             if field is not None:
                 self._set_field(clause, field, words)
                 return
@@ -1513,9 +1598,7 @@ class Reader:
         if arrow is None:
             return False
         head = self.text[s : arrow.start()].strip(" ,;:")
-        named = re.fullmatch(
-            rf"(?:(?:the|my|our)\s+)?(?:{self.vocab.field_pattern})", head, ICASE
-        )
+        named = re.fullmatch(rf"(?:(?:the|my|our)\s+)?(?:{self.vocab.field_pattern})", head, ICASE)
         if named is not None or self.vocab.operation_regex.search(head):
             return False
         arrowed = read_arrowed_operation(
@@ -1553,7 +1636,11 @@ class Reader:
             if not _CASE_LIST_GAP.fullmatch(self.text, before.end, after.start):
                 return False
         head = read_operation(
-            self.text, (s, said[0].end), self.vocab, self.targets, ctx=self.ctx,
+            self.text,
+            (s, said[0].end),
+            self.vocab,
+            self.targets,
+            ctx=self.ctx,
             aliases=self.aliases,
         )
         if head is None or head.unread or head.target != LabelTarget(label=said[0].label):
@@ -1916,8 +2003,9 @@ class Reader:
         if m.group("f") is not None:
             field = self.vocab.field_named(m.group("f"))
             named = self.plan.latest(
-                lambda _, act, note: isinstance(act, SetFieldAct | CorrectAct)
-                and note.field == field
+                lambda _, act, note: (
+                    isinstance(act, SetFieldAct | CorrectAct) and note.field == field
+                )
             )
             if named is None:
                 return False
@@ -1934,15 +2022,18 @@ class Reader:
         last = earlier[-1]
         evidence = self.plan.evidence((clause.lead, span[1]))
         said = self._named_cases(*span)
-        ends = bool(said) and re.fullmatch(
-            r"[\s,.!?]*", self.text[said[-1].end : span[1]]
-        ) is not None
+        ends = (
+            bool(said) and re.fullmatch(r"[\s,.!?]*", self.text[said[-1].end : span[1]]) is not None
+        )
         if ends:  # only the case said, with words that point at it: "I meant 1001"
             named = self.text[said[-1].start : said[-1].end].casefold()
             head = value[: max(0, value.casefold().rfind(named))]
-            ends = re.fullmatch(
-                rf"(?:{_ONLY_CASE.pattern}|(?:{self.vocab.record_nouns})s?\b\s*)*", head, ICASE
-            ) is not None
+            ends = (
+                re.fullmatch(
+                    rf"(?:{_ONLY_CASE.pattern}|(?:{self.vocab.record_nouns})s?\b\s*)*", head, ICASE
+                )
+                is not None
+            )
         if ends and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
             target = LabelTarget(label=said[-1].label)
             self._emit(attrs.evolve(last, target=target, evidence=evidence))
@@ -1985,7 +2076,10 @@ class Reader:
         name, said = fits[0]
         args = {**last.args, name: said}
         act = OperationAct(
-            target=last.target, operation=last.operation, args=args, evidence=evidence,
+            target=last.target,
+            operation=last.operation,
+            args=args,
+            evidence=evidence,
             confirm=True,
         )
         self._emit(act, Note(operation=last.operation, args=args, numbers=(name,)))
@@ -2004,8 +2098,9 @@ class Reader:
         if s >= e:
             return False
         op = self.vocab.operation(act.operation)
-        reading = read_arguments(op, self.text, s, e, ctx=self.ctx, aliases=self.aliases,
-                                 object_start=e)
+        reading = read_arguments(
+            op, self.text, s, e, ctx=self.ctx, aliases=self.aliases, object_start=e
+        )
         if reading.unread or not reading.args:
             return False
         self._add_cancel(index, (clause.lead, span[1]))
@@ -2046,4 +2141,3 @@ class Reader:
             self._emit(corrected, attrs.evolve(note, args=args))
             return True
         return False
-

@@ -36,7 +36,7 @@ from turnframe.plan import CorrectAct, OperationAct, SetFieldAct
 from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import PlanBuilder
-from turnframe.providers.rules.shapes import ICASE, MONEY
+from turnframe.providers.rules.shapes import DATE, ICASE, MONEY
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
@@ -81,7 +81,10 @@ def fill_from_story(
         missing = [
             a
             for a in op.arguments
-            if a.name not in act.args and a.required and _typed(a) and (carded or not a.choices)
+            if a.name not in act.args
+            and a.required
+            and (_typed(a) or (carded and _dated(a)))
+            and (carded or not a.choices)
         ]
         if not missing:
             continue
@@ -89,6 +92,8 @@ def fill_from_story(
         if len(missing) == 1 and _stated_before(plan, index, missing[0], text, begin):
             continue
         found = _story_values(plan, index, op, text, begin, ctx, aliases)
+        if carded:
+            found |= _wanted_dates(plan, index, op, text, begin, ctx, act.args)
         filled: dict[str, str] = {}
         for argument in missing:
             values = found.get(argument.name, {})
@@ -150,6 +155,53 @@ def amount_pointed_at(text: str, start: int, end: int) -> re.Match[str] | None:
     if len({m.group("money").casefold() for m in said}) != 1:
         return None
     return said[0]
+
+
+#: A story saying what a date must become: "his return needs to be on Thursday 19 March",
+#: "we have to fly back on the 15th": the date right after is the one wanted.
+_WANTED = re.compile(
+    r"(?<!\w)(?:needs?\s+to|has\s+to|have\s+to|must|should|ought\s+to|(?:would|'d)\s+like\s+to"
+    r"|want(?:s)?\s+to)\s+(?:be|fly(?:\s+back|\s+out|\s+home)?|leave|return|come\s+back"
+    r"|go(?:\s+back|\s+home)?)\s+",
+    ICASE,
+)
+
+
+def _dated(argument: Argument) -> bool:
+    return argument.type in (date, datetime)
+
+
+def _wanted_dates(
+    plan: PlanBuilder,
+    index: int,
+    op: Operation[Any],
+    text: str,
+    end: int,
+    ctx: ParseContext,
+    said: dict[str, str],
+) -> dict[str, dict[Any, str]]:
+    """The dates a story before ``end`` says something must become ("… needs to be on 19
+    March"), for the date arguments of ``op`` not said, as :func:`_story_values` gives them;
+    a date said only as when something happens is never one."""
+    dated = [a for a in op.arguments if _dated(a) and a.name not in said]
+    taken = [
+        (ev.start, ev.end)
+        for i, act in enumerate(plan.acts)
+        if i != index and isinstance(act, SetFieldAct | CorrectAct | OperationAct)
+        for ev in act.evidence
+    ]
+    found: dict[str, dict[Any, str]] = {}
+    for m in _WANTED.finditer(text, 0, end):
+        when = DATE.match(text, m.end(), end)
+        if when is None or any(s < when.end() and m.start() < e for s, e in taken):
+            continue
+        for argument in dated:
+            try:
+                value = argument.parse(when.group("date"), ctx)
+            except ValueError:
+                continue
+            found.setdefault(argument.name, {}).setdefault(_key(value), when.group("date"))
+    return found
 
 
 def _typed(argument: Argument) -> bool:
