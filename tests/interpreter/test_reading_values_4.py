@@ -418,3 +418,28 @@ async def test_told_you_the_leg_must_be_on_a_date_then_change_it_shows_a_card() 
     said = "unbelievable, I said twice that the outbound flight must be on 11 March. Change it!"
     graded = await talk("travel-desk", (said,), _card("rebook", leg="outbound", date="2026-03-11"))
     assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.parametrize(
+    ("said", "leg", "when"),
+    [
+        ("we want to take the way back two days later", "return", "2026-03-18"),
+        ("I'd like to have the outbound on 10 March", "outbound", "2026-03-10"),
+        (
+            "my boss gave me Friday off, so we want to take the outbound flight a day earlier",
+            "outbound",
+            "2026-03-11",
+        ),
+    ],
+)
+def test_a_wish_whose_words_are_one_operations_choice_and_value_is_that_on_a_card(
+    said: str, leg: str, when: str
+) -> None:
+    reading = read(said)
+    assert reading.statuses == ["awaiting_confirmation"]
+    assert reading.args(0) == {"leg": leg, "date": when}
+
+
+def test_a_request_then_and_stop_wasting_my_time_is_one_request() -> None:
+    reading = read("Rebook the return to March 19 and stop wasting my time.")
+    assert reading.statuses == ["awaiting_confirmation"]

@@ -224,6 +224,22 @@ _MUST_BE = re.compile(
 )
 
 
+#: "we want to take …", "I'd like to have …": a wish whose verb names no operation.
+_WANT_TO = re.compile(
+    r"(?:(?:we|i)\s+(?:(?:really|would|just|also|now)\s+|['\u2019]d\s+)*(?:want|need|like|wish)"
+    r"\s+to\s+)?(?:take|have|get|catch|make|put)\s+",
+    ICASE,
+)
+
+
+#: "… gives him the Wednesday off, so we want to take …": the wish after its reason.
+_SO_WE_WANT_TO = re.compile(
+    r"(?<=,\s)(?:so|and|therefore)\s+(?:we|i)\s+(?:(?:really|would|just|also|now)\s+"
+    r"|['\u2019]d\s+)*(?:want|need|like|wish)\s+to\s+(?:take|have|get|catch|make|put)\s+",
+    ICASE,
+)
+
+
 def _parses(argument: Any, words: str, ctx: ParseContext) -> bool:
     try:
         argument.parse(words, ctx)
@@ -1106,7 +1122,7 @@ class Reader:
         arguments: that operation, on a card that shows both; anything else reads nothing."""
         m = _MUST_BE.fullmatch(self.text, s, e)
         if m is None:
-            return False
+            return self._wanted_by_args(s, e)
         subject, value = m.group("subj"), m.group("v").strip(TRIM)
         found: list[tuple[str, dict[str, str]]] = []
         for op in self.vocab.workflow.operations:
@@ -1128,6 +1144,40 @@ class Reader:
         name, args = found[0]
         act = OperationAct(
             target=self.targets.find(s, e, [m.span("v")]),
+            operation=name,
+            args=args,
+            evidence=self.plan.evidence((s, e)),
+            confirm=True,
+        )
+        self._emit(act, Note(operation=name, args=args))
+        return True
+
+    def _wanted_by_args(self, s: int, e: int) -> bool:
+        """ "we want to have the second visit a day earlier": after "we want to <verb>",
+        words that exactly one operation reads whole as one of its choices and a typed value
+        (or a move of one): that operation, on a card."""
+        m = _WANT_TO.match(self.text, s, e) or _SO_WE_WANT_TO.search(self.text, s, e)
+        if m is None:
+            return False
+        found: list[tuple[str, dict[str, str]]] = []
+        for op in self.vocab.workflow.operations:
+            choice = next((a for a in op.arguments if a.required and a.choices), None)
+            if choice is None:
+                continue
+            reading = read_arguments(
+                op, self.text, m.end(), e, ctx=self.ctx, aliases=self.aliases
+            )
+            types = {a.name: a.type for a in op.arguments}
+            typed = [n for n in reading.args if n != choice.name and types.get(n) is not str]
+            said = reading.args.get(choice.name)
+            if reading.unread or not typed or said is None or not _parses(choice, said, self.ctx):
+                continue
+            found.append((op.name, reading.args))
+        if len(found) != 1:
+            return False
+        name, args = found[0]
+        act = OperationAct(
+            target=self.targets.default(),
             operation=name,
             args=args,
             evidence=self.plan.evidence((s, e)),
