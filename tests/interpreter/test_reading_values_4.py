@@ -443,3 +443,38 @@ def test_a_wish_whose_words_are_one_operations_choice_and_value_is_that_on_a_car
 def test_a_request_then_and_stop_wasting_my_time_is_one_request() -> None:
     reading = read("Rebook the return to March 19 and stop wasting my time.")
     assert reading.statuses == ["awaiting_confirmation"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We want to leave in two weeks, please set the travel date to that",
+        "I'd like to go in two weeks, please change the travel date.",
+    ],
+)
+def test_a_field_set_to_that_after_a_wished_value_shows_that_value_on_a_card(said: str) -> None:
+    reading = read(said)
+    assert reading.statuses == ["awaiting_confirmation"]
+    assert reading.args(0) == {"field": "travel_date", "value": "2026-01-21"}
+
+
+def test_a_field_set_to_that_with_no_wish_before_it_is_asked_for() -> None:
+    reading = read("we land in two weeks, please change the travel date")
+    assert reading.statuses == ["needs_clarification"]
+
+
+@pytest.mark.anyio
+async def test_the_number_of_people_said_again_as_the_count_holds_nothing_back() -> None:
+    said = "We are 3 people, please add for us 3 city cards, 20 euros each one. Thanks"
+    data = {"item": "city cards", "quantity": 3, "unit_price": 2000}
+    expect = {
+        "events": [{"case": "lisbon", "type": "extra_added", "data": data}],
+        "ends_with": "committed",
+    }
+    graded = await talk("travel-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+def test_a_number_of_people_other_than_the_count_waits_for_a_card() -> None:
+    reading = read("We are 3 people, please add 2 city cards, 20 euros each one")
+    assert reading.statuses == ["awaiting_confirmation"]

@@ -62,6 +62,14 @@ _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$",
 _FOR_PRONOUN = re.compile(
     r"\s+for\s+(?:me|him|her|them|us|you|myself|himself|herself|themselves|ourselves)$", ICASE
 )
+#: "add for us 2 tickets": who the object is for, before it.
+_LEADING_FOR_PRONOUN = re.compile(
+    r"^(?:(?:for|to)\s+(?:me|us|him|her|them|you)|(?:me|us|them))\s+(?=\w)", ICASE
+)
+#: A piece that only says who the object is for: "for us", "for me".
+_FOR_WHOM_ONLY = re.compile(r"(?:for|to)\s+(?:me|us|him|her|them|you)[\s,]*", ICASE)
+#: "15 euros each one": "one" belongs to the price said per unit.
+_EACH_ONE = re.compile(r"\s+(?:one|person|piece)(?!\w)", ICASE)
 #: The unit a count of a per-day thing was said in, before the thing ("days of …").
 _COUNTED_SPAN = re.compile(r"^(?:days?|weeks?)\s+of\s+(?=\w)", ICASE)
 _OBJECT_PRONOUN = re.compile(r"(?<!\w)(?:me|us|him|them|it)(?!\w)", ICASE)
@@ -530,7 +538,7 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = "".join(c for c in words if unicodedata.category(c) not in ("So", "Sk", "Cs"))
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
-    words = _FOR_PRONOUN.sub("", words)
+    words = _LEADING_FOR_PRONOUN.sub("", _FOR_PRONOUN.sub("", words))
     if counted:  # "3 days of surf lessons": the days are the count, the lessons the object
         words = _COUNTED_SPAN.sub("", words, count=1)
     tail = _AS_NOUN.search(words)
@@ -608,6 +616,11 @@ def read_arguments(
     carver.shapes(NUMBER, "number", start, end)
     carver.total_of_several()
     priced_per_person = carver.per_person()
+    for n, (a, b) in enumerate(carver.consumed):  # "15 euro each one": the "one" too
+        if carver.text[a:b].rstrip().casefold().endswith("each"):
+            one = _EACH_ONE.match(carver.text, b, end)
+            if one is not None:
+                carver.consumed[n] = (a, one.end())
     pieces = carver.leftover(start, end)
     # "… so we don't lose it": why it is asked, never what (no value in it)
     pieces = [p for p in pieces if _PURPOSE.fullmatch(text, *p) is None]
@@ -648,7 +661,11 @@ def read_arguments(
         elif value:
             unread += pieces
     numbers = tuple(name for _, name in sorted(carver.numbers))
-    words_pieces = [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
+    words_pieces = [
+        p
+        for p in pieces
+        if not _FUNCTION_ONLY.fullmatch(text, *p) and not _FOR_WHOM_ONLY.fullmatch(text, *p)
+    ]
     split = narrowed or (object_name in carver.args and len(words_pieces) > 1)
     split = split or not priced_per_person
     return ArgumentReading(

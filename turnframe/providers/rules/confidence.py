@@ -50,7 +50,7 @@ from turnframe.providers.rules.vague import (
     vague_words,
 )
 from turnframe.providers.rules.vocabulary import Vocabulary
-from turnframe.reading.numbers import NUMBER_WORDS
+from turnframe.reading.numbers import NUMBER_WORDS, with_digits
 from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
@@ -394,6 +394,8 @@ def vet(
             changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
         if not changes:
             continue
+        if not corrects and _count_restated(plan, changes, words):
+            continue  # "We are 2 persons, please add for us 2 museum tickets": the same 2
         if not corrects and _dated_context(plan, changes, words, unread, vocab):
             continue  # "we land on the 12th and … so can you add a tour": when, not what
         numbered = any(plan.notes[i].numbers for i in changes)
@@ -602,6 +604,29 @@ def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bo
                 (a.type is not str or a.choices) and a.name not in act.args for a in op.arguments
             ):
                 return True
+    return False
+
+
+#: "we are 2 persons", "there will be three of us": how many people, said alone.
+_WE_ARE = re.compile(
+    rf"(?:we|there)\s+(?:are|will\s+be|'re)\s+(?P<n>\d+|{NUMBER_WORDS.pattern})"
+    r"(?:\s+(?:people|persons|adults|guests|travell?ers|of\s+us))?[\s,.!]*",
+    ICASE,
+)
+
+
+def _count_restated(plan: PlanBuilder, changes: list[int], words: str) -> bool:
+    """Words that only say how many people there are, a number one of the changes already
+    holds as a count: the same number said twice, not a second value."""
+    m = _WE_ARE.fullmatch(words.strip())
+    if m is None:
+        return False
+    said = with_digits(m.group("n").casefold())
+    for i in changes:
+        act = plan.acts[i]
+        held = act.args.values() if isinstance(act, OperationAct) else ()
+        if said in {with_digits(str(v).casefold()) for v in held}:
+            return True
     return False
 
 
