@@ -16,6 +16,7 @@ from interpreter_kit import field_event, read, talk
 
 from turnframe.providers.rules.args import _MOVE_BY, _move_words
 from turnframe.providers.rules.refer import amount_pointed_at
+from turnframe.providers.rules.spelling import correct
 from turnframe.reading.dates import past_day_alone
 
 LATE_IN_JANUARY = datetime(2026, 1, 28, 9, 30, tzinfo=UTC)
@@ -478,3 +479,28 @@ async def test_the_number_of_people_said_again_as_the_count_holds_nothing_back()
 def test_a_number_of_people_other_than_the_count_waits_for_a_card() -> None:
     reading = read("We are 3 people, please add 2 city cards, 20 euros each one")
     assert reading.statuses == ["awaiting_confirmation"]
+
+
+@pytest.mark.parametrize(
+    ("said", "fixed"),
+    [("ho wmuch is left", "how much is left"), ("wha tis the status", "what is the status")],
+)
+def test_a_space_typed_one_letter_off_between_two_words_is_moved_back(
+    said: str, fixed: str
+) -> None:
+    corrected = correct(said, frozenset(), frozenset())
+    assert corrected is not None and corrected.text == fixed
+
+
+def test_two_english_words_are_never_rejoined() -> None:
+    assert correct("I want to go home", frozenset(), frozenset()) is None
+
+
+def test_a_compound_noun_that_starts_with_a_fields_name_is_an_object() -> None:
+    reading = read("add a return transfer at 35 euros")
+    assert reading.args(0)["item"] == "return transfer"
+
+
+def test_a_slipped_space_is_never_moved_to_make_a_short_word() -> None:
+    corrected = correct("add a nte: late", frozenset({"an", "add", "note"}), frozenset())
+    assert corrected is not None and corrected.text.startswith("add a note")

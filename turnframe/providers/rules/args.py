@@ -68,6 +68,13 @@ _LEADING_FOR_PRONOUN = re.compile(
 )
 #: A piece that only says who the object is for: "for us", "for me".
 _FOR_WHOM_ONLY = re.compile(r"(?:for|to)\s+(?:me|us|him|her|them|you)[\s,]*", ICASE)
+#: After a field's name inside an object: a noun that makes one word of both ("a return
+#: transfer" is a transfer, not the return), i.e. no function word or value lead.
+_COMPOUND = re.compile(
+    r"(?!(?:for|to|on|of|in|at|about|saying|says|that|which|with|from|is|as|and|or|by|it|this"
+    r"|please|here|there|now|again|too)\b)[a-z][a-z-]+(?:\s|$)",
+    ICASE,
+)
 #: "15 euros each one": "one" belongs to the price said per unit.
 _EACH_ONE = re.compile(r"\s+(?:one|person|piece)(?!\w)", ICASE)
 #: The unit a count of a per-day thing was said in, before the thing ("days of …").
@@ -642,7 +649,10 @@ def read_arguments(
         if counted:
             value = _per_unit_object(value, text[start:end])
         key = phrase_key(value)
-        names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
+        names_field = any(
+            key == f or (key.startswith(f + " ") and not _COMPOUND.match(key, len(f) + 1))
+            for f in field_keys
+        )
         beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None
         if beneficiary:  # "one for Pedro": who it is for, not what it is
             unread += pieces

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -160,6 +161,42 @@ def _derived(word: str, known: str) -> bool:
     return longer and (word.endswith(known) or word.startswith(known))
 
 
+_EVERYDAY = 1e-4  # a word at least this frequent in English is an everyday word ("is")
+_TOKEN = re.compile(r"(?<![\w@.'])[A-Za-z]{1,9}(?![\w@'])")
+
+
+def _space_slipped(text: str, known: frozenset[str]) -> str:
+    """ "ho wmuch is left": a space typed one letter early or late between two words, when
+    moving that letter across it makes both words English, one of them the interpreter's
+    own, and one of them as typed is no word of English. The text keeps its length."""
+    english = _english()
+    out = list(text)
+    words = list(_TOKEN.finditer(text))
+    done = -1
+    for first, second in itertools.pairwise(words):
+        if first.start() <= done or second.start() != first.end() + 1 or text[first.end()] != " ":
+            continue
+        a, b = first.group(0), second.group(0)
+        if a.casefold() in known and b.casefold() in known:
+            continue
+        if (
+            english.word_usage_frequency(a.casefold()) > _COMMON
+            and english.word_usage_frequency(b.casefold()) > _COMMON
+        ):
+            continue
+        for left, right in ((a + b[0], b[1:]), (a[:-1], a[-1] + b)):
+            if not left or not right:
+                continue
+            pair = (left.casefold(), right.casefold())
+            if any(w in known and len(w) > 2 for w in pair) and all(
+                w in known or english.word_usage_frequency(w) > _EVERYDAY for w in pair
+            ):
+                out[first.start() : second.end()] = f"{left} {right}"
+                done = second.end()
+                break
+    return "".join(out)
+
+
 def correct(
     text: str,
     vocabulary: frozenset[str],
@@ -175,6 +212,11 @@ def correct(
     at = 0
     length = 0
     known = vocabulary | COMMAND_WORDS
+    original = text
+    text = _space_slipped(text, known)  # as long as the user's text: positions stay
+    slips = [
+        (i, i + 1, i, i + 1) for i, (a, b) in enumerate(zip(text, original, strict=True)) if a != b
+    ]
     for m in _WORD.finditer(text):
         word = m.group(0)
         lowered = word.casefold()
@@ -203,10 +245,17 @@ def correct(
         pieces.append(fixed)
         length += len(fixed)
         at = m.end()
-    if not swaps:
+    if not swaps and not slips:
         return None
     pieces.append(text[at:])
-    return Corrected(text="".join(pieces), original=text, swaps=tuple(swaps))
+    moved = []  # a slipped letter, where it stands once the words before it are corrected
+    for _, _, old, _ in slips:
+        if any(w[2] <= old < w[3] for w in swaps):
+            continue  # inside a word corrected as a whole
+        shift = sum((w[1] - w[0]) - (w[3] - w[2]) for w in swaps if w[3] <= old)
+        moved.append((old + shift, old + shift + 1, old, old + 1))
+    spans = sorted(swaps + moved)
+    return Corrected(text="".join(pieces), original=original, swaps=tuple(spans))
 
 
 def remap(plan: UserTurnPlan, corrected: Corrected) -> UserTurnPlan:
