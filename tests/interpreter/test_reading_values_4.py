@@ -504,3 +504,16 @@ def test_a_compound_noun_that_starts_with_a_fields_name_is_an_object() -> None:
 def test_a_slipped_space_is_never_moved_to_make_a_short_word() -> None:
     corrected = correct("add a nte: late", frozenset({"an", "add", "note"}), frozenset())
     assert corrected is not None and corrected.text.startswith("add a note")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "said",
+    [
+        "good day, is possible to make refund of half for order 1001? many thanks",
+        "please make a refund of half on order 1001",
+    ],
+)
+async def test_a_request_said_with_a_light_verb_and_no_it_is_read(said: str) -> None:
+    graded = await talk("refund-desk", (said,), _card("refund", amount=6000))
+    assert graded.right and not graded.wrong_commits, graded.why

@@ -136,7 +136,7 @@ _REQUEST_FRAME = (
     r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
     r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+(?:please|possibly|kindly|perhaps|just))*"
     r"(?:\s+(?:get|have|receive))?"
-    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
+    r"|(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+to(?:\s+(?:get|have|make|do))?"
     r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
     r"|(?:go\s+ahead\s+and|let'?s))"
 )
@@ -150,7 +150,7 @@ _ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", I
 _ASKED_FIELD_FRAME = re.compile(
     r"(?:(?:please|kindly|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
     r"(?:(?:can|could|may|would|will)\s+(?:i|we|you)|would\s+you\s+mind"
-    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to)"
+    r"|(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to)"
     r"(?:\s+(?:please|possibly|kindly|perhaps|just))*\s+(?=[a-z])",
     ICASE,
 )

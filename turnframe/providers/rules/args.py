@@ -93,7 +93,8 @@ _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 _FILLER = re.compile(
     r"(?:(?:i|we|you|me|us|my|our|a|an|the|to|please|kindly|want|need|would|like|'d|could|can"
     r"|may|get|have|is|it|be|possible|full|partial|some|just|so|and|also|hi|hello|hey|think"
-    r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's)[\s,']*)+",
+    r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's|make|do|issue"
+    r"|process)[\s,']*)+",
     ICASE,
 )
 
@@ -668,8 +669,8 @@ def read_arguments(
             carver.args[object_name] = value if choice is None else choice[0]
             if choice is not None and choice[1] and not _typed_other(choice[1], carver):
                 narrowed = True  # words beside the choice that no argument takes: unsure
-        elif value:
-            unread += pieces
+        elif value:  # "a payment of half": a lone "of" left beside a value says nothing
+            unread += [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
     numbers = tuple(name for _, name in sorted(carver.numbers))
     words_pieces = [
         p

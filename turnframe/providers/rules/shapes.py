@@ -160,7 +160,7 @@ LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,:]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
-    r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|(?:good\s+(?:morning|afternoon|evening|day)|hello|hi|hey|morning)[\s,!]+|only\s+"
     r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
     r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
     r"|(?:possibly|perhaps)\s+|for\s+now[\s,]+"
