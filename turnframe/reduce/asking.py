@@ -223,13 +223,30 @@ def text_answer(
     parser = _parser_of(card, ctx)
     if parser is None:
         return None
+    proposes = _proposes(card, ctx)
     for words in _candidate_words(ctx.turn.text, plan.not_understood):
+        if proposes and share_of(words) is not None:
+            return card, words  # "half": that share of what the workflow proposes
         try:
             parser(words, ParseContext.of(ctx.turn, _state_of(card, ctx)))
         except ValueError:
             continue
         return card, words
     return None
+
+
+def _proposes(card: InteractionToCreate, ctx: ReductionContext) -> bool:
+    """Whether the operation argument the card asks for is one the workflow proposes."""
+    act = card.pending_acts[0] if len(card.pending_acts) == 1 else None
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
+    if not isinstance(act, OperationAct) or workflow is None:
+        return False
+    op = workflow.operation(act.operation)
+    argument = (
+        None if op is None else next((a for a in op.arguments if a.name == card.argument), None)
+    )
+    return argument is not None and argument.propose is not None
 
 
 def text_amendment(

@@ -49,7 +49,7 @@ _FIELD_FORMS = (
     # "set limit 2500 €", "change limit 3000": an amount alone right after the field
     rf"{_SET}\s+(?:{DETERMINER})?(?P<f>F)"
     r"\s+(?=[€$£]?\s?\d[\d.,]*(?:\s?(?:k|€|eur|euros?))?\s*[.!]?\s*$)",
-    r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
+    r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|set(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
     r"|log(?:ging)?|record(?:ing)?|mak(?:e|ing)|jot(?:ting)?(?:\s+down)?|drop(?:ping)?"
     r"|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
@@ -58,7 +58,7 @@ _FIELD_FORMS = (
     r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading"
     r"|that(?=\s+(?:we|i|he|she|they|you|it|the|a|an|my|our|his|her|their|this)\s))"
     r"\s+|\s+-\s+"
-    r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
+    r"|(?<!from)(?<!\sto)(?<!\sas)\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is\s+now|is|are|(?:should|could|would|can)\s+(?:be|say|read)|will\s+be|becomes"
     r"|should\s+become|must\s+be"
@@ -102,7 +102,8 @@ _QUOTED = re.compile(
 _RENAME = re.compile(
     r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
     r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+){0,3}?"
-    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?\s+(?:to|as)\s+"
+    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?(?:\s+(?:to|as)\s+"
+    r"|(?<!from)(?<!\sto)(?<!\sas)\s+(?=[\"\u201c\u2018]|'(?=\w)))"
     r"|(?:name|call)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)"
     r"\s+(?:to\s+|as\s+)?(?=[\"'\u201c\u2018]))(?P<v>.+)",
     ICASE | re.DOTALL,
@@ -142,7 +143,7 @@ _REQUEST_FRAME = (
     r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
     r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+(?:please|possibly|kindly|perhaps|just))*"
     r"(?:\s+(?:get|have|receive))?"
-    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
+    r"|(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+to(?:\s+(?:get|have|make|do))?"
     r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
     r"|(?:go\s+ahead\s+and|let'?s))"
 )
@@ -156,7 +157,7 @@ _ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", I
 _ASKED_FIELD_FRAME = re.compile(
     r"(?:(?:please|kindly|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
     r"(?:(?:can|could|may|would|will)\s+(?:i|we|you)|would\s+you\s+mind"
-    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to)"
+    r"|(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to)"
     r"(?:\s+(?:please|possibly|kindly|perhaps|just))*\s+(?=[a-z])",
     ICASE,
 )

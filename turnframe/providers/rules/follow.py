@@ -87,6 +87,16 @@ class FollowUp:
     continues: int | None = None  # the act it completes (cancelled and replaced), if any
 
 
+#: A clause that opens with a verb of its own (an order about the conversation, not another
+#: object of the request before it): "and stop wasting my time", "and hurry up".
+_OWN_VERB = re.compile(
+    r"[\s,]*(?:(?:and|but|so|then)\s+)?(?:please\s+)?(?:stop|quit|hurry|don['\u2019]?t|do\s+not"
+    r"|never|get\s+(?:it|this|on)|let\s+me|tell\s+me|call\s+me|email\s+me|write\s+me"
+    r"|answer|reply|respond)\b",
+    re.IGNORECASE,
+)
+
+
 def follow_up(
     text: str,
     span: Span,
@@ -99,6 +109,8 @@ def follow_up(
 ) -> FollowUp | None:
     """The act a verbless clause means, from the latest change of the turn (or, in a turn
     with none, from the previous turn's acts: "same for 1002", "and another one")."""
+    if _OWN_VERB.match(text, *span):
+        return None  # "… and stop wasting my time": a clause of its own, never an object
     index = plan.last_change()
     if index is None:
         earlier = [a for a in context if isinstance(a, SetFieldAct | OperationAct | QuestionAct)]

@@ -124,7 +124,7 @@ def _read(
     plain = prepared(text, vocab.words | COMMAND_WORDS, vocab.record_nouns, numbers)
     if plain is not None:
         turn = attrs.evolve(turn, text=plain.text)
-    corrected = correct(turn.text, vocab.words, name_words)
+    corrected = correct(turn.text, vocab.words, name_words, verbs=frozenset(vocab.operation_verbs))
     context = (case_labels, focus_label, glossary, case_names, tuple(previous_acts), recall_pending)
     if corrected is None:
         read = _read_english(turn, vocab, *context)

@@ -168,7 +168,7 @@ LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,:]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
-    r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|(?:good\s+(?:morning|afternoon|evening|day)|hello|hi|hey|morning)[\s,!]+|only\s+"
     r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
     r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
     r"|(?:possibly|perhaps)\s+|for\s+now[\s,]+"
@@ -192,8 +192,9 @@ LEADING_FILLER = re.compile(
 )
 #: Politeness at the end of a clause ("…, please", "… thanks").
 TRAILING_FILLER = re.compile(
-    r"(?:[\s,]+(?:please|thanks|thank\s+you|(?<!from)\s*now|right\s+away|asap|for\s+me"
-    r"|instead|too|as\s+well))+$",
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from)\s*now|right\s+away|asap"
+    r"|for\s+me|instead|too|as\s+well|immediately|at\s+once|straight\s+away|without\s+delay"
+    r"|this\s+(?:instant|minute)))+$",
     ICASE,
 )
 
