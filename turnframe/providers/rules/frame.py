@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from turnframe.providers.rules.quoting import quoted_parts
 from turnframe.providers.rules.shapes import ICASE
 
 Span = tuple[int, int]
@@ -208,8 +209,12 @@ def signature(text: str, vocabulary: frozenset[str]) -> tuple[int, Span | None]:
     lines = [_stripped(text, span) for span in _lines(text)]
     end = len(text)
     last = len(lines)
+    # A line of dashes that closes a forwarded or quoted block is no signature delimiter.
+    quoted = quoted_parts(text)
     for index in range(max(1, len(lines) - _LOOK), len(lines)):
         span = lines[index]
+        if any(s <= span[0] and span[1] <= e for s, e in quoted):
+            continue
         if span[0] < span[1] and _is(_DELIMITER, text, span):
             end, last = span[0], index  # "-- ": everything after it is the signature
             break

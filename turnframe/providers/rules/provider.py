@@ -43,7 +43,9 @@ from turnframe.providers.rules import recall
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
+from turnframe.providers.rules.notes import whole_values
 from turnframe.providers.rules.objects import foreign_objects
+from turnframe.providers.rules.quoting import senders_clauses
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
 from turnframe.providers.rules.refer import fill_from_story
@@ -160,11 +162,14 @@ def _read_english(
     completed = disposition is None and complete_previous(
         text, plan=plan, vocab=vocab, targets=targets, ctx=reader.ctx, previous=previous_acts
     )
-    for clause in () if completed else split_clauses(text, vocab):
+    clauses = () if completed else split_clauses(text, vocab)
+    for clause in senders_clauses(clauses, text, plan):  # never a forwarded or quoted request
         if disposition is None or clause.start >= disposition.end:
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    # "add the following note to order 1002: … Thanks, Maria": the value whole, no sign-off.
+    whole_values(plan, text, vocab, targets, reader.ctx)
     # "… was charged 15 twice. Please undo it.": a carded request takes what the story named.
     fill_from_story(plan, text, vocab, reader.ctx, aliases)
     # "add a lamp twice", "… and one for Rui": two requests, read before they are vetted.

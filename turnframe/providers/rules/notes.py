@@ -1,0 +1,266 @@
+"""A free-text value announced with a colon, written the way an email writes it.
+
+    Kindly add the following note to case 1002: Customer called late. The parcel was
+    not there.
+    Thanks,
+    Maria
+
+The value is everything after the colon up to where the writer stops dictating it: a sign-off
+("Thanks, Maria", "Best regards,"), a signature, a new paragraph, or a sentence that asks for
+something else ("Also pay 10 back", "Could you …?", a sentence the reader took as a request
+of its own, the writer speaking for themselves: "I'll get back to you"). A value that spans
+several sentences stays whole; the sign-off is never part of it. "the following <field>", "the
+<field> below" and "this <field>" announce it; with a record named before the colon ("to case
+1002") the value goes on that record.
+
+Only a text field that takes plain words (a note, a remark; never an address) is read this way,
+and only over words the reader left unread: a value never swallows a request.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import attrs
+
+from turnframe.plan import Act, CancelAct, ChitchatAct, CorrectAct, OperationAct, SetFieldAct
+from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.frame import closing, signature
+from turnframe.providers.rules.shapes import ICASE, TRAILING_FILLER, TRIM
+from turnframe.providers.rules.targets import Targets
+from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.workflow import ParseContext
+
+Span = tuple[int, int]
+
+#: The verbs that put a value in a field.
+_VERBS = r"add|put|set|write|include|enter|attach|leave|place|record|log|append|update|make"
+#: A sentence that asks for something else, or turns to another subject.
+_NEW_REQUEST = re.compile(
+    r"[\s\W]*(?:also|and|plus|then|oh|btw|ps|p\.s\.|please|pls|kindly|could|can|would|will"
+    r"|may|should|shall|do|does|did|is|are|was|were|what|when|where|why|how|which|who"
+    r"|i\s+(?:also\s+)?(?:want|need|would|'d)|we\s+(?:also\s+)?(?:want|need|would|'d)"
+    r"|no\s+wait|actually|sorry|wait|thanks|thank|cheers|regards|best|kind|many|one\s+more"
+    r"|another|finally|lastly|last\s+thing|separately|oh\s+and"
+    r"|i|i['\u2019](?:ll|m|ve|d)|we['\u2019](?:ll|ve|d)|you|your|let|hope|if|let['\u2019]s|just"
+    r"|that['\u2019]s\s+(?:all|it)|see|talk|speak)(?!\w)",
+    ICASE,
+)
+_PAIRS = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$))?")
+
+
+@functools.cache
+def _announced(field_pattern: str) -> re.Pattern[str]:
+    """ "add the following note to order 1002:", "put this note below on it:", "add a note:"."""
+    return re.compile(
+        rf"(?<!\w)(?P<verb>{_VERBS})(?:\s+(?:in|on))?\s+"
+        r"(?:(?:the\s+following|this|the|a|an|my|our|one|new|short|quick|small)\s+)*"
+        rf"(?P<f>{field_pattern})(?:\s+(?:below|here|as\s+follows))?"
+        r"(?P<owner>\s+(?:to|on|for|in|onto|into)\s+[^\n:.!?\"]{1,60}?)?"
+        r"(?:\s+(?:below|here|as\s+follows|please))?\s*:[ \t]*(?:\r?\n[ \t]*)?",
+        ICASE,
+    )
+
+
+def _plain_text_fields(vocab: Vocabulary) -> frozenset[str]:
+    return frozenset(
+        f.name
+        for f in vocab.workflow.fields
+        if f.type is str and (f.validate is None or f.validate("some words") is None)
+    )
+
+
+def _points_at_record(text: str, owner: Span, vocab: Vocabulary) -> bool:
+    """ "to the trip", "on it", "for this order": the record the turn is about, unnamed."""
+    nouns = re.compile(rf"(?:{vocab.record_nouns})s?", ICASE)
+    words = re.findall(r"[\w'\u2019]+", text[owner[0] : owner[1]].casefold())
+    return all(w in _POINTING or nouns.fullmatch(w) for w in words)
+
+
+_POINTING_SAID = "to on for in onto into the my our this that it its his her their your same one"
+_POINTING = frozenset(_POINTING_SAID.split())
+
+
+def _left_unread(plan: PlanBuilder, text: str, value: str, start: int, end: int) -> bool:
+    """Whether the words of ``text[start:end]`` after ``value`` are ones the reader left unread
+    ("add this note: we come with two children aged 3 and 5 …" cut at "and")."""
+    at = text.casefold().find(value.casefold(), start, end)
+    if at < 0 or not value:
+        return False
+    rest = at + len(value)
+    words = [m.span() for m in re.finditer(r"\w+", text[rest:end])]
+    if not words:
+        return False
+    return all(
+        any(ev.start <= rest + s and rest + e <= ev.end for ev in plan.unread) for s, e in words
+    )
+
+
+def _covered(plan: PlanBuilder, span: Span, but: int | None = None) -> bool:
+    """Whether an act other than ``but`` (and other than small talk) cites words in ``span``."""
+    return any(
+        i != but
+        and not isinstance(act, ChitchatAct)
+        and any(ev.start < span[1] and span[0] < ev.end for ev in act.evidence)
+        for i, act in enumerate(plan.acts)
+    )
+
+
+def _trim(text: str, s: int, e: int) -> Span:
+    while s < e and text[s] in TRIM:
+        s += 1
+    while e > s and text[e - 1] in " \t\r\n,;:":
+        e -= 1
+    while e > s and text[e - 1] in ".!" and (e - 1 == s or text[e - 2] not in ".!"):
+        e -= 1  # one final full stop is punctuation, not the value
+        break
+    return s, e
+
+
+def _body(
+    text: str, start: int, stop: int, plan: PlanBuilder, act: int | None
+) -> tuple[Span, int]:
+    """The value's span from ``start`` (see the module docstring), and how many sentences it
+    holds. A value in quotes ends where its quote closes."""
+    at = start
+    while at < stop and text[at] in " \t\r\n":
+        at += 1
+    if at < stop and text[at] in _PAIRS:
+        close = text.find(_PAIRS[text[at]], at + 1, stop)
+        if close < 0:
+            return (start, start), 0
+        return (at + 1, close), 1
+    end = start
+    count = 0
+    for m in _SENTENCE.finditer(text, start, stop):
+        s, e = m.span()
+        if count > 0:
+            if re.search(r"\n[ \t\r]*\n", text[end:s]):
+                break  # a new paragraph
+            said = _trim(text, s, e)
+            if closing(text, *said) or _NEW_REQUEST.match(text, s, e):
+                break  # a sign-off, a request or a question of its own, the writer's words
+            if "?" in text[s:e] or _covered(plan, (s, e), act):
+                break
+        elif act is None and _covered(plan, (s, e)):
+            return (start, start), 0
+        end = e
+        count += 1
+    said = _trim(text, start, end)
+    polite = TRAILING_FILLER.search(text, *said)
+    if polite is not None and polite.start() > said[0]:
+        said = _trim(text, said[0], polite.start())
+    return said, count
+
+
+def whole_values(
+    plan: PlanBuilder,
+    text: str,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+) -> None:
+    """Read, in place, each value announced with a colon whole (see the module docstring)."""
+    fields = _plain_text_fields(vocab)
+    if not fields or ":" not in text:
+        return
+    stop, _ = signature(text, vocab.words)
+    for m in _announced(vocab.field_pattern).finditer(text, 0, stop):
+        name = vocab.field_names.get(" ".join(m.group("f").casefold().split()))
+        if name is None:
+            try:
+                name = vocab.field_named(m.group("f"))
+            except KeyError:
+                continue
+        if name not in fields:
+            continue
+        _read_one(plan, text, vocab, targets, ctx, m, name, stop)
+
+
+def _existing(plan: PlanBuilder, name: str, head: Span, start: int) -> int | None:
+    """The act the reader made of this announced value, if any: that field's change, or an
+    operation read from the same words ("add the following note: …" taken for an object to
+    add, a word of the value taken for an operation's)."""
+    gone = plan.cancelled()
+    linked = {a.cancels for a in plan.acts if isinstance(a, CancelAct)}
+    linked |= {a.corrects for a in plan.acts if isinstance(a, CorrectAct)}
+    for index, act in enumerate(plan.acts):
+        if index in gone:
+            continue
+        here = any(head[0] <= ev.start <= start and ev.end > start for ev in act.evidence)
+        if isinstance(act, SetFieldAct) and act.field == name and here:
+            return index
+        if isinstance(act, OperationAct) and here and index not in linked:
+            return index
+    return None
+
+
+def _read_one(
+    plan: PlanBuilder,
+    text: str,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+    m: re.Match[str],
+    name: str,
+    stop: int,
+) -> None:
+    head = (m.start(), m.end())
+    index = _existing(plan, name, head, m.end())
+    if index is None and _covered(plan, head):
+        return  # the words before the colon are another act's
+    (v_start, v_end), sentences = _body(text, m.end(), stop, plan, index)
+    if v_end <= v_start:
+        return
+    value = text[v_start:v_end]
+    declared = vocab.workflow.field(name)
+    if declared is None:
+        return
+    try:
+        declared.parse(value, ctx)
+    except ValueError:
+        return
+    span = (m.start(), v_end)
+    act: Act | None = None if index is None else plan.acts[index]
+    if isinstance(act, OperationAct) and index is not None:
+        owner = m.span("owner") if m.group("owner") else None
+        said = targets.mentions(*owner) if owner is not None else []
+        target = targets.find(*owner) if said and owner is not None else act.target
+        new = SetFieldAct(target=target, field=name, value=value, evidence=plan.evidence(span))
+        plan.acts[index] = new
+        plan.notes[index] = Note(field=name, span=span)
+    elif isinstance(act, SetFieldAct) and index is not None:
+        if act.value == value:
+            return
+        if sentences < 2 and not _left_unread(plan, text, act.value, m.end(), v_end):
+            return  # one sentence: the reader's own value stands
+        said_end = max(ev.end for ev in act.evidence)
+        if said_end < v_end and _covered(plan, (said_end, v_end), index):
+            return  # words after what was read are another act's: the value stays as read
+        if not value.casefold().startswith(act.value.casefold()[: max(1, len(act.value) // 2)]):
+            return  # the reader took another value than the one after the colon
+        start = min(ev.start for ev in act.evidence)
+        new = attrs.evolve(act, value=value, evidence=plan.evidence((start, v_end)))
+        plan.acts[index] = new
+        plan.notes[index] = attrs.evolve(plan.notes[index], span=(start, v_end))
+    else:
+        owner = m.span("owner") if m.group("owner") else None
+        said = targets.mentions(*owner) if owner is not None else []
+        if owner is not None and not said and not _points_at_record(text, owner, vocab):
+            return  # "add a note to the file: …": an owner the reading cannot place
+        target = targets.find(*owner) if said and owner is not None else targets.default()
+        new = SetFieldAct(target=target, field=name, value=value, evidence=plan.evidence(span))
+        plan.add(new, Note(field=name, span=span))
+        targets.remember(target)
+    kept = []
+    for ev in plan.unread:
+        if ev.end <= span[0] or ev.start >= span[1]:
+            kept.append(ev)
+        elif ev.start < span[0] and text[ev.start : span[0]].strip(TRIM):
+            kept.append(attrs.evolve(ev, end=span[0], text=text[ev.start : span[0]]))
+    plan.unread[:] = kept
+
+
+__all__ = ["whole_values"]

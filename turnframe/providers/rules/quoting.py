@@ -1,0 +1,212 @@
+"""Forwarded and quoted mail inside a message: someone else's words, never the sender's request.
+
+People paste what another person wrote and then say what they want done about it::
+
+    -------- Forwarded message --------     a forwarded block: its header line,
+    From: Pedro                             its header lines ("From:", "Date:", "Subject:" …)
+    the shop rents bikes for 25 a day       and its body,
+    --------                                up to a closing line of dashes (else to the end)
+    Pedro's right. Add 3 days of bikes …    the sender's own words: the request
+
+    On Tue, 27 Jan 2026, Ana wrote:         an attribution line and the lines quoted with ">"
+    > please pay back the 120 euros
+    Did this one go through already?        the sender's own question
+
+    Ana wrote: "please pay back 20 euros"   an inline quotation after "wrote:"
+
+Only the sender's words are read for requests. The quoted words are read as a story: they
+may give context the sender's request refers to (a carded request left without its amount takes
+the one amount the story names, ``refer``), but no act is ever taken from them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from turnframe.providers.rules.builder import PlanBuilder
+from turnframe.providers.rules.shapes import ICASE, TRIM
+
+if TYPE_CHECKING:
+    from turnframe.providers.rules.split import Clause
+
+Span = tuple[int, int]
+
+#: The line that opens a forwarded or original message.
+_OPENER = re.compile(
+    r"[ \t>]*(?:[-=_*]{2,}[ \t]*)?(?:begin\s+forwarded\s+message|forwarded\s+message"
+    r"|original\s+message|forwarded\s+mail|fwd?\s*message)[ \t]*:?[ \t]*(?:[-=_*]{2,})?[ \t]*",
+    ICASE,
+)
+#: A header line of a mail: "From: Pedro", "Sent: Monday", "Subject: Re: order 1001".
+_HEADER = re.compile(
+    r"[ \t]*(?:from|sent|date|to|cc|bcc|subject|reply-to)[ \t]*:[^\n]*", ICASE
+)
+_FROM = re.compile(r"[ \t]*from[ \t]*:[^\n]*", ICASE)
+#: A line that only closes a block: dashes, underscores or equal signs.
+_CLOSER = re.compile(
+    r"[ \t]*(?:-{2,}|_{2,}|={2,}|\*{3,})[ \t]*"
+    r"(?:end\s+of\s+(?:forwarded\s+)?message[ \t]*(?:-{2,})?[ \t]*)?",
+    ICASE,
+)
+#: A line quoted with ">" (an email reply's quotation).
+_QUOTED_LINE = re.compile(r"[ \t]*>[^\n]*")
+#: "On Tue, 27 Jan 2026 at 10:02, Ana Reis <ana@example.com> wrote:", "Pedro wrote:".
+_WROTE = re.compile(
+    r"(?P<who>[^\n]{0,160}?)(?<!\w)(?:wrote|writes|said|says)[ \t]*:[ \t]*", ICASE
+)
+#: The quotation marks that may open an inline quotation after "wrote:".
+_PAIRS = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019", "\u00ab": "\u00bb"}
+#: Who may be said to have written: a name, a pronoun, someone's role (not "I", "you").
+_WRITER = re.compile(
+    r"(?:(?:on|am|le)\b[^\n]*|[^\n]*?(?:\b(?:he|she|they|(?-i:[A-Z])[\w'\u2019.-]*)"
+    r"|(?:my|our|the|his|her|their)\s+[\w'\u2019-]+|<[^>\n]*>|\)))[ \t,]*",
+    ICASE,
+)
+
+
+def _lines(text: str) -> list[Span]:
+    out: list[Span] = []
+    at = 0
+    for m in re.finditer(r"\n", text):
+        out.append((at, m.start()))
+        at = m.end()
+    out.append((at, len(text)))
+    return out
+
+
+def _is(pattern: re.Pattern[str], text: str, span: Span) -> bool:
+    return pattern.fullmatch(text, *span) is not None
+
+
+def _blank(text: str, span: Span) -> bool:
+    return not text[span[0] : span[1]].strip()
+
+
+def quoted_parts(text: str) -> list[Span]:
+    """Where someone else's words stand in ``text`` (see the module docstring), in order."""
+    if "\n" not in text and "wrote" not in text.casefold() and ">" not in text:
+        return []
+    lines = _lines(text)
+    parts: list[Span] = []
+    index = 0
+    while index < len(lines):
+        span = lines[index]
+        block = _forwarded(text, lines, index)
+        if block is not None:
+            parts.append((span[0], lines[block][1]))
+            index = block + 1
+            continue
+        quoted = _quoted_lines(text, lines, index)
+        if quoted is not None:
+            parts.append((lines[quoted[0]][0], lines[quoted[1]][1]))
+            index = quoted[1] + 1
+            continue
+        inline = _inline(text, lines, index)
+        if inline is not None:
+            parts.append(inline[0])
+            index = inline[1] + 1
+            continue
+        index += 1
+    return [p for p in parts if p[0] < p[1]]
+
+
+def _forwarded(text: str, lines: list[Span], index: int) -> int | None:
+    """The last line of a forwarded block opening at line ``index``, or None."""
+    span = lines[index]
+    opened = _is(_OPENER, text, span) and re.search(r"\w", text[span[0] : span[1]]) is not None
+    if not opened:
+        # Header lines alone ("From: Pedro" then "Sent: …", or then a closing line).
+        if not _is(_FROM, text, span):
+            return None
+        nxt = index + 1
+        headed = nxt < len(lines) and _is(_HEADER, text, lines[nxt])
+        closed = any(_is(_CLOSER, text, s) for s in lines[index + 1 :])
+        if not (headed or closed):
+            return None
+    last = len(lines) - 1
+    for at in range(index + 1, len(lines)):
+        if _is(_CLOSER, text, lines[at]) and not _blank(text, lines[at]):
+            if at == index + 1 and opened:
+                continue  # "-----" under the opener: its underline, the block goes on
+            return at
+    return last
+
+
+def _quoted_lines(text: str, lines: list[Span], index: int) -> tuple[int, int] | None:
+    """The first and last line of a ">" quotation (with its attribution line before it)."""
+    first = index
+    span = lines[index]
+    if not _is(_QUOTED_LINE, text, span):
+        wrote = _WROTE.fullmatch(text, *span)
+        nxt = index + 1
+        if wrote is None or nxt >= len(lines) or not _is(_QUOTED_LINE, text, lines[nxt]):
+            return None
+        index = nxt
+    last = index
+    at = index
+    while at < len(lines) and (_is(_QUOTED_LINE, text, lines[at]) or _blank(text, lines[at])):
+        if not _blank(text, lines[at]):
+            last = at
+        at += 1
+    return first, last
+
+
+def _inline(text: str, lines: list[Span], index: int) -> tuple[Span, int] | None:
+    """An inline quotation after "X wrote:", with the index of the line it ends on."""
+    span = lines[index]
+    for m in _WROTE.finditer(text, *span):
+        if not _WRITER.fullmatch(text, m.start("who"), m.end("who")):
+            continue
+        if re.search(r"(?<!\w)(?:i|you|we)\s*$", m.group("who"), ICASE):
+            continue  # "as I wrote:", "you said:": the conversation itself, not a quotation
+        at = m.end()
+        if at < span[1] and text[at] in _PAIRS:
+            close = text.find(_PAIRS[text[at]], at + 1)
+            if close < 0:
+                return None
+            last = next(i for i, s in enumerate(lines) if s[0] <= close <= s[1])
+            return (m.start(), close + 1), last
+        if at < span[1]:
+            return (m.start(), span[1]), index  # the rest of the line is the quotation
+        # "Ana wrote:" ending its line: the paragraph after it is the quotation.
+        last = index
+        for nxt in range(index + 1, len(lines)):
+            if _blank(text, lines[nxt]):
+                break
+            last = nxt
+        if last == index:
+            return None
+        return (m.start(), lines[last][1]), last
+    return None
+
+
+def inside_quoted(parts: Iterable[Span], start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies wholly inside one quoted part."""
+    return any(s <= start and end <= e for s, e in parts)
+
+
+def senders_clauses(
+    clauses: Iterable[Clause], text: str, plan: PlanBuilder
+) -> Iterator[Clause]:
+    """The clauses the sender wrote; a clause inside a forwarded or quoted part is left unread
+    (a story the sender's request may refer to, never a request of its own). A clause that
+    goes on past the end of a quotation ('Ana wrote: "…" - can you check?') is read from there."""
+    parts = quoted_parts(text)
+    for clause in clauses:
+        start = clause.start
+        for s, e in parts:
+            if s < clause.end and start < e:
+                plan.not_understood(max(start, s), min(clause.end, e))
+                start = e
+        while start < clause.end and text[start] in TRIM:
+            start += 1
+        if start >= clause.end:
+            continue
+        yield clause if start == clause.start else attrs.evolve(clause, start=start, lead=start)
+
+
+__all__ = ["inside_quoted", "quoted_parts", "senders_clauses"]
