@@ -157,7 +157,9 @@ _USE_SAID = (
     touch via with it everything all the details update updated switch change changed for
     future correspondence messages emails it's its mails communication communications
     notifications invoices and just is here this that latest correct right current one
-    i i'm am i've have has been moved thanks thank so any anything else also"""
+    i i'm am i've have has been moved thanks thank so any anything else also
+    customer client user owner person buyer member contact he she they his her their them of
+    he's she's they've got a an"""
 )
 USE_WORDS = frozenset(_USE_SAID.split())
 #: An object that can only point ahead: "the following", "the following items", "the things

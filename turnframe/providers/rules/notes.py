@@ -73,7 +73,7 @@ def _plain_text_fields(vocab: Vocabulary) -> frozenset[str]:
 
 
 def _points_at_record(text: str, owner: Span, vocab: Vocabulary) -> bool:
-    """ "to the trip", "on it", "for this order": the record the turn is about, unnamed."""
+    """ "to the case", "on it", "for this order": the record the turn is about, unnamed."""
     nouns = re.compile(rf"(?:{vocab.record_nouns})s?", ICASE)
     words = re.findall(r"[\w'\u2019]+", text[owner[0] : owner[1]].casefold())
     return all(w in _POINTING or nouns.fullmatch(w) for w in words)

@@ -66,6 +66,16 @@ _ANNOUNCE = re.compile(
     r"\s*)(?=\S)",
     ICASE,
 )
+#: A request to do a list, before the record the list is about: "Please do the following for
+#: case 1001: …" says "For case 1001: …".
+_DO_FOLLOWING = re.compile(
+    _OPENING + r"(?P<w>(?:(?:please|kindly|pls)\s+)?(?:(?:could|can|would|will)\s+you\s+"
+    r"(?:please\s+|kindly\s+)?)?(?:do|handle|action|make|process|sort(?:\s+out)?|take\s+care\s+of)"
+    r"\s+(?:all\s+)?(?:the\s+following|these|the\s+below)(?:\s+(?:things|changes|updates|items"
+    r"|requests|edits|points))?(?:\s+for\s+me)?\s+)(?=(?:for|on|with|regarding|about|in)\s+"
+    r"[^:\n.!?]{1,60}:)",
+    ICASE,
+)
 #: A wrapper around a request, said as "could you" (group ``verb``: a gerund to say plainly).
 _ASK = re.compile(
     _OPENING + r"(?P<w>(?:please\s+)?(?:"
@@ -158,7 +168,8 @@ def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
 def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
     """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
     edits: list[Edit] = []
-    for m in (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text)):
+    leads = (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text))
+    for m in (*leads, *_DO_FOLLOWING.finditer(text)):
         if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
     for m in _ASK.finditer(text):

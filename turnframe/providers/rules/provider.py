@@ -40,6 +40,7 @@ from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
+from turnframe.providers.rules.asks import vague_ask
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
@@ -170,6 +171,9 @@ def _read_english(
         recall.answer_in_own_words(text, plan)
     # "add the following note to order 1002: … Thanks, Maria": the value whole, no sign-off.
     whole_values(plan, text, vocab, targets, reader.ctx)
+    # "… charged us 25 for nothing. Can you fix that?": the one change the story implies, on a
+    # card, else the reducer asks what should change.
+    vague_ask(plan, text, vocab, targets, reader.ctx, previous_acts)
     # "… was charged 15 twice. Please undo it.": a carded request takes what the story named.
     fill_from_story(plan, text, vocab, reader.ctx, aliases)
     # "add a lamp twice", "… and one for Rui": two requests, read before they are vetted.
