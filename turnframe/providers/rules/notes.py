@@ -24,7 +24,16 @@ import re
 
 import attrs
 
-from turnframe.plan import Act, CancelAct, ChitchatAct, CorrectAct, OperationAct, SetFieldAct
+from turnframe.plan import (
+    Act,
+    CancelAct,
+    ChitchatAct,
+    CorrectAct,
+    OperationAct,
+    SetFieldAct,
+    UnnamedChangeAct,
+)
+from turnframe.providers.rules.actions import typed_value_ok
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.frame import closing, signature
 from turnframe.providers.rules.shapes import ICASE, TRAILING_FILLER, TRIM
@@ -263,4 +272,85 @@ def _read_one(
     plan.unread[:] = kept
 
 
-__all__ = ["whole_values"]
+#: Words that only describe a shaped value before it: "her new address, V", "my new one: V".
+_DESCRIBED_SAID = """her his their my our your the a new updated current correct proper right
+    latest address one is which i.e. ie namely that it's its this"""
+_DESCRIBED = frozenset(_DESCRIBED_SAID.split())
+
+
+def described_values(plan: PlanBuilder, vocab: Vocabulary, ctx: ParseContext) -> None:
+    """ "set the email to her new address, V": a value of a field that takes only one shape,
+    said with words that only describe it: the value is the one word of that shape. The
+    field's own words count as description too ("to her new email V")."""
+    for index, act in enumerate(plan.acts):
+        if not isinstance(act, SetFieldAct):
+            continue
+        declared = vocab.workflow.field(act.field)
+        if declared is None or declared.type is not str or declared.validate is None:
+            continue
+        if typed_value_ok(vocab, act.field, "some words", ctx):
+            continue  # the field takes plain words: nothing to pick out
+        if typed_value_ok(vocab, act.field, act.value, ctx):
+            continue
+        tokens = act.value.split()
+        shaped = [
+            t.strip("\"'()<>[],.;:!?")
+            for t in tokens
+            if typed_value_ok(vocab, act.field, t.strip("\"'()<>[],.;:!?"), ctx)
+        ]
+        if len(shaped) != 1:
+            continue
+        own = {w for p, n in vocab.field_names.items() if n == act.field for w in p.split()}
+        rest = [
+            w
+            for t in tokens
+            if t.strip("\"'()<>[],.;:!?") != shaped[0]
+            for w in re.findall(r"[\w.'\u2019]+", t.casefold())
+        ]
+        if not rest or not all(w in _DESCRIBED or w in own for w in rest):
+            continue
+        plan.acts[index] = attrs.evolve(act, value=shaped[0])
+
+
+#: A verdict on a field's value, said where a value could stand: "the name is silly now".
+_JUDGED = re.compile(
+    r"(?:(?:so|really|very|a\s+bit|kind\s+of|kinda|just|totally|completely|quite|pretty|too)\s+)*"
+    r"(?:silly|wrong|weird|odd|strange|outdated|out\s+of\s+date|old|bad|ugly|boring|incorrect"
+    r"|off|confusing|misleading|embarrassing|awful|terrible|stupid|not\s+right|not\s+correct"
+    r"|inaccurate|funny|lame|cringe|cringey|ridiculous|obsolete|stale|too\s+long|too\s+short"
+    r"|no\s+good|not\s+good|rubbish|meaningless|misspelled|misspelt|broken|a\s+mess|messed\s+up)"
+    r"(?:\s+(?:now|anyway|though|honestly|tbh|lol|haha|already))*",
+    ICASE,
+)
+_SAID_IS = re.compile(r"(?:\s+(?:is|was|looks|seems|sounds|feels)|['\u2019]s)\s+", ICASE)
+
+
+def judged_values(plan: PlanBuilder) -> None:
+    """ "the name is silly now, can you rename it to 'V'?": a verdict on a field's value is
+    never its new value. With another change of that field in the turn, the verdict is only
+    what led to it (left unread); alone, the reducer asks what the value should be."""
+    linked = any(isinstance(a, CancelAct | CorrectAct) for a in plan.acts)
+    for index in range(len(plan.acts) - 1, -1, -1):
+        act = plan.acts[index]
+        if not isinstance(act, SetFieldAct) or _JUDGED.fullmatch(act.value.strip()) is None:
+            continue
+        said = " ".join(ev.text for ev in act.evidence)
+        if _SAID_IS.search(said) is None:
+            continue  # "set the note to wrong": said as the value, it is the value
+        other = any(
+            isinstance(a, SetFieldAct) and a.field == act.field and a.target == act.target
+            for i, a in enumerate(plan.acts)
+            if i != index
+        )
+        if other and not linked:
+            del plan.acts[index]
+            del plan.notes[index]
+            for ev in act.evidence:
+                plan.not_understood(ev.start, ev.end)
+            continue
+        plan.acts[index] = UnnamedChangeAct(
+            target=act.target, about=act.field, evidence=act.evidence
+        )
+
+
+__all__ = ["described_values", "judged_values", "whole_values"]

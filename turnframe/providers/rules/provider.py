@@ -44,7 +44,7 @@ from turnframe.providers.rules.asks import vague_ask
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
-from turnframe.providers.rules.notes import whole_values
+from turnframe.providers.rules.notes import described_values, judged_values, whole_values
 from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.quoting import senders_clauses
 from turnframe.providers.rules.read import Reader
@@ -171,6 +171,8 @@ def _read_english(
         recall.answer_in_own_words(text, plan)
     # "add the following note to order 1002: … Thanks, Maria": the value whole, no sign-off.
     whole_values(plan, text, vocab, targets, reader.ctx)
+    described_values(plan, vocab, reader.ctx)  # "set the email to her new address, V"
+    judged_values(plan)  # "the name is silly now": a verdict, never the new value
     # "… charged us 25 for nothing. Can you fix that?": the one change the story implies, on a
     # card, else the reducer asks what should change.
     vague_ask(plan, text, vocab, targets, reader.ctx, previous_acts)
