@@ -48,6 +48,9 @@ VAGUE_ASK = re.compile(
     rf"|help\s+(?:me\s+|us\s+)?with|correct|resolve|rectify|put\s+right|make\s+good\s+on|do)"
     rf"\s+{_THAT}(?:\s+(?:out|right|up))?"
     r"(?:\s+(?:please|for\s+(?:me|us)|somehow|then|now|today|asap))*"
+    r"|(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|just\s+)?do\s+(?:what|as)\s+"
+    r"(?:she|he|they|\w+)\s+(?:asks?|asked|says?|said|wants?|wanted|requests?|requested)"
+    r"(?:\s+(?:please|for\s+(?:me|us)|here|below|above))*"
     r"|(?:can|could)\s+(?:something|anything)\s+be\s+done(?:\s+about\s+(?:it|that|this))?"
     r"|what\s+can\s+(?:you|we|be)\s+(?:do|done)(?:\s+about\s+(?:it|that|this))?",
     ICASE,

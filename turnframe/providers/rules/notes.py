@@ -68,7 +68,8 @@ def _announced(field_pattern: str) -> re.Pattern[str]:
         r"(?:(?:the\s+following|this|the|a|an|my|our|one|new|short|quick|small)\s+)*"
         rf"(?P<f>{field_pattern})(?:\s+(?:below|here|as\s+follows))?"
         r"(?P<owner>\s+(?:to|on|for|in|onto|into)\s+[^\n:.!?\"]{1,60}?)?"
-        r"(?:\s+(?:below|here|as\s+follows|please))?\s*:[ \t]*(?:\r?\n[ \t]*)?",
+        r"(?:\s+(?:below|here|as\s+follows|please))?(?:\s+(?:to|as|to\s+say|saying|that\s+says))?"
+        r"\s*:[ \t]*(?:\r?\n[ \t]*)?",
         ICASE,
     )
 
