@@ -28,6 +28,7 @@ from turnframe.plan import (
     SetFieldAct,
     UnnamedChangeAct,
 )
+from turnframe.providers.rules.actions import typed_value_ok
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.implied import candidates
 from turnframe.providers.rules.shapes import ICASE, MONEY, TRIM
@@ -45,7 +46,8 @@ VAGUE_ASK = re.compile(
     r"|possibly|perhaps))*\s+|(?:please|kindly|pls)\s+|i\s+(?:need|want|would\s+like|['\u2019]d\s+like)"
     r"\s+(?:you\s+)?to\s+|is\s+(?:it|there\s+any\s+way)\s+(?:possible\s+)?(?:to|you\s+(?:can|could))\s+)?"
     rf"(?:fix|sort(?:\s+out)?|handle|deal\s+with|take\s+care\s+of|do\s+something\s+about"
-    rf"|help\s+(?:me\s+|us\s+)?with|correct|resolve|rectify|put\s+right|make\s+good\s+on|do)"
+    rf"|help\s+(?:me\s+|us\s+)?with|correct|resolve|rectify|put\s+right|make\s+good\s+on|do"
+    rf"|change|update|amend|edit)"
     rf"\s+{_THAT}(?:\s+(?:out|right|up))?"
     r"(?:\s+(?:please|for\s+(?:me|us)|somehow|then|now|today|asap))*"
     r"|(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|just\s+)?do\s+(?:what|as)\s+"
@@ -56,19 +58,34 @@ VAGUE_ASK = re.compile(
     ICASE,
 )
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_CLAUSE_GAP = re.compile(r"[,;:\u2013\u2014]\s*|\s(?=(?:so|and|but)\s)", ICASE)
 
 
-def _last_sentence(text: str) -> Span | None:
+def _trimmed(text: str, s: int, e: int) -> Span:
+    while s < e and text[s] in TRIM:
+        s += 1
+    while e > s and text[e - 1] in TRIM:
+        e -= 1
+    return s, e
+
+
+def _ask_at_end(text: str) -> Span | None:
+    """The vague ask that ends the message: its last sentence, or the last part of it after a
+    comma or a connective ("…, the line was busy for 40 minutes, please help me with it")."""
     found = None
     for m in _SENTENCE.finditer(text):
-        s, e = m.span()
-        while s < e and text[s] in TRIM:
-            s += 1
-        while e > s and text[e - 1] in TRIM:
-            e -= 1
+        s, e = _trimmed(text, *m.span())
         if s < e:
             found = (s, e)
-    return found
+    if found is None:
+        return None
+    s, e = found
+    starts = [s, *(m.end() for m in _CLAUSE_GAP.finditer(text, s, e))]
+    for start in starts:
+        at, end = _trimmed(text, start, e)
+        if at < end and VAGUE_ASK.fullmatch(text, at, end) is not None:
+            return at, end
+    return None
 
 
 def _changes(acts: list[Act]) -> bool:
@@ -89,8 +106,8 @@ def vague_ask(
     """Read, in place, a vague ask at the end of the turn (see the module docstring)."""
     if _changes(plan.acts):
         return
-    ask = _last_sentence(text)
-    if ask is None or VAGUE_ASK.fullmatch(text, *ask) is None:
+    ask = _ask_at_end(text)
+    if ask is None:
         return
     if not all(isinstance(a, ChitchatAct | QuestionAct) for a in plan.acts):
         return
@@ -112,7 +129,16 @@ def vague_ask(
     target = targets.default()
     evidence = plan.evidence(ask)
     implied = _implied_operation(story, vocab, ctx)
-    if implied is not None:
+    shaped = _implied_field(story, vocab, ctx)
+    if shaped is not None and implied is None:
+        field, value, span = shaped
+        change = SetFieldAct(
+            target=target, field=field, value=value, evidence=(*plan.evidence(span), *evidence),
+            confirm=True,
+        )
+        plan.add(change, Note(field=field, span=span))
+        return
+    if implied is not None and shaped is None:
         name, argument, value, span = implied
         args = {argument: value}
         act: Act = OperationAct(
@@ -125,6 +151,33 @@ def vague_ask(
         plan.add(act, Note(operation=name, args=args, numbers=(argument,)))
         return
     plan.add(UnnamedChangeAct(target=target, about=None, evidence=evidence))
+
+
+def _implied_field(
+    story: str, vocab: Vocabulary, ctx: ParseContext
+) -> tuple[str, str, Span] | None:
+    """The one value of a shape only one field takes ("… the contact should be V"), if the story
+    says exactly one such value."""
+    found: dict[str, tuple[str, str, Span]] = {}
+    shaped = [
+        f.name
+        for f in vocab.workflow.fields
+        if f.type is str and f.validate is not None
+        and not typed_value_ok(vocab, f.name, "some words", ctx)
+    ]
+    for m in re.finditer(r"\S+", story):
+        token = m.group(0).strip("\"'()<>[],.;:!?\u201c\u201d\u2018\u2019")
+        if not token:
+            continue
+        fields = [f for f in shaped if typed_value_ok(vocab, f, token, ctx)]
+        if len(fields) > 1:
+            return None
+        if fields:
+            at = m.start() + m.group(0).find(token)
+            found.setdefault(token.casefold(), (fields[0], token, (at, at + len(token))))
+    if len(found) != 1:
+        return None
+    return next(iter(found.values()))
 
 
 def _implied_operation(

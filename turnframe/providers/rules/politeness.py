@@ -76,6 +76,13 @@ _DO_FOLLOWING = re.compile(
     r"[^:\n.!?]{1,60}:)",
     ICASE,
 )
+#: A request relayed in the writer's own message, quoted: 'My husband says: "put a note …"'.
+_RELAYED = re.compile(
+    _OPENING + r"(?P<w>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|asks|asked|wants)"
+    r"\s*[:,]?\s*(?P<q>[\"\u201c])(?=(?P<first>[a-z]+)))",
+    ICASE,
+)
+_CLOSES = {'"': '"', "\u201c": "\u201d"}
 #: A wrapper around a request, said as "could you" (group ``verb``: a gerund to say plainly).
 _ASK = re.compile(
     _OPENING + r"(?P<w>(?:please\s+)?(?:"
@@ -172,6 +179,13 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     for m in (*leads, *_DO_FOLLOWING.finditer(text)):
         if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
+    for m in _RELAYED.finditer(text):
+        close = text.find(_CLOSES[m.group("q")], m.end())
+        known = m.group("first").casefold() in words
+        if close < 0 or text[close + 1 :].strip(" .!\n") or not known:
+            continue  # only a request the whole rest of the message is, that the reader knows
+        edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
+        edits.append(Edit(start=close, end=close + 1, words=""))
     for m in _ASK.finditer(text):
         if inside(kept, m.start("w"), m.end()):
             continue

@@ -56,7 +56,7 @@ _CLOSER = re.compile(
 _QUOTED_LINE = re.compile(r"[ \t]*>[^\n]*")
 #: "On Tue, 27 Jan 2026 at 10:02, Ana Reis <ana@example.com> wrote:", "Pedro wrote:".
 _WROTE = re.compile(
-    r"(?P<who>[^\n]{0,160}?)(?<!\w)(?:wrote|writes|said|says)[ \t]*:[ \t]*", ICASE
+    r"(?P<who>[^\n]{0,160}?)(?<!\w)(?:wrote|writes)[ \t]*:[ \t]*", ICASE
 )
 #: The quotation marks that may open an inline quotation after "wrote:".
 _PAIRS = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019", "\u00ab": "\u00bb"}
