@@ -133,6 +133,38 @@ def _forwarded(text: str, lines: list[Span], index: int) -> int | None:
             if at == index + 1 and opened:
                 continue  # "-----" under the opener: its underline, the block goes on
             return at
+    return _before_reply(text, lines, index, last)
+
+
+#: Words of a paragraph that answers the message above it: "he's right", "as below", "this".
+_REFERS_BACK = re.compile(
+    r"(?<!\w)(?:above|below|this|that|these|those|he|she|they|his|her|their|him|them"
+    r"|he['\u2019]s|she['\u2019]s|they['\u2019]re|fyi|see)(?!\w)",
+    ICASE,
+)
+
+
+def _before_reply(text: str, lines: list[Span], index: int, last: int) -> int:
+    """A block with no closing line runs to the end, unless its last paragraph (after a blank
+    line, past the header lines and a first paragraph of body) answers it: that paragraph is the
+    sender's ("… 25 a day.\n\nHe's right, add 3 days of it")."""
+    body = index + 1
+    while body <= last and (_is(_HEADER, text, lines[body]) or _blank(text, lines[body])):
+        body += 1
+    blank = None
+    for at in range(last, body, -1):
+        if _blank(text, lines[at]):
+            blank = at
+            break
+    if blank is None:
+        return last
+    reply = text[lines[blank][1] : lines[last][1]]
+    head = text[lines[index][0] : lines[body - 1][1] + 1]
+    said = re.search(r"(?<=from:)[ \t]*(?P<who>[^\n<]+)", head, ICASE)
+    names = [n for n in said.group("who").split() if len(n) > 2] if said is not None else []
+    named = any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", reply, ICASE) for n in names)
+    if named or _REFERS_BACK.search(reply) is not None:
+        return blank
     return last
 
 
