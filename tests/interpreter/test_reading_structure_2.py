@@ -351,3 +351,21 @@ async def test_a_verdict_on_a_value_is_never_the_new_value_the_value_is_asked(
     graded = await talk(desk, (text,), _ASKED)
     assert not graded.events, graded.why
     assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We'd like to leave in two weeks, so please set the travel date to that.",
+        "I want to travel in two weeks, can you change the travel date?",
+    ],
+)
+async def test_a_date_said_as_a_wish_fills_the_date_change_that_points_at_it(text: str) -> None:
+    await _right(TRAVEL, (text,), _committed(field_event("lisbon", "travel_date", "2026-02-11")))
+
+
+async def test_a_date_a_story_tells_is_never_taken_as_the_new_date() -> None:
+    text = "Our flight was on 12 March but we want to go later, please change the travel date"
+    graded = await talk(TRAVEL, (text,), {"events": [], "ends_with": "clarification"})
+    assert not graded.events, graded.why
+    assert graded.right, graded.why

@@ -36,7 +36,7 @@ from turnframe.plan import (
 from turnframe.providers.rules.actions import typed_value_ok
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.frame import closing, signature
-from turnframe.providers.rules.shapes import ICASE, TRAILING_FILLER, TRIM
+from turnframe.providers.rules.shapes import DATE, ICASE, MONEY, TRAILING_FILLER, TRIM
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
 from turnframe.workflow import ParseContext
@@ -354,4 +354,48 @@ def judged_values(plan: PlanBuilder) -> None:
         )
 
 
-__all__ = ["described_values", "judged_values", "whole_values"]
+#: A value that only points at one said elsewhere: "set the date to that", or none at all.
+_POINTER = re.compile(
+    r"|(?:to\s+)?(?:that|it|this|then|the\s+same|that\s+(?:date|day|one|amount)|this\s+(?:date|day))",
+    ICASE,
+)
+#: A wish with its value: "we want to leave in two weeks", "I'd like to travel on 3 May".
+_WISH = re.compile(
+    r"(?<!\w)(?:i|we)(?:['\u2019]d)?\s+(?:(?:really|would|also|now|just)\s+)*(?:want|like|need|wish"
+    r"|plan|hope|prefer)(?:ed)?\s+to\s+(?:[a-z]+\s+){1,3}$",
+    ICASE,
+)
+
+
+def wished_values(plan: PlanBuilder, text: str, vocab: Vocabulary, ctx: ParseContext) -> None:
+    """ "We want to leave in two weeks, please set the travel date to that": a typed field's
+    change said without its value (or with only "that"), and the one value of its type the
+    message says as a wish ("I want to … <value>"), elsewhere than in another act's words: that
+    value. A story's value ("it was on 12 March") is never taken: only a wish says the new one."""
+    for index, act in enumerate(plan.acts):
+        if not isinstance(act, SetFieldAct) or _POINTER.fullmatch(act.value.strip()) is None:
+            continue
+        declared = vocab.workflow.field(act.field)
+        if declared is None or declared.type is str:
+            continue
+        found: dict[str, tuple[str, Span]] = {}
+        for m in (*DATE.finditer(text), *MONEY.finditer(text)):
+            span = m.span()
+            if _covered(plan, span) or _WISH.search(text, max(0, span[0] - 60), span[0]) is None:
+                continue
+            said = text[span[0] : span[1]]
+            try:
+                value = declared.parse(said, ctx)
+            except ValueError:
+                continue
+            found.setdefault(repr(value), (said, span))
+        if len(found) != 1:
+            continue
+        said, span = next(iter(found.values()))
+        plan.acts[index] = attrs.evolve(
+            act, value=said, evidence=(*plan.evidence(span), *act.evidence)
+        )
+        plan.unread[:] = [ev for ev in plan.unread if not (ev.start < span[1] and span[0] < ev.end)]
+
+
+__all__ = ["described_values", "judged_values", "whole_values", "wished_values"]

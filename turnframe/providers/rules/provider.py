@@ -44,7 +44,12 @@ from turnframe.providers.rules.asks import vague_ask
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
-from turnframe.providers.rules.notes import described_values, judged_values, whole_values
+from turnframe.providers.rules.notes import (
+    described_values,
+    judged_values,
+    whole_values,
+    wished_values,
+)
 from turnframe.providers.rules.objects import foreign_objects
 from turnframe.providers.rules.quoting import senders_clauses
 from turnframe.providers.rules.read import Reader
@@ -173,6 +178,7 @@ def _read_english(
     whole_values(plan, text, vocab, targets, reader.ctx)
     described_values(plan, vocab, reader.ctx)  # "set the email to her new address, V"
     judged_values(plan)  # "the name is silly now": a verdict, never the new value
+    wished_values(plan, text, vocab, reader.ctx)  # "we want to leave in 2 weeks, set the date"
     # "… charged us 25 for nothing. Can you fix that?": the one change the story implies, on a
     # card, else the reducer asks what should change.
     vague_ask(plan, text, vocab, targets, reader.ctx, previous_acts)
