@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from interpreter_kit import field_event, talk
+from interpreter_kit import field_event, read, talk
 
 pytestmark = pytest.mark.anyio
 
@@ -369,3 +369,36 @@ async def test_a_date_a_story_tells_is_never_taken_as_the_new_date() -> None:
     graded = await talk(TRAVEL, (text,), {"events": [], "ends_with": "clarification"})
     assert not graded.events, graded.why
     assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("Kindly add the following note to order 1001: Customer called twice. Wants a refund of "
+         "the minibar charge. Thanks, Maria",
+         "Customer called twice. Wants a refund of the minibar charge"),
+        ("Hi,\nplease add the following note to order 1002: Pass not used, flight cancelled. "
+         "Refund to be discussed.\nCheers,\nTiago",
+         "Pass not used, flight cancelled. Refund to be discussed"),
+    ],
+)
+async def test_a_note_sentence_that_only_sounds_like_a_request_stays_in_the_note_on_a_card(
+    text: str, note: str
+) -> None:
+    graded = await talk(REFUND, (text,), {"events": [], "ends_with": "card"})
+    assert not graded.events, graded.why
+    assert graded.right, graded.why
+    changes = [a for a in read(text, REFUND).acts if a.kind in ("set_field", "operation")]
+    assert [(a.kind, getattr(a, "value", None), getattr(a, "confirm", None)) for a in changes] == [
+        ("set_field", note, True)
+    ]
+
+
+async def test_a_sentence_that_opens_with_a_request_verb_ends_the_note_before_it() -> None:
+    text = "Add a note to 1001: VIP. Refund the rest on 1001."
+    expect = {
+        "events": [field_event("order-1001", "note", "VIP")],
+        "ends_with": "card",
+        "card": {"case": "order-1001", "operation": "refund", "arguments": {}},
+    }
+    await _right(REFUND, (text,), expect)

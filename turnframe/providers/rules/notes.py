@@ -51,7 +51,8 @@ _NEW_REQUEST = re.compile(
     r"|may|should|shall|do|does|did|is|are|was|were|what|when|where|why|how|which|who"
     r"|i\s+(?:also\s+)?(?:want|need|would|'d)|we\s+(?:also\s+)?(?:want|need|would|'d)"
     r"|no\s+wait|actually|sorry|wait|thanks|thank|cheers|regards|best|kind|many|one\s+more"
-    r"|another|finally|lastly|last\s+thing|separately|oh\s+and"
+    r"|another|finally|lastly|last\s+thing|separately|oh\s+and|otherwise|else|same|ditto"
+    r"|likewise"
     r"|i|i['\u2019](?:ll|m|ve|d)|we['\u2019](?:ll|ve|d)|you|your|let|hope|if|let['\u2019]s|just"
     r"|that['\u2019]s\s+(?:all|it)|see|talk|speak)(?!\w)",
     ICASE,
@@ -93,6 +94,27 @@ _POINTING_SAID = "to on for in onto into the my our this that it its his her the
 _POINTING = frozenset(_POINTING_SAID.split())
 
 
+def _drop_acts_within(plan: PlanBuilder, span: Span, but: int | None) -> None:
+    """Take out the acts (other than ``but``, and never one before it) whose words all lie in
+    ``span``; what they read is part of a value."""
+    for index in range(len(plan.acts) - 1, -1, -1):
+        act = plan.acts[index]
+        if index == but or (but is not None and index < but) or isinstance(act, ChitchatAct):
+            continue
+        if act.evidence and all(span[0] <= ev.start and ev.end <= span[1] for ev in act.evidence):
+            del plan.acts[index]
+            del plan.notes[index]
+
+
+def _unsure(plan: PlanBuilder, index: int | None, name: str, head: Span, start: int) -> None:
+    """The reader's change of the announced value waits for a card that shows it."""
+    if index is None:
+        return
+    act = plan.acts[index]
+    if isinstance(act, SetFieldAct) and act.field == name:
+        plan.acts[index] = attrs.evolve(act, confirm=True)
+
+
 def _left_unread(plan: PlanBuilder, text: str, value: str, start: int, end: int) -> bool:
     """Whether the words of ``text[start:end]`` after ``value`` are ones the reader left unread
     ("add this note: we come with two children aged 3 and 5 …" cut at "and")."""
@@ -129,21 +151,63 @@ def _trim(text: str, s: int, e: int) -> Span:
     return s, e
 
 
+#: After a request's opening word, words that make it a noun of the value ("Payment to be
+#: discussed", "Payment pending"), not a request.
+_NOUN_AFTER = re.compile(
+    r"\s*(?:to\s+be|is|was|will|has|had|pending|requested|needed|required|approved|denied|due"
+    r"|agreed|promised|expected|possible|not)(?!\w)",
+    ICASE,
+)
+
+
+def _complete_request(
+    plan: PlanBuilder, text: str, span: Span, vocab: Vocabulary, but: int | None
+) -> bool:
+    """Whether ``text[span]`` holds a request of its own: an act the reader read there with
+    every argument it needs, or one that opens the sentence with its verb ("Pay back the rest
+    on 1001"). "Wants a payment for the charge", "Payment to be discussed": no argument, no verb
+    first: they may be the value's own words."""
+    s, e = _trim(text, *span)
+    acts = [
+        act
+        for index, act in enumerate(plan.acts)
+        if index != but
+        and not isinstance(act, ChitchatAct)
+        and any(ev.start < e and s < ev.end for ev in act.evidence)
+    ]
+    for act in acts:
+        if isinstance(act, SetFieldAct):
+            if act.value.strip():
+                return True
+        elif isinstance(act, OperationAct):
+            declared = vocab.workflow.operation(act.operation)
+            needed = [] if declared is None else [a.name for a in declared.arguments if a.required]
+            if declared is None or all(n in act.args for n in needed):
+                return True
+        else:
+            return True
+    opens = vocab.starters.match(text, s, e)
+    return opens is not None and _NOUN_AFTER.match(text, opens.end(), e) is None
+
+
 def _body(
-    text: str, start: int, stop: int, plan: PlanBuilder, act: int | None
-) -> tuple[Span, int]:
-    """The value's span from ``start`` (see the module docstring), and how many sentences it
-    holds. A value in quotes ends where its quote closes."""
+    text: str, start: int, stop: int, plan: PlanBuilder, act: int | None, vocab: Vocabulary
+) -> tuple[Span, int, bool]:
+    """The value's span from ``start`` (see the module docstring), how many sentences it
+    holds, and whether a sentence after it that the reader took as a request may be the
+    value's own words (then a card shows the value). A value in quotes ends where its quote
+    closes."""
     at = start
     while at < stop and text[at] in " \t\r\n":
         at += 1
     if at < stop and text[at] in _PAIRS:
         close = text.find(_PAIRS[text[at]], at + 1, stop)
         if close < 0:
-            return (start, start), 0
-        return (at + 1, close), 1
+            return (start, start), 0, False
+        return (at + 1, close), 1, False
     end = start
     count = 0
+    unsure = False
     for m in _SENTENCE.finditer(text, start, stop):
         s, e = m.span()
         if count > 0:
@@ -152,17 +216,27 @@ def _body(
             said = _trim(text, s, e)
             if closing(text, *said) or _NEW_REQUEST.match(text, s, e):
                 break  # a sign-off, a request or a question of its own, the writer's words
-            if "?" in text[s:e] or _covered(plan, (s, e), act):
+            if "?" in text[s:e]:
                 break
+            if _covered(plan, (s, e), act):
+                if _complete_request(plan, text, (s, e), vocab, act):
+                    break
+                if any(isinstance(a, CancelAct | CorrectAct) for a in plan.acts):
+                    unsure = True
+                    break
+                # "…: Customer called twice. Wants it paid back." read as a request with nothing
+                # it needs: the words are the value's own; the value waits for a card.
+                _drop_acts_within(plan, (s, e), act)
+                unsure = True
         elif act is None and _covered(plan, (s, e)):
-            return (start, start), 0
+            return (start, start), 0, False
         end = e
         count += 1
     said = _trim(text, start, end)
     polite = TRAILING_FILLER.search(text, *said)
     if polite is not None and polite.start() > said[0]:
         said = _trim(text, said[0], polite.start())
-    return said, count
+    return said, count, unsure
 
 
 def whole_values(
@@ -221,9 +295,11 @@ def _read_one(
     index = _existing(plan, name, head, m.end())
     if index is None and _covered(plan, head):
         return  # the words before the colon are another act's
-    (v_start, v_end), sentences = _body(text, m.end(), stop, plan, index)
+    (v_start, v_end), sentences, unsure = _body(text, m.end(), stop, plan, index, vocab)
     if v_end <= v_start:
         return
+    if unsure:
+        _unsure(plan, index, name, head, m.end())
     value = text[v_start:v_end]
     declared = vocab.workflow.field(name)
     if declared is None:
@@ -238,7 +314,9 @@ def _read_one(
         owner = m.span("owner") if m.group("owner") else None
         said = targets.mentions(*owner) if owner is not None else []
         target = targets.find(*owner) if said and owner is not None else act.target
-        new = SetFieldAct(target=target, field=name, value=value, evidence=plan.evidence(span))
+        new = SetFieldAct(
+            target=target, field=name, value=value, evidence=plan.evidence(span), confirm=unsure
+        )
         plan.acts[index] = new
         plan.notes[index] = Note(field=name, span=span)
     elif isinstance(act, SetFieldAct) and index is not None:
@@ -261,7 +339,9 @@ def _read_one(
         if owner is not None and not said and not _points_at_record(text, owner, vocab):
             return  # "add a note to the file: …": an owner the reading cannot place
         target = targets.find(*owner) if said and owner is not None else targets.default()
-        new = SetFieldAct(target=target, field=name, value=value, evidence=plan.evidence(span))
+        new = SetFieldAct(
+            target=target, field=name, value=value, evidence=plan.evidence(span), confirm=unsure
+        )
         plan.add(new, Note(field=name, span=span))
         targets.remember(target)
     kept = []
@@ -359,7 +439,7 @@ _POINTER = re.compile(
     r"|(?:to\s+)?(?:that|it|this|then|the\s+same|that\s+(?:date|day|one|amount)|this\s+(?:date|day))",
     ICASE,
 )
-#: A wish with its value: "we want to leave in two weeks", "I'd like to travel on 3 May".
+#: A wish with its value: "we want to leave in two weeks", "I'd like to go on 3 May".
 _WISH = re.compile(
     r"(?<!\w)(?:i|we)(?:['\u2019]d)?\s+(?:(?:really|would|also|now|just)\s+)*(?:want|like|need|wish"
     r"|plan|hope|prefer)(?:ed)?\s+to\s+(?:[a-z]+\s+){1,3}$",
@@ -368,7 +448,7 @@ _WISH = re.compile(
 
 
 def wished_values(plan: PlanBuilder, text: str, vocab: Vocabulary, ctx: ParseContext) -> None:
-    """ "We want to leave in two weeks, please set the travel date to that": a typed field's
+    """ "We want to leave in two weeks, please set the start date to that": a typed field's
     change said without its value (or with only "that"), and the one value of its type the
     message says as a wish ("I want to … <value>"), elsewhere than in another act's words: that
     value. A story's value ("it was on 12 March") is never taken: only a wish says the new one."""
