@@ -288,6 +288,15 @@ async def test_a_new_address_said_with_words_that_describe_it_is_only_the_addres
         (TRAVEL, "what day are we coming home again?", "return_date"),
         (TRAVEL, "what's the damage on the extras?", "extras_total"),
         (TRAVEL, "how much are the extras coming to?", "extras_total"),
+        (REFUND, "did 1002 go through?", "status"),
+        (REFUND, "how's 1001 coming along?", "status"),
+        (REFUND, "is there any update on 1002?", "status"),
+        (REFUND, "what was the total on order 1001?", "amount_paid"),
+        (REFUND, "what's the damage on 1001?", "amount_paid"),
+        (TRAVEL, "has the trip gone through yet?", "status"),
+        (TRAVEL, "remind me, when do we set off?", "travel_date"),
+        (TRAVEL, "what date do we head off?", "travel_date"),
+        (TRAVEL, "when are we heading home?", "return_date"),
     ],
 )
 async def test_a_loosely_asked_record_question_answers_the_matching_question(

@@ -87,14 +87,29 @@ _WHERE_IT_STANDS = re.compile(
     r"|how\s+(?:is|are)\s+(?:\S+\s+){1,3}?(?:going|coming\s+along|looking)"
     r"|(?:is|are|was|has|have)\s+(?:\S+\s+){1,4}?(?:(?:all|been|got|gotten|now|yet)\s+)*"
     r"(?:sorted|sorted\s+out|dealt\s+with|handled|processed|taken\s+care\s+of|done|finished"
-    r"|settled|resolved|through|gone\s+through|complete|completed|ready))(?!\w)",
+    r"|settled|resolved|through|gone\s+through|complete|completed|ready)"
+    r"|did\s+(?:\S+\s+){1,4}?(?:go|get|come)\s+through)(?!\w)",
     ICASE,
 )
 #: "how much was order 1001 again?", "what did it cost?": what a record cost.
 _WHAT_IT_COST = re.compile(
     r"(?<!\w)(?:how\s+much\s+(?:was|is|were|are)\s+(?!\w+ed\b|there\b|left\b|still\b)"
     r"|how\s+much\s+did\s+(?:\S+\s+){1,4}?(?:cost|come\s+to)"
-    r"|what\s+(?:did|does)\s+(?:\S+\s+){1,4}?cost)",
+    r"|what\s+(?:did|does)\s+(?:\S+\s+){1,4}?cost"
+    r"|(?:what['\u2019]?s|what\s+(?:is|was|were))\s+the\s+(?:total|damage|price|bill|amount))",
+    ICASE,
+)
+
+
+#: Leaving and coming back said with a particle: "set off", "head out", "heading home".
+_SETTING_OFF = re.compile(
+    r"(?<!\w)(?:head|heading|set|setting|go|going|start|starting|fly|flying|take|taking)"
+    r"\s+(?:off|out|away)(?!\w)",
+    ICASE,
+)
+_COMING_HOME = re.compile(
+    r"(?<!\w)(?:head|heading|go|going|get|getting|fly|flying|come|coming|travel|travelling"
+    r"|traveling|be|back)\s+(?:home|back)(?!\w)",
     ICASE,
 )
 
@@ -120,6 +135,10 @@ def _said(body: str) -> frozenset[str]:
         said |= tokens("cost")
     if "home" in said:
         said |= tokens("back")  # "when do we get home?": the way back
+    if _SETTING_OFF.search(body) and not _COMING_HOME.search(body):
+        said |= tokens("leave")  # "when do we set off?"
+    if _COMING_HOME.search(body):
+        said |= tokens("come back")  # "when are we heading home?"
     return frozenset(said)
 
 
