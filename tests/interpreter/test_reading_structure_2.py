@@ -248,6 +248,18 @@ async def test_each_clause_of_a_message_about_two_records_goes_to_its_own_record
     await _right(REFUND, turns, expect)
 
 
+async def test_a_count_of_requests_before_a_colon_only_announces_them() -> None:
+    text = (
+        "two quick ones: for 1002 please set the note to 'no receipt yet'. and for 1001 the "
+        "contact email is now ana@reis.pt"
+    )
+    expect = _committed(
+        field_event("order-1002", "note", "no receipt yet"),
+        field_event("order-1001", "contact_email", "ana@reis.pt"),
+    )
+    await _right(REFUND, (text,), expect)
+
+
 async def test_please_do_the_following_for_a_record_heads_the_list_after_its_colon() -> None:
     text = (
         "Please do the following for order 1001: set the note to 'VIP guest', set the contact "
@@ -322,6 +334,8 @@ async def test_can_we_do_that_alone_on_a_first_turn_asks_what_to_change(desk: st
         "for me?",
         "On 1001 there is a 25 euro parking fee, but we came by train. Can something be done "
         "about it?",
+        "A friend told me you gave her 25 euros back for the same problem. Can we do that for "
+        "order 1001?",
     ],
 )
 async def test_a_story_with_one_amount_then_a_vague_ask_shows_the_card_it_implies(
@@ -342,6 +356,10 @@ async def test_a_story_with_one_amount_then_a_vague_ask_shows_the_card_it_implie
          "please help me with it"),
         (TRAVEL, "Our return flight on the 16th is too early, we'd rather come back on 18 "
          "March. Can you sort it?"),
+        (TRAVEL, "The airport transfer costs 35 euros but we'd rather take a taxi. Can we do "
+         "that?"),
+        (REFUND, "The hotel (1001) charged me for breakfast that was supposed to be included. "
+         "Can you sort that out?"),
     ],
 )
 async def test_a_story_that_names_no_single_change_then_a_vague_ask_asks_what_to_change(

@@ -76,6 +76,13 @@ _DO_FOLLOWING = re.compile(
     r"[^:\n.!?]{1,60}:)",
     ICASE,
 )
+#: A count of requests announced before them: "two quick ones:", "a few things -".
+_COUNTED_LEAD = re.compile(
+    r"^\s*(?P<w>(?:(?:ok(?:ay)?|so|hi|hey|hello)[\s,!.]+)?(?:two|three|four|a\s+few|a\s+couple\s+of"
+    r"|couple\s+of|2|3|4)\s+(?:quick\s+|small\s+|little\s+|more\s+)?(?:ones|things|points|requests"
+    r"|updates|changes|items|bits)(?:\s+(?:please|for\s+you|today))?\s*[:\u2013\u2014-]\s*)(?=\S)",
+    ICASE,
+)
 #: A request relayed in the writer's own message, quoted: 'My husband says: "put a note …"'.
 _RELAYED = re.compile(
     _OPENING + r"(?P<w>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|asks|asked|wants)"
@@ -176,7 +183,7 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
     edits: list[Edit] = []
     leads = (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text))
-    for m in (*leads, *_DO_FOLLOWING.finditer(text)):
+    for m in (*leads, *_DO_FOLLOWING.finditer(text), *_COUNTED_LEAD.finditer(text)):
         if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
     for m in _RELAYED.finditer(text):
