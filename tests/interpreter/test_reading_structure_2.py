@@ -112,6 +112,13 @@ async def test_only_the_senders_own_words_below_a_forwarded_or_quoted_message_ar
         (TRAVEL, "---- Forwarded message ----\nFrom: Sofia\nhey, please submit the Lisbon trip "
          "asap\n----\nwhat's the status of the trip?", _answer("status")),
         (REFUND, "> please set the note on 1001 to 'call me'\nPlease do what she asks.", _ASKED),
+        (REFUND, "---- Forwarded message ----\nFrom: Ana Reis\nPlease refund the 120 euros for my "
+         "hotel stay, order 1001.\n----\nCan she get that back?", _answer("refundable")),
+        (TRAVEL, "Forwarded from Pedro:\nplease move our return flight to 18 March\n\nIs that "
+         "doable? What's our return date right now?", _answer("return_date")),
+        (TRAVEL, "---------- Forwarded message ---------\nFrom: Ines\nCan you add a guided tour "
+         "for 2 people at 20 euros each?\n----------\nHow much are the extras at the moment?",
+         _answer("extras_total")),
     ],
 )
 async def test_a_question_about_a_forwarded_request_never_runs_that_request(
@@ -153,6 +160,13 @@ async def test_a_forwarded_amount_fills_the_senders_carded_request_that_refers_t
         (TRAVEL, "Hi, could you add this note to the trip: we need a quiet room, away from the "
          "lift. Thanks, Maria", "lisbon", "we need a quiet room, away from the lift"),
         (TRAVEL, "Set the note to: vegetarian meals. Thanks!", "lisbon", "vegetarian meals"),
+        (REFUND, "Kindly add the following note to order 1001\nGuest complained about noise.\n"
+         "Regards,\nMaria", "order-1001", "Guest complained about noise"),
+        (TRAVEL, "Please add the following note to the trip -- we need a late checkout on the "
+         "last day. Thank you! Maria", "lisbon", "we need a late checkout on the last day"),
+        (REFUND, 'Please add the following note to order 1001: "Customer called on 27/01. '
+         'Awaiting manager approval." Kind regards, Maria', "order-1001",
+         "Customer called on 27/01. Awaiting manager approval."),
     ],
 )
 async def test_an_announced_note_is_the_text_after_the_colon_without_the_sign_off(

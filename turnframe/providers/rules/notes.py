@@ -66,11 +66,16 @@ def _announced(field_pattern: str) -> re.Pattern[str]:
     """ "add the following note to order 1002:", "put this note below on it:", "add a note:"."""
     return re.compile(
         rf"(?<!\w)(?P<verb>{_VERBS})(?:\s+(?:in|on))?\s+"
-        r"(?:(?:the\s+following|this|the|a|an|my|our|one|new|short|quick|small)\s+)*"
-        rf"(?P<f>{field_pattern})(?:\s+(?:below|here|as\s+follows))?"
-        r"(?P<owner>\s+(?:to|on|for|in|onto|into)\s+[^\n:.!?\"]{1,60}?)?"
-        r"(?:\s+(?:below|here|as\s+follows|please))?(?:\s+(?:to|as|to\s+say|saying|that\s+says))?"
-        r"\s*:[ \t]*(?:\r?\n[ \t]*)?",
+        r"(?:(?P<a>the\s+following)\s+)?(?:(?:this|the|a|an|my|our|one|new|short|quick|small)\s+)*"
+        rf"(?P<f>{field_pattern})(?:\s+(?P<b>below|as\s+follows)|\s+here)?"
+        r"(?P<owner>\s+(?:to|on|for|in|onto|into)\s+[^\n:.!?\"\u2013\u2014]{1,60}?)?"
+        r"(?:\s+(?P<c>below|as\s+follows)|\s+(?:here|please))?"
+        r"(?:\s+(?:to|as|to\s+say|saying|that\s+says))?"
+        # After "the following" or "below" the value may follow a full stop, a line break or a
+        # dash instead of a colon ("add the note below to case 1002.\n<value>").
+        r"(?:\s*:|(?(a)(?:[ \t]*(?:[.]|--|[\u2013\u2014]|(?=\r?\n)))|(?(b)(?:[ \t]*(?:[.]|--|"
+        r"[\u2013\u2014]|(?=\r?\n)))|(?(c)(?:[ \t]*(?:[.]|--|[\u2013\u2014]|(?=\r?\n)))|(?!x)x))))"
+        r"[ \t]*(?:\r?\n[ \t]*)?",
         ICASE,
     )
 
@@ -248,7 +253,7 @@ def whole_values(
 ) -> None:
     """Read, in place, each value announced with a colon whole (see the module docstring)."""
     fields = _plain_text_fields(vocab)
-    if not fields or ":" not in text:
+    if not fields:
         return
     stop, _ = signature(text, vocab.words)
     for m in _announced(vocab.field_pattern).finditer(text, 0, stop):

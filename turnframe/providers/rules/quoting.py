@@ -38,7 +38,9 @@ Span = tuple[int, int]
 #: The line that opens a forwarded or original message.
 _OPENER = re.compile(
     r"[ \t>]*(?:[-=_*]{2,}[ \t]*)?(?:begin\s+forwarded\s+message|forwarded\s+message"
-    r"|original\s+message|forwarded\s+mail|fwd?\s*message)[ \t]*:?[ \t]*(?:[-=_*]{2,})?[ \t]*",
+    r"|original\s+message|forwarded\s+mail|fwd?\s*message"
+    r"|(?:fwd?|forwarded|forwarding)(?:\s+(?:message|mail|e-?mail|text|note))?\s+from\s+[^\n:]{1,40})"
+    r"[ \t]*:?[ \t]*(?:[-=_*]{2,})?[ \t]*",
     ICASE,
 )
 #: A header line of a mail: "From: Pedro", "Sent: Monday", "Subject: Re: order 1001".
