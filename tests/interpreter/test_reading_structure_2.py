@@ -443,3 +443,27 @@ async def test_a_sentence_that_opens_with_a_request_verb_ends_the_note_before_it
         "card": {"case": "order-1001", "operation": "refund", "arguments": {}},
     }
     await _right(REFUND, (text,), expect)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set the note to 'do not contact before 10am' on both orders",
+        "add the note 'do not contact before 10am' to all my orders",
+    ],
+)
+async def test_a_change_for_both_or_all_records_is_made_on_each(text: str) -> None:
+    expect = _committed(
+        field_event("order-1001", "note", "do not contact before 10am"),
+        field_event("order-1002", "note", "do not contact before 10am"),
+    )
+    await _right(REFUND, (text,), expect)
+
+
+@pytest.mark.parametrize(
+    "text", ["set the note to 'both orders checked'", "set the note to 'wheelchair' for all of us"]
+)
+async def test_both_or_all_inside_a_value_or_about_people_names_no_record(text: str) -> None:
+    graded = await talk(REFUND, (text,), {"events": [], "ends_with": "clarification"})
+    assert not graded.events, graded.why
+    assert graded.right, graded.why

@@ -57,7 +57,7 @@ from turnframe.providers.rules.records import unnamed_records
 from turnframe.providers.rules.refer import fill_from_story
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.rewrites import prepared
-from turnframe.providers.rules.several import each_record_asked
+from turnframe.providers.rules.several import each_record_asked, each_record_changed
 from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, remap
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
@@ -188,6 +188,7 @@ def _read_english(
     read_repeats(plan)
     mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
     each_record_asked(plan, lambda s, e: [m.label for m in targets.mentions(s, e)])
+    each_record_changed(plan, targets.labels, vocab.record_nouns)  # "… on both orders"
     # An operation asked to act on something it does not take is not that operation.
     foreign_objects(plan, vocab, mentioned)
     # A change the reading cannot vouch for waits for a card or asks (ADR 0019).
