@@ -186,8 +186,8 @@ async def test_an_announced_note_is_the_text_after_the_colon_without_the_sign_of
          "Pass was used for only ten minutes. Customer is unhappy"),
         (TRAVEL, "Please add this note: Flight arrives at night. Taxi booked by us.\nKind "
          "regards\nPaulo Mendes", "lisbon", "Flight arrives at night. Taxi booked by us"),
-        (TRAVEL, "add a note: late arrival, around midnight. we are 2 adults.", "lisbon",
-         "late arrival, around midnight. we are 2 adults"),
+        (TRAVEL, "add a note: We arrive late, around midnight. We have a baby with us.",
+         "lisbon", "We arrive late, around midnight. We have a baby with us"),
     ],
 )
 async def test_a_note_that_spans_several_sentences_stays_whole(
@@ -218,6 +218,8 @@ async def test_a_note_too_long_for_the_field_is_refused_whole_never_cut() -> Non
              field_event("order-1002", "contact_email", "rui.vip@example.com"))),
         (REFUND, "Please add the following note to 1001: called twice. I'll call again "
          "tomorrow.", _committed(field_event("order-1001", "note", "called twice"))),
+        (TRAVEL, "add a note: late arrival, around midnight. My flight lands at 23:40.",
+         _committed(field_event("lisbon", "note", "late arrival, around midnight"))),
         (TRAVEL, "Add a note: wheelchair at the airport. Also submit the trip.", _committed(
             field_event("lisbon", "note", "wheelchair at the airport"),
             {"case": "lisbon", "type": "submitted", "data": {}})),

@@ -57,6 +57,10 @@ _NEW_REQUEST = re.compile(
     r"|that['\u2019]s\s+(?:all|it)|see|talk|speak)(?!\w)",
     ICASE,
 )
+#: A sentence in the writer's own voice.
+_FIRST_PERSON = re.compile(
+    r"[\s\W]*(?:i|me|my|mine|we|us|our|ours)(?:['\u2019](?:m|ve|ll|d|re))?(?!\w)", ICASE
+)
 _PAIRS = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$))?")
 
@@ -213,6 +217,7 @@ def _body(
     end = start
     count = 0
     unsure = False
+    first_person = _FIRST_PERSON.match(text, at, stop) is not None
     for m in _SENTENCE.finditer(text, start, stop):
         s, e = m.span()
         if count > 0:
@@ -223,6 +228,8 @@ def _body(
                 break  # a sign-off, a request or a question of its own, the writer's words
             if "?" in text[s:e]:
                 break
+            if _FIRST_PERSON.match(text, s, e) and not first_person:
+                break  # "late arrival. My flight lands at 23:00": the writer, not the value
             if _covered(plan, (s, e), act):
                 if _complete_request(plan, text, (s, e), vocab, act):
                     break
