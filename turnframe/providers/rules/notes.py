@@ -229,7 +229,7 @@ def _body(
             if "?" in text[s:e]:
                 break
             if _FIRST_PERSON.match(text, s, e) and not first_person:
-                break  # "late arrival. My flight lands at 23:00": the writer, not the value
+                break  # "late arrival. My train is at 23:00": the writer, not the value
             if _covered(plan, (s, e), act):
                 if _complete_request(plan, text, (s, e), vocab, act):
                     break

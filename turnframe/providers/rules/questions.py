@@ -108,8 +108,8 @@ _SETTING_OFF = re.compile(
     ICASE,
 )
 _COMING_HOME = re.compile(
-    r"(?<!\w)(?:head|heading|go|going|get|getting|fly|flying|come|coming|travel|travelling"
-    r"|traveling|be|back)\s+(?:home|back)(?!\w)",
+    r"(?<!\w)(?:head|heading|go|going|get|getting|fly|flying|come|coming"
+    r"|be|back)\s+(?:home|back)(?!\w)",
     ICASE,
 )
 
