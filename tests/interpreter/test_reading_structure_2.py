@@ -249,6 +249,14 @@ async def test_an_announced_note_ends_where_another_request_or_the_writers_own_w
           "rui.new@example.com",),
          {**_card("order-1001", "refund", {"amount": 2000}),
           "events": [field_event("order-1002", "contact_email", "rui.new@example.com")]}),
+        (("Hi, a couple of things. First, refund 10 euros on 1001. Second, the customer on 1002 "
+          "has a new email: rui.second@example.com. Thanks!",),
+         {**_card("order-1001", "refund", {"amount": 1000}),
+          "events": [field_event("order-1002", "contact_email", "rui.second@example.com")]}),
+        (("Regarding order 1001, please refund 20 euros. Regarding order 1002, the customer's "
+          "email changed to rui@new.pt.",),
+         {**_card("order-1001", "refund", {"amount": 2000}),
+          "events": [field_event("order-1002", "contact_email", "rui@new.pt")]}),
         (("for 1002 please set the note to 'called twice', and for 1001 set the note to 'VIP'",),
          _committed(field_event("order-1002", "note", "called twice"),
                     field_event("order-1001", "note", "VIP"))),

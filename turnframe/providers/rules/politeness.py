@@ -83,6 +83,12 @@ _COUNTED_LEAD = re.compile(
     r"|updates|changes|items|bits)(?:\s+(?:please|for\s+you|today))?\s*[:\u2013\u2014-]\s*)(?=\S)",
     ICASE,
 )
+#: A word that only counts the requests: "Second, …", "Thirdly: …", "And finally, …".
+_SEQUENCE = re.compile(
+    _OPENING + r"(?P<w>(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally"
+    r"|last\s+(?:one|thing|but\s+not\s+least))\s*[,:\u2013\u2014-]\s*)(?=\S)",
+    ICASE,
+)
 #: A request relayed in the writer's own message, quoted: 'My husband says: "put a note …"'.
 _RELAYED = re.compile(
     _OPENING + r"(?P<w>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|asks|asked|wants)"
@@ -183,7 +189,8 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
     edits: list[Edit] = []
     leads = (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text))
-    for m in (*leads, *_DO_FOLLOWING.finditer(text), *_COUNTED_LEAD.finditer(text)):
+    counted = (*_COUNTED_LEAD.finditer(text), *_SEQUENCE.finditer(text))
+    for m in (*leads, *_DO_FOLLOWING.finditer(text), *counted):
         if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
     for m in _RELAYED.finditer(text):
