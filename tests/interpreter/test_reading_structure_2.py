@@ -127,6 +127,14 @@ async def test_a_question_about_a_forwarded_request_never_runs_that_request(
     await _right(desk, (text,), expect)
 
 
+async def test_the_writers_own_mail_headers_are_no_forwarded_message() -> None:
+    text = (
+        "From: Ana Reis\nSubject: order 1001\n\nPlease set the note on 1001 to 'late checkout'."
+        "\n\nThanks,\nAna"
+    )
+    await _right(REFUND, (text,), _committed(field_event("order-1001", "note", "late checkout")))
+
+
 async def test_a_request_relayed_in_quotes_in_the_writers_own_message_is_read() -> None:
     text = 'My wife says: "add a note that we need a cot for the baby"'
     event = field_event("lisbon", "note", "we need a cot for the baby")

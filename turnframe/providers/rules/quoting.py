@@ -135,7 +135,10 @@ def _forwarded(text: str, lines: list[Span], index: int) -> int | None:
             if at == index + 1 and opened:
                 continue  # "-----" under the opener: its underline, the block goes on
             return at
-    return _before_reply(text, lines, index, last)
+    end = _before_reply(text, lines, index, last)
+    if not opened and end == last:
+        return None  # "From: Ana\nSubject: …" then the request: the writer's own mail header
+    return end
 
 
 #: Words of a paragraph that answers the message above it: "he's right", "as below", "this".
@@ -153,14 +156,22 @@ def _before_reply(text: str, lines: list[Span], index: int, last: int) -> int:
     body = index + 1
     while body <= last and (_is(_HEADER, text, lines[body]) or _blank(text, lines[body])):
         body += 1
+    from turnframe.providers.rules.frame import closing  # frame reads this module
+
+    end = last
     blank = None
     for at in range(last, body, -1):
-        if _blank(text, lines[at]):
-            blank = at
-            break
+        if not _blank(text, lines[at]):
+            continue
+        first = next((i for i in range(at + 1, end + 1) if not _blank(text, lines[i])), None)
+        if first is not None and closing(text, *lines[first]) and blank is None:
+            end = at  # "Thanks,\nAna" after the block: a sign-off; the paragraph before it
+            continue
+        blank = at
+        break
     if blank is None:
         return last
-    reply = text[lines[blank][1] : lines[last][1]]
+    reply = text[lines[blank][1] : lines[end][1]]
     head = text[lines[index][0] : lines[body - 1][1] + 1]
     said = re.search(r"(?<=from:)[ \t]*(?P<who>[^\n<]+)", head, ICASE)
     names = [n for n in said.group("who").split() if len(n) > 2] if said is not None else []
