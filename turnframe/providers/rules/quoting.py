@@ -21,6 +21,7 @@ the one amount the story names, ``refer``), but no act is ever taken from them.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -88,10 +89,12 @@ def _blank(text: str, span: Span) -> bool:
     return not text[span[0] : span[1]].strip()
 
 
-def quoted_parts(text: str) -> list[Span]:
-    """Where someone else's words stand in ``text`` (see the module docstring), in order."""
+@functools.lru_cache(maxsize=64)
+def quoted_parts(text: str) -> tuple[Span, ...]:
+    """Where someone else's words stand in ``text`` (see the module docstring), in order (the
+    splitter's signature and the reader ask for the same text: read once)."""
     if "\n" not in text and "wrote" not in text.casefold() and ">" not in text:
-        return []
+        return ()
     lines = _lines(text)
     parts: list[Span] = []
     index = 0
@@ -113,7 +116,7 @@ def quoted_parts(text: str) -> list[Span]:
             index = inline[1] + 1
             continue
         index += 1
-    return [p for p in parts if p[0] < p[1]]
+    return tuple(p for p in parts if p[0] < p[1])
 
 
 def _forwarded(text: str, lines: list[Span], index: int) -> int | None:
