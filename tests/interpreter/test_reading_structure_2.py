@@ -485,3 +485,9 @@ async def test_both_or_all_inside_a_value_or_about_people_names_no_record(text: 
     graded = await talk(REFUND, (text,), {"events": [], "ends_with": "clarification"})
     assert not graded.events, graded.why
     assert graded.right, graded.why
+
+
+async def test_a_verdict_before_a_rename_is_why_it_is_asked_and_the_rename_commits() -> None:
+    text = "the trip name is silly now, can you rename it to 'Our anniversary in Lisbon'?"
+    event = field_event("lisbon", "name", "Our anniversary in Lisbon")
+    await _right(TRAVEL, (text,), _committed(event))

@@ -421,7 +421,8 @@ _SAID_IS = re.compile(r"(?:\s+(?:is|was|looks|seems|sounds|feels)|['\u2019]s)\s+
 def judged_values(plan: PlanBuilder) -> None:
     """ "the name is silly now, can you rename it to 'V'?": a verdict on a field's value is
     never its new value. With another change of that field in the turn, the verdict is only
-    what led to it (left unread); alone, the reducer asks what the value should be."""
+    what led to it (its words are that change's evidence); alone, the reducer asks what the
+    value should be."""
     linked = any(isinstance(a, CancelAct | CorrectAct) for a in plan.acts)
     for index in range(len(plan.acts) - 1, -1, -1):
         act = plan.acts[index]
@@ -430,16 +431,24 @@ def judged_values(plan: PlanBuilder) -> None:
         said = " ".join(ev.text for ev in act.evidence)
         if _SAID_IS.search(said) is None:
             continue  # "set the note to wrong": said as the value, it is the value
-        other = any(
-            isinstance(a, SetFieldAct) and a.field == act.field and a.target == act.target
-            for i, a in enumerate(plan.acts)
-            if i != index
+        other = next(
+            (
+                i
+                for i, a in enumerate(plan.acts)
+                if i != index
+                and isinstance(a, SetFieldAct)
+                and a.field == act.field
+                and a.target == act.target
+            ),
+            None,
         )
-        if other and not linked:
+        if other is not None and not linked:
+            # The verdict is why the other change is asked: its words are that change's.
+            changed = plan.acts[other]
+            evidence = tuple(sorted((*act.evidence, *changed.evidence), key=lambda ev: ev.start))
+            plan.acts[other] = attrs.evolve(changed, evidence=evidence)
             del plan.acts[index]
             del plan.notes[index]
-            for ev in act.evidence:
-                plan.not_understood(ev.start, ev.end)
             continue
         plan.acts[index] = UnnamedChangeAct(
             target=act.target, about=act.field, evidence=act.evidence
