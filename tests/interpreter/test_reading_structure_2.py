@@ -491,3 +491,9 @@ async def test_a_verdict_before_a_rename_is_why_it_is_asked_and_the_rename_commi
     text = "the trip name is silly now, can you rename it to 'Our anniversary in Lisbon'?"
     event = field_event("lisbon", "name", "Our anniversary in Lisbon")
     await _right(TRAVEL, (text,), _committed(event))
+
+
+async def test_who_an_item_is_for_said_before_it_is_not_part_of_the_item() -> None:
+    text = "please add for us 2 museum tickets, 15 euro each one"
+    expect = _committed(_extra({"item": "museum tickets", "quantity": 2, "unit_price": 1500}))
+    await _right(TRAVEL, (text,), expect)

@@ -89,6 +89,14 @@ _SEQUENCE = re.compile(
     r"|last\s+(?:one|thing|but\s+not\s+least))\s*[,:\u2013\u2014-]\s*)(?=\S)",
     ICASE,
 )
+#: Who a request is for, said between its verb and its object ("add for us 2 tickets"), and
+#: "each one" after a price: the plain order is "add 2 tickets", "15 each".
+_FOR_US = re.compile(
+    r"(?<=[a-z])\s+(?P<w>for\s+(?:us|me|them|him|her)(?:\s+(?:both|all|two|2))?)(?=\s+(?:\d|a\s|an\s"
+    r"|one|two|three|four|five|six|some|the\s))",
+    ICASE,
+)
+_EACH_ONE = re.compile(r"(?<!\w)each(?P<w>\s+one)(?!\w)(?!\s+(?:of|is|was|has|will)\b)", ICASE)
 #: A request relayed in the writer's own message, quoted: 'My husband says: "put a note …"'.
 _RELAYED = re.compile(
     _OPENING + r"(?P<w>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|asks|asked|wants)"
@@ -193,6 +201,15 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     for m in (*leads, *_DO_FOLLOWING.finditer(text), *counted):
         if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
+    for m in (*_FOR_US.finditer(text), *_EACH_ONE.finditer(text)):
+        start, end = m.span("w")
+        before = re.search(r"([a-z]+)\s*$", text[max(0, m.start() - 20) : m.start() + 1], ICASE)
+        if m.re is _FOR_US and (before is None or before.group(1).casefold() not in words):
+            continue  # only after a request's own verb ("add for us …")
+        if not inside(kept, start, end):
+            if m.re is _FOR_US:
+                end += 1  # the space after it goes too
+            edits.append(Edit(start=start, end=end, words=""))
     for m in _RELAYED.finditer(text):
         close = text.find(_CLOSES[m.group("q")], m.end())
         known = m.group("first").casefold() in words
