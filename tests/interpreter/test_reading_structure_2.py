@@ -116,6 +116,8 @@ async def test_only_the_senders_own_words_below_a_forwarded_or_quoted_message_ar
          "hotel stay, order 1001.\n----\nCan she get that back?", _answer("refundable")),
         (TRAVEL, "Forwarded from Pedro:\nplease move our return flight to 18 March\n\nIs that "
          "doable? What's our return date right now?", _answer("return_date")),
+        (TRAVEL, "Forwarded from Pedro:\n> please move our return flight to 18 March\nIs that "
+         "doable? What's our return date right now?", _answer("return_date")),
         (TRAVEL, "---------- Forwarded message ---------\nFrom: Ines\nCan you add a guided tour "
          "for 2 people at 20 euros each?\n----------\nHow much are the extras at the moment?",
          _answer("extras_total")),
@@ -125,6 +127,22 @@ async def test_a_question_about_a_forwarded_request_never_runs_that_request(
     desk: str, text: str, expect: dict[str, Any]
 ) -> None:
     await _right(desk, (text,), expect)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---- Forwarded message ----\nFrom: Pedro\nthe walking tour is 20 euros per person\n----"
+        "\nPlease add that for 2 people.",
+        "---- Forwarded message ----\nFrom: Pedro\nthe walking tour is 20 euros per person\n----"
+        "\nPlease add the walking tour for 2 people at that price.",
+    ],
+)
+async def test_a_thing_and_price_from_a_forwarded_message_the_sender_points_at_go_on_a_card(
+    text: str,
+) -> None:
+    card = {"item": "walking tour", "quantity": 2, "unit_price": 2000}
+    await _right(TRAVEL, (text,), _card("lisbon", "add_extra", card))
 
 
 async def test_the_writers_own_mail_headers_are_no_forwarded_message() -> None:

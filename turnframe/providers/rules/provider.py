@@ -51,7 +51,7 @@ from turnframe.providers.rules.notes import (
     wished_values,
 )
 from turnframe.providers.rules.objects import foreign_objects
-from turnframe.providers.rules.quoting import senders_clauses
+from turnframe.providers.rules.quoting import referred_values, senders_clauses
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
 from turnframe.providers.rules.refer import fill_from_story
@@ -182,6 +182,8 @@ def _read_english(
     # "… charged us 25 for nothing. Can you fix that?": the one change the story implies, on a
     # card, else the reducer asks what should change.
     vague_ask(plan, text, vocab, targets, reader.ctx, previous_acts)
+    # "[forwarded: the tour is 20 a person] please add that for 2 people": on a card.
+    referred_values(plan, text, vocab, reader.ctx)
     # "… was charged 15 twice. Please undo it.": a carded request takes what the story named.
     fill_from_story(plan, text, vocab, reader.ctx, aliases)
     # "add a lamp twice", "… and one for Rui": two requests, read before they are vetted.

@@ -28,8 +28,11 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from turnframe.plan import OperationAct
 from turnframe.providers.rules.builder import PlanBuilder
 from turnframe.providers.rules.shapes import ICASE, TRIM
+from turnframe.providers.rules.vocabulary import Vocabulary
+from turnframe.workflow import Argument, ParseContext
 
 if TYPE_CHECKING:
     from turnframe.providers.rules.split import Clause
@@ -133,6 +136,13 @@ def _forwarded(text: str, lines: list[Span], index: int) -> int | None:
         if not (headed or closed):
             return None
     last = len(lines) - 1
+    body = index + 1
+    while body <= last and (_is(_HEADER, text, lines[body]) or _blank(text, lines[body])):
+        body += 1
+    if body <= last and _is(_QUOTED_LINE, text, lines[body]):
+        quoted = _quoted_lines(text, lines, body)  # "Forwarded from Pedro:\n> …": the "> " lines
+        if quoted is not None:
+            return quoted[1]
     for at in range(index + 1, len(lines)):
         if _is(_CLOSER, text, lines[at]) and not _blank(text, lines[at]):
             if at == index + 1 and opened:
@@ -257,4 +267,81 @@ def senders_clauses(
         yield clause if start == clause.start else attrs.evolve(clause, start=start, lead=start)
 
 
-__all__ = ["inside_quoted", "quoted_parts", "senders_clauses"]
+#: "add that", "the same", "at that price": words that only point back at something said.
+_POINTS_BACK = re.compile(
+    r"(?:that|it|this|those|these|them|one|the\s+same|that\s+one|the\s+one)", ICASE
+)
+_AT_THAT_PRICE = re.compile(
+    r"\s+(?:at|for)\s+(?:that|this|the\s+same|their|his|her)\s+(?:price|rate|cost|amount)$", ICASE
+)
+
+
+def referred_values(plan: PlanBuilder, text: str, vocab: Vocabulary, ctx: ParseContext) -> None:
+    """ "[forwarded: the walking tour is 20 a person] Please add that for 2 people": a request
+    of the sender's that points back ("that", "at that price") at the one thing, with its
+    one price, the quoted words name, takes them; it then waits for a card that shows them
+    (values from someone else's words are never run unseen)."""
+    parts = quoted_parts(text)
+    if not parts:
+        return
+    named = [m for s, e in parts for m in _PRICED.finditer(text, s, e)]
+    if len(named) != 1:
+        return
+    found = named[0]
+    for index, act in enumerate(plan.acts):
+        if not isinstance(act, OperationAct) or inside_quoted(parts, *_span(act)):
+            continue
+        declared = vocab.workflow.operation(act.operation)
+        if declared is None:
+            continue
+        thing = next(
+            (a for a in declared.arguments if a.required and a.type is str and not a.choices), None
+        )
+        if thing is None:
+            continue
+        args = dict(act.args)
+        said = args.get(thing.name, "")
+        priced = _AT_THAT_PRICE.search(said)
+        if priced is not None:
+            said = said[: priced.start()]
+        if said and _POINTS_BACK.fullmatch(said.strip()) is None:
+            if priced is None:
+                continue
+            args[thing.name] = said  # "the walking tour at that price": the thing is said
+        else:
+            args[thing.name] = found.group("item")
+        money = found.group("money")
+        places = [
+            a.name
+            for a in declared.arguments
+            if a.type is not str and a.name not in args and _parses(a, money, ctx)
+        ]
+        if len(places) == 1:
+            args[places[0]] = money
+        evidence = (*act.evidence, *plan.evidence(found.span()))
+        plan.acts[index] = attrs.evolve(act, args=args, evidence=evidence, confirm=True)
+
+
+#: "the walking tour is 20 euros per person", "a boat ride costs 35": a thing and its price.
+_PRICED = re.compile(
+    r"(?<!\w)(?:the|a|an|their|his|her|our|my)\s+(?P<item>[a-z][\w'\u2019-]*(?:\s+[a-z][\w'\u2019-]*){0,3}?)"
+    r"\s+(?:is|are|was|were|costs?|comes?\s+to|goes\s+for|sells\s+for)\s+(?:(?:only|just|about"
+    r"|around|roughly)\s+)?(?P<money>(?:[€$£]\s?)?\d+(?:[.,]\d{1,2})?(?:\s?(?:euros?|eur|€|dollars?"
+    r"|pounds?))?)(?!\w)",
+    ICASE,
+)
+
+
+def _span(act: OperationAct) -> Span:
+    return min(ev.start for ev in act.evidence), max(ev.end for ev in act.evidence)
+
+
+def _parses(argument: Argument, value: str, ctx: ParseContext) -> bool:
+    try:
+        argument.parse(value, ctx)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+__all__ = ["inside_quoted", "quoted_parts", "referred_values", "senders_clauses"]
