@@ -51,3 +51,23 @@ async def test_quotation_marks_around_a_note_are_not_part_of_it() -> None:
         {"events": [field_event("lisbon", "note", "quiet room")], "ends_with": "committed"},
     )
     assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Note on 1001: guest arrives 03.02.2026 instead", "guest arrives 03.02.2026 instead"),
+        ("note for 1002: customer will call back too", "customer will call back too"),
+        ("note on 1001: late arrival please", "late arrival"),
+    ],
+)
+async def test_a_note_written_after_a_colon_keeps_its_last_words_but_not_politeness(
+    said: str, value: str
+) -> None:
+    case = "order-1002" if "1002" in said else "order-1001"
+    graded = await talk(
+        "refund-desk",
+        (said,),
+        {"events": [field_event(case, "note", value)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why

@@ -23,7 +23,13 @@ import attrs
 from turnframe.plan import LabelTarget, Target
 from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.args import read_arguments
-from turnframe.providers.rules.shapes import DETERMINER, ICASE, TRAILING_FILLER, TRIM
+from turnframe.providers.rules.shapes import (
+    DETERMINER,
+    ICASE,
+    TRAILING_FILLER,
+    TRAILING_POLITENESS,
+    TRIM,
+)
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import GAP, Vocabulary, phrase_key
 from turnframe.references import AliasMatch
@@ -218,7 +224,10 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
     """The value's words (trailing politeness dropped), aliases replaced by canonical names."""
     start, end = span
     body = text[start:end]
-    polite = TRAILING_FILLER.search(body)
+    # After a colon the words are the value as written ("note: arrives Friday instead"); only
+    # politeness at its end is dropped.
+    after_colon = text[:start].rstrip().endswith(":")
+    polite = (TRAILING_POLITENESS if after_colon else TRAILING_FILLER).search(body)
     if polite is not None:
         end = start + polite.start()
     while start < end and text[start] in TRIM:

@@ -96,6 +96,7 @@ from turnframe.providers.rules.shapes import (
     ICASE,
     LEADING_FILLER,
     TRAILING_FILLER,
+    TRAILING_POLITENESS,
     TRIM,
 )
 from turnframe.providers.rules.split import Clause, marker_at, story
@@ -282,6 +283,15 @@ _A_VERB = re.compile(
     r"|please|can|could|would|will|is|are|should)(?!\w)",
     ICASE,
 )
+@functools.cache
+def _colon_field(field_pattern: str) -> re.Pattern[str]:
+    """ "note:", "note on 1001:", "the note for order 1001:": a field, its record, a colon."""
+    return re.compile(
+        rf"(?<!\w)(?P<f>{field_pattern})(?:\s+(?:on|for|to|of)\s+[^:\n]{{1,30}}?)?\s*:(?=\s*\S)",
+        ICASE,
+    )
+
+
 #: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
 _CHECKING = re.compile(
     r"(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|ok|okay|still\s+(?:right|correct|valid))"
@@ -1316,7 +1326,10 @@ class Reader:
         lead = LEADING_FILLER.match(self.text[s:e])
         if lead is not None:
             s += lead.end()
-        tail = TRAILING_FILLER.search(self.text[s:e])
+        # "Note on 1001: guest arrives Friday instead": after a text field's colon the words
+        # are the value as written; only politeness at its end is not part of it.
+        trailing = TRAILING_POLITENESS if self._text_after_colon(s, e) else TRAILING_FILLER
+        tail = trailing.search(self.text[s:e])
         if tail is not None:
             e = s + tail.start()
         while s < e and self.text[s] in TRIM:
@@ -1324,6 +1337,14 @@ class Reader:
         while e > s and self.text[e - 1] in TRIM:
             e -= 1
         return s, e
+
+    def _text_after_colon(self, s: int, e: int) -> bool:
+        """Whether the clause names a plain-text field, then a colon, then its value."""
+        m = _colon_field(self.vocab.field_pattern).search(self.text, s, e)
+        if m is None:
+            return False
+        field = self.vocab.workflow.field(self.vocab.field_named(m.group("f")))
+        return field is not None and field.type is str and field.validate is None
 
     def _field_without_value(self, s: int, e: int) -> bool:
         """ "set the limit", "change the email on 1001", "rename it": a field named for a

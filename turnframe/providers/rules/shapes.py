@@ -191,6 +191,10 @@ LEADING_FILLER = re.compile(
     ICASE,
 )
 #: Politeness at the end of a clause ("…, please", "… thanks").
+#: Politeness alone at the end of a text value written after "note:" (see read.py).
+TRAILING_POLITENESS = re.compile(
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+away|asap))+$", ICASE
+)
 TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from)\s*now|right\s+away|asap"
     r"|for\s+me|instead|too|as\s+well|immediately|at\s+once|straight\s+away|without\s+delay"
