@@ -40,6 +40,7 @@ from turnframe.results import (
     ACT_SUPERSEDED_BY_CORRECTION,
     ACT_SUPERSEDED_BY_KEEP_UNCHANGED,
     ActStatus,
+    InteractionKind,
 )
 
 __all__ = ["apply_precedence", "link_chains"]
@@ -186,12 +187,36 @@ def _constraints(work: Work) -> None:
             rules.setdefault((scope, rule), entry.pos)
     if not rules:
         return
+    _expire_forbidden_cards(work, rules)
     for pos in list(_undecided_actions(work)):
         place = work.entries[work.entries[pos].root].place
         scopes = (None,) if place is None else (None, *place.keys)
         blocking = [rules[s, r] for s in scopes for r in _rules_for(work, pos) if (s, r) in rules]
         if blocking:
             work.decide(pos, ActStatus.REJECTED, ACT_BLOCKED_BY_CONSTRAINT, min(blocking))
+
+
+def _expire_forbidden_cards(work: Work, rules: dict[tuple[Hashable, Hashable], int]) -> None:
+    """ "refund 20 on 1001" (a card), then "don't refund it" or "forget it": the request taken
+    back in words closes the card that waits for it. A later click on it answers stale, so
+    what the user took back can never be confirmed by a click on the old card."""
+    for card in work.ctx.open_interactions:
+        if card.kind is not InteractionKind.CONFIRM_COMMAND or card.case_id is None:
+            continue
+        snapshot = work.ctx.cases.get(card.case_id)
+        workflow = None if snapshot is None else work.ctx.workflows.get(snapshot.workflow)
+        for act in card.pending_acts:
+            forbidden: list[Hashable] = [ConstraintKind.NO_CHANGES]
+            if isinstance(act, OperationAct):
+                forbidden.append(("operation", act.operation))
+                op = None if workflow is None else workflow.operation(act.operation)
+                if op is not None and op.is_submission:
+                    forbidden.append(ConstraintKind.NO_SUBMISSIONS)
+                if op is not None and op.is_destructive:
+                    forbidden.append(ConstraintKind.NO_DESTRUCTIVE)
+            if any((s, r) in rules for s in (None, card.case_id) for r in forbidden):
+                work.expired.append(card.interaction_id)
+                break
 
 
 def _rules_for(work: Work, pos: int) -> list[Hashable]:

@@ -45,6 +45,7 @@ from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
 from turnframe.providers.rules.freetext import free_text, map_free_text, unwrapped
+from turnframe.providers.rules.later_takebacks import taken_back
 from turnframe.providers.rules.notes import (
     described_values,
     judged_values,
@@ -100,6 +101,19 @@ def _vocabulary(workflow: Workflow[Any]) -> Vocabulary:
 
 
 _INVERTED = re.compile("[\u00bf\u00a1]")
+_EMPHATIC_DO = re.compile(r"(?<![\w'\u2019])do\s+", re.IGNORECASE)
+
+
+def _marks_only(text: str, vocab: Vocabulary) -> str:
+    """The text with what only marks a request blanked out, same length (evidence stays put):
+    a Spanish opening "¿"/"¡", and an emphatic "do" before an operation's word in a message
+    with no question mark ("no actually, do pay the invoice")."""
+    out = _INVERTED.sub(" ", text)
+    if "?" not in text:
+        for m in _EMPHATIC_DO.finditer(out):
+            if vocab.operation_regex.match(out, m.end()):
+                out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
+    return out
 
 
 def _read(
@@ -120,11 +134,11 @@ def _read(
         return plan.plan()
     if recall.read_recollect(text, plan):  # a command: its cue is the words exactly as typed
         return plan.plan()
-    if _INVERTED.search(text):  # "¿Could you …?": the Spanish opening marks are only marks
-        turn = attrs.evolve(turn, text=_INVERTED.sub(" ", text))
-        text_read = Corrected(text=turn.text, original=text, swaps=())
-    else:
-        text_read = None
+    marks = _marks_only(text, vocab)
+    text_read = None
+    if marks != text:
+        turn = attrs.evolve(turn, text=marks)
+        text_read = Corrected(text=marks, original=text, swaps=())
     names = {*case_labels, *(case_names or {})}
     name_words = frozenset(w.casefold() for n in names for w in re.findall(r"[A-Za-z]+", n))
     # Politeness, emphasis and dictation said plainly first (evidence maps back to the text).
@@ -147,7 +161,7 @@ def _read(
     read = map_free_text(read, free_text(vocab.workflow), unwrapped)
     # In the user's own words (a typo fixed into an operation's word included): a reversed
     # request ("unsubmit", "undo the payment") never runs as the operation it reverses.
-    return reverse_checked(read, text, vocab)
+    return taken_back(reverse_checked(read, text, vocab), text, vocab, previous_acts)
 
 
 def _read_english(
