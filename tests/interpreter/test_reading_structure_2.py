@@ -515,3 +515,36 @@ async def test_who_an_item_is_for_said_before_it_is_not_part_of_the_item() -> No
     text = "please add for us 2 museum tickets, 15 euro each one"
     expect = _committed(_extra({"item": "museum tickets", "quantity": 2, "unit_price": 1500}))
     await _right(TRAVEL, (text,), expect)
+
+
+async def test_the_following_note_before_a_comma_and_a_quoted_value_is_that_value() -> None:
+    text = (
+        'Please record the following note on order 1001, "Guest asked for a late checkout." '
+        "Many thanks, Maria"
+    )
+    event = field_event("order-1001", "note", "Guest asked for a late checkout")
+    await _right(REFUND, (text,), _committed(event))
+
+
+@pytest.mark.parametrize(
+    ("desk", "text", "question"),
+    [
+        (REFUND, "Please advise the amount paid on order 1001. Kind regards, Finance",
+         "amount_paid"),
+        (REFUND, "Kindly confirm the status of 1002.", "status"),
+        (TRAVEL, "I would be very grateful if you could tell me when we leave. Best, Joana",
+         "travel_date"),
+        (REFUND, "1001 status?", "status"),
+        (REFUND, "1001 - amount paid?", "amount_paid"),
+    ],
+)
+async def test_a_question_asked_as_a_request_to_advise_or_after_the_record_is_answered(
+    desk: str, text: str, question: str
+) -> None:
+    await _right(desk, (text,), _answer(question))
+
+
+async def test_put_an_address_as_the_field_sets_that_field() -> None:
+    text = "Put rui.c@example.org as the contact email for 1002."
+    event = field_event("order-1002", "contact_email", "rui.c@example.org")
+    await _right(REFUND, (text,), _committed(event))

@@ -160,7 +160,7 @@ _USE_SAID = (
     i i'm am i've have has been moved thanks thank so any anything else also
     customer client user owner person buyer member contact he she they his her their them of
     he's she's they've got a an as customer's client's user's owner's regarding concerning
-    about re"""
+    about re put set for"""
 )
 USE_WORDS = frozenset(_USE_SAID.split())
 #: An object that can only point ahead: "the following", "the following items", "the things

@@ -79,8 +79,10 @@ def _announced(field_pattern: str) -> re.Pattern[str]:
         r"(?:\s+(?:to|as|to\s+say|saying|that\s+says))?"
         # After "the following" or "below" the value may follow a full stop, a line break or a
         # dash instead of a colon ("add the note below to case 1002.\n<value>").
-        r"(?:\s*:|(?(a)(?:[ \t]*(?:[.]|--|[\u2013\u2014]|(?=\r?\n)))|(?(b)(?:[ \t]*(?:[.]|--|"
-        r"[\u2013\u2014]|(?=\r?\n)))|(?(c)(?:[ \t]*(?:[.]|--|[\u2013\u2014]|(?=\r?\n)))|(?!x)x))))"
+        r"(?:\s*:|(?(a)(?:[ \t]*(?:[.]|--|[\u2013\u2014]|,(?=\s*[\"\u201c'\u2018])|(?=\r?\n)))"
+        r"|(?(b)(?:[ \t]*(?:[.]|--|[\u2013\u2014]|,(?=\s*[\"\u201c'\u2018])|(?=\r?\n)))"
+        r"|(?(c)(?:[ \t]*(?:[.]|--|[\u2013\u2014]|,(?=\s*[\"\u201c'\u2018])|(?=\r?\n)))"
+        r"|(?!x)x))))"
         r"[ \t]*(?:\r?\n[ \t]*)?",
         ICASE,
     )

@@ -182,6 +182,8 @@ _SOFTENER = re.compile(
 
 
 #: The word after a wrapper (past a "please"): the request's own word.
+#: Words after a wrapper that ask a question ("… if you could tell me whether …").
+_ASKING_WORDS = frozenset({"tell", "let", "confirm", "advise", "check", "say"})
 _NEXT_WORD = re.compile(r"(?:(?:please|kindly|just)\s+)?(?P<w>[a-z]+)", ICASE)
 
 
@@ -228,7 +230,8 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
             said += verb
         else:
             after = _NEXT_WORD.match(text, m.end())
-            if after is None or after.group("w").casefold() not in words:
+            asks = after is not None and after.group("w").casefold() in _ASKING_WORDS
+            if after is None or (after.group("w").casefold() not in words and not asks):
                 continue  # what follows is no request the reader knows: left as it was
         edits.append(Edit(start=m.start("w"), end=m.end(), words=said))
     for m in _PLEASE_TO.finditer(text):

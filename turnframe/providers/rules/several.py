@@ -79,13 +79,32 @@ _BARE = re.compile(
 )
 
 
+_BARE_AFTER = re.compile(
+    r"(?P<rest>\S.*?)[\s:,\u2013\u2014-]+(?:the\s+)?(?P<words>[a-z]+(?:\s+[a-z]+){0,2}?)[\s?.!]*",
+    ICASE,
+)
+
+
+def _bare_after(text: str, start: int, end: int, vocab: Vocabulary, targets: Targets) -> bool:
+    """ "#1002 status", "1001 - amount paid?": the records first, then only a question's words."""
+    m = _BARE_AFTER.fullmatch(text, start, end)
+    if m is None:
+        return False
+    words = frozenset(tokens(m.group("words")))
+    if not any(needed == words for _, needed in vocab.questions):
+        return False
+    at, stop = m.span("rest")
+    said = targets.mentions(at, stop)
+    return bool(said) and only_records(text, at, stop, said, vocab.record_nouns)
+
+
 def bare_question(text: str, start: int, end: int, vocab: Vocabulary, targets: Targets) -> bool:
     """Whether ``text[start:end]`` asks a workflow question without a verb or a question mark:
     "status of 4711 and 4712", "the balance for 4711": only the question's own words, then
     records named (never a statement with other words in it)."""
     m = _BARE.fullmatch(text, start, end)
     if m is None:
-        return False
+        return _bare_after(text, start, end, vocab, targets)
     words = frozenset(tokens(m.group("words")))
     if not any(needed == words for _, needed in vocab.questions):
         return False
