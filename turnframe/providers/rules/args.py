@@ -672,10 +672,12 @@ def read_arguments(
         elif value:  # "a payment of half": a lone "of" left beside a value says nothing
             unread += [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
     numbers = tuple(name for _, name in sorted(carver.numbers))
+    # "add for us 2 tickets": who it is for, said before the object, does not split it
     words_pieces = [
         p
-        for p in pieces
-        if not _FUNCTION_ONLY.fullmatch(text, *p) and not _FOR_WHOM_ONLY.fullmatch(text, *p)
+        for n, p in enumerate(pieces)
+        if not _FUNCTION_ONLY.fullmatch(text, *p)
+        and not (n == 0 and len(pieces) > 1 and _FOR_WHOM_ONLY.fullmatch(text, *p))
     ]
     split = narrowed or (object_name in carver.args and len(words_pieces) > 1)
     split = split or not priced_per_person
