@@ -517,3 +517,23 @@ def test_a_slipped_space_is_never_moved_to_make_a_short_word() -> None:
 async def test_a_request_said_with_a_light_verb_and_no_it_is_read(said: str) -> None:
     graded = await talk("refund-desk", (said,), _card("refund", amount=6000))
     assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_a_quoted_note_after_another_request_with_a_number_is_set_as_written() -> None:
+    said = "lower the price on 1001 to 90 euros and set the note to 'price checked'"
+    expect = {"events": [field_event("order-1001", "note", "price checked")]}
+    graded = await talk("refund-desk", (said,), {**expect, "ends_with": "committed"})
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "set the note on order 1001 to 'VIP' only if he has paid",
+        "set the note on order 1001 to 'VIP' but only if he has paid by then",
+    ],
+)
+def test_words_after_a_quoted_value_are_weighed_never_dropped(said: str) -> None:
+    reading = read(said, "refund-desk")
+    assert reading.statuses == ["awaiting_confirmation"]

@@ -428,6 +428,16 @@ def read_field(
             continue
         cut = _typed_prefix(vocab, fixed or vocab.field_named(m.group("f")), value, ctx)
         rest = None
+        after = (value_end, end) if closing is not None and value_end < end else None
+        if after is not None and text[after[0] : after[1]].strip(TRIM + " .!?"):
+            # "set the note to 'VIP' only if he has paid": words after the quoted value are
+            # weighed, never dropped (a record named or a reason after it says nothing more)
+            unnamed = unnamed_owner(text, after[0], after[1], vocab)
+            named = targets.mentions(after[0], after[1]) or unnamed is not None
+            if not (named and _RECORD_ONLY.fullmatch(text, *after)) and not _only_purpose(
+                text, after, vocab
+            ):
+                rest = after
         if cut is not None:  # "the limit is 1000 euros, not whatever …": the value, then words
             rest = (value_span[0] + len(cut), value_span[1])
             value = cut
@@ -476,6 +486,14 @@ def asked_field_request(text: str, start: int, end: int) -> int | None:
 _PURPOSE = re.compile(
     r"[\s,;-]*(?:(?:so(?:\s+that)?|because|since|as|cause|'cause)\s+"
     r"(?:i|we|you|he|she|they|it|my|our|his|her|their)\b|not\s+(?:whatever|what|the\s+old))",
+    ICASE,
+)
+
+
+#: Words after a quoted value that only name the record: "on 1001", "for order 1002 please".
+_RECORD_ONLY = re.compile(
+    r"[\s,]*(?:(?:on|for|in|to|of)\s+)?(?:(?:the|my|our|this)\s+)?(?:[\w-]+\s+)?#?[\w-]+"
+    r"(?:[\s,]+(?:please|pls|thanks|thank\s+you))*[\s.!?]*",
     ICASE,
 )
 

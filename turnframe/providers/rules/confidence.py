@@ -392,6 +392,10 @@ def vet(
             changes = [i for i in changes if _label_of(plan, i) in elsewhere]
         if not corrects:
             changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
+        if not corrects and _only_values_or_requests(words):
+            # "raise the price to 20 euros and set the note to 'x'": a value quoted is
+            # taken as written; other words' numbers or requests never change it
+            changes = [i for i in changes if not _quoted_change(plan, i)]
         if not changes:
             continue
         if not corrects and _count_restated(plan, changes, words):
@@ -605,6 +609,26 @@ def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bo
             ):
                 return True
     return False
+
+
+def _only_values_or_requests(words: str) -> bool:
+    """Words whose only doubt is a value or a request of their own: no negation, condition,
+    hedge, vague amount or second object in them."""
+    return not (
+        _NEGATION.search(words)
+        or _UNREAD_CONDITION.search(words)
+        or _HEDGE.search(words)
+        or _ONE_MORE.search(words)
+        or vague_words(words) is not None
+        or vague_value(words)
+        or MARKER_AT.match(words)
+    )
+
+
+def _quoted_change(plan: PlanBuilder, index: int) -> bool:
+    """Whether act ``index`` sets a field to a value the user quoted."""
+    act = plan.acts[index]
+    return isinstance(act, SetFieldAct) and _quoted_in(plan.text, act.value, act.evidence)
 
 
 #: "we are 2 persons", "there will be three of us": how many people, said alone.
