@@ -532,6 +532,7 @@ async def test_a_quoted_note_after_another_request_with_a_number_is_set_as_writt
     [
         "set the note on order 1001 to 'VIP' only if he has paid",
         "set the note on order 1001 to 'VIP' but only if he has paid by then",
+        "set the note on order 1001 to 'VIP' unless it was refunded already",
     ],
 )
 def test_words_after_a_quoted_value_are_weighed_never_dropped(said: str) -> None:

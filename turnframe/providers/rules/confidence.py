@@ -391,7 +391,14 @@ def vet(
         if elsewhere and not corrects:
             changes = [i for i in changes if _label_of(plan, i) in elsewhere]
         if not corrects:
-            changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
+            # a condition said inside a change's own words holds it ("… 'VIP' unless …")
+            inside = _CONDITION_OPENS.match(words) is not None
+            changes = [
+                i
+                for i in changes
+                if _named_here(plan.acts[i], words, vocab)
+                or (inside and _within(plan.acts[i], unread))
+            ]
         if not corrects and _only_values_or_requests(words):
             # "raise the price to 20 euros and set the note to 'x'": a value quoted is
             # taken as written; other words' numbers or requests never change it
@@ -609,6 +616,18 @@ def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bo
             ):
                 return True
     return False
+
+
+#: Words that open with a condition: "unless it was paid", "only if he agrees".
+_CONDITION_OPENS = re.compile(
+    r"\s*(?:but\s+)?(?:only\s+)?(?:if|unless|provided|as\s+long\s+as|in\s+case)(?!\w)", ICASE
+)
+
+
+def _within(act: object, unread: Evidence) -> bool:
+    """Whether ``unread`` lies inside the words ``act`` cites."""
+    evidence = getattr(act, "evidence", ())
+    return any(ev.start <= unread.start and unread.end <= ev.end for ev in evidence)
 
 
 def _only_values_or_requests(words: str) -> bool:
