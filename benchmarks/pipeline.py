@@ -18,7 +18,9 @@ Prints, at 1 and 64 sessions, turns/s of both sides and ``throughput_ratio_1``,
 SQLite, ``hops_per_turn`` (trips to the connection's thread: a read, or a group of write
 transactions sharing one COMMIT); the group-commit batch sizes seen at 64 sessions, and on
 SQLite ``group_commit_gain_64``: the pipeline against itself with a commit per transaction
-(``group_commit_size=1``) at 64 sessions. Each
+(``group_commit_size=1``) at 64 sessions (best against best; per round in
+``paired_group_commit_gains_64``; and ``group_commit_cpu_gain_64``, CPU per turn with a commit
+each over CPU per turn with group commit, the steadier figure). Each
 figure is the best of alternating rounds (baseline, then pipeline): on shared cores the speed
 drifts by up to 2x. Targets (issue #17): >= 0.5 at 64 sessions and >= 0.3 at 1 on SQLite,
 >= 0.6 at 64 on PostgreSQL. ``--quick --json`` prints one JSON object as the last line.
@@ -464,6 +466,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             best_framework: tuple[float, list[float], dict[str, Any]] | None = None
             best_baseline: Run | None = None
             best_single = 0.0  # SQLite at 64 sessions: the pipeline with a commit per write
+            single_cpu: list[float] = []  # ... its CPU ms per turn, one per round
+            group_cpu: list[float] = []  # the pipeline's, in the same rounds
+            paired_gains: list[float] = []  # group commit against a commit each, per round
             round_time = 0.0
             paired: list[float] = []
             for r in range(rounds):
@@ -480,10 +485,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     best_framework = (rate, lat, traffic)
                 paired.append(round(rate / b[0], 3))
                 if target.dsn is None and sessions == LEVELS[-1] and _commit_each_known():
-                    single, _, _, _ = await bench_framework(
+                    single, _, _, single_traffic = await bench_framework(
                         target, sessions, turns, store_options={"group_commit_size": 1}
                     )
                     best_single = max(best_single, single)
+                    paired_gains.append(round(rate / single, 3))
+                    single_cpu.append(single_traffic["cpu_ms_per_turn"])
+                    group_cpu.append(traffic["cpu_ms_per_turn"])
                 round_time = max(round_time, time.perf_counter() - round_started)
                 bar.advance()
             assert best_framework is not None and best_baseline is not None
@@ -504,6 +512,14 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             if best_single:
                 report[f"commit_each_turns_per_s_{sessions}"] = round(best_single, 1)
                 report[f"group_commit_gain_{sessions}"] = round(rate / best_single, 3)
+                # Turns/s drift with the machine's load from one run to the next, so the gain
+                # is also given per round (each pair ran back to back) and as the CPU time a
+                # turn costs with a commit each over the CPU time it costs with group commit
+                # (best of the rounds on each side), which drifts far less.
+                report[f"paired_group_commit_gains_{sessions}"] = paired_gains
+                report[f"group_commit_cpu_gain_{sessions}"] = round(
+                    min(single_cpu) / min(group_cpu), 3
+                )
             sizes = {int(k): v for k, v in traffic["group_sizes"].items()}
             if sizes:
                 commits = sum(sizes.values())
@@ -520,7 +536,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 if best_single:
                     groups += (
                         f", {best_single:.1f} turns/s with a commit each"
-                        f" (group commit gain {rate / best_single:.2f}x)"
+                        f" (group commit gain {rate / best_single:.2f}x, per round "
+                        f"{', '.join(f'{g:.2f}' for g in paired_gains)}; CPU per turn "
+                        f"{report[f'group_commit_cpu_gain_{sessions}']:.2f}x)"
                     )
                 print(
                     f"sessions={sessions:>3}  pipeline {rate:7.1f} turns/s  "

@@ -7,7 +7,9 @@ ready event and Python then runs ``__init__`` again), actor asks, event-loop ite
 created, and, in a second pass under cProfile, Python function calls on the event loop's thread
 (and those in tenacity, cattrs, the strict checks, the event loop and anyio, JSON, the hashing
 helper and telemetry) and on the SQLite connection's thread (``calls_store_thread``: the
-transaction bodies, the reply composed there included), and the SQL statements per turn. CPU
+transaction bodies, the reply composed there included), and the SQL statements per turn; in a
+third pass, with the WAL's automatic checkpoints off, the WAL frames (pages) a turn appends
+(``wal_pages_per_turn``: what its COMMITs write). CPU
 time per turn (all threads, and the event loop's thread alone) is printed for orientation: on
 shared cores it drifts with the load, the counts do not.
 
@@ -19,7 +21,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import glob
 import json
+import os
 import pstats
 import sqlite3
 import sys
@@ -37,6 +41,7 @@ import pipeline  # the benchmark next to this one
 
 from turnframe.actors.ref import ActorRef
 from turnframe.stores.sqlite import driver as sqlite_driver
+from turnframe.stores.sqlite import schema as sqlite_schema
 
 COUNTED = ("cancel_scopes", "asyncio_events", "asks", "loop_iterations", "tasks")
 
@@ -178,6 +183,38 @@ def _calls(profile: cProfile.Profile) -> dict[str, int]:
     return calls
 
 
+async def _wal_pages(sessions: int, turns: int) -> float:
+    """WAL frames appended per timed turn, with automatic checkpoints off (so none is lost)."""
+    configure = sqlite_schema.configure
+    run_sessions = pipeline._run_sessions
+    seen: dict[str, float] = {}
+
+    def no_checkpoints(conn: sqlite3.Connection, *, busy_timeout_ms: int) -> None:
+        configure(conn, busy_timeout_ms=busy_timeout_ms)
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def wal_bytes() -> int:
+            return sum(os.path.getsize(f) for f in glob.glob(f"{tmp}/framework-*.db-wal"))
+
+        async def observed(n_sessions: int, n_turns: int, turn: Any) -> Any:
+            before = wal_bytes()
+            result = await run_sessions(n_sessions, n_turns, turn)
+            done = max(1, n_turns // n_sessions) * n_sessions
+            seen["pages"] = (wal_bytes() - before) / (4096 + 24) / done  # page + frame header
+            return result
+
+        sqlite_schema.configure = no_checkpoints  # type: ignore[assignment]
+        pipeline._run_sessions = observed
+        try:
+            await pipeline.bench_framework(pipeline.Target(Path(tmp), None), sessions, turns)
+        finally:
+            sqlite_schema.configure = configure  # type: ignore[assignment]
+            pipeline._run_sessions = run_sessions
+    return seen["pages"]
+
+
 async def measure(sessions: int, turns: int) -> dict[str, Any]:
     profile, thread_profile = cProfile.Profile(), cProfile.Profile()
     # First: the counters add calls of their own.
@@ -192,6 +229,7 @@ async def measure(sessions: int, turns: int) -> dict[str, Any]:
     thread_calls: Any = pstats.Stats(thread_profile).total_calls
     result["calls_store_thread"] = round(thread_calls / per_profiled)
     result["sql_statements_per_turn"] = round(counted["sql_statements"] / per, 2)
+    result["wal_pages_per_turn"] = round(await _wal_pages(sessions, turns), 2)
     result["cpu_ms_per_turn"] = round(counted["cpu_ms_per_turn"], 2)
     result["cpu_ms_per_turn_loop_thread"] = round(counted["cpu_ms_per_turn_loop_thread"], 2)
     return result

@@ -453,9 +453,9 @@ def test_a_request_then_and_stop_wasting_my_time_is_one_request() -> None:
         "I'd like to go in two weeks, please change the travel date.",
     ],
 )
-def test_a_field_set_to_that_after_a_wished_value_shows_that_value_on_a_card(said: str) -> None:
+def test_a_field_set_to_that_after_a_wished_value_is_set_to_that_value(said: str) -> None:
     reading = read(said)
-    assert reading.statuses == ["awaiting_confirmation"]
+    assert reading.statuses == ["ready_to_execute"]
     assert reading.args(0) == {"field": "travel_date", "value": "2026-01-21"}
 
 

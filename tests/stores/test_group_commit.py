@@ -105,6 +105,42 @@ async def test_a_constraint_error_fails_only_its_own_transaction(driver: Driver)
     assert await keys(driver) == ["a", "b", "c"]
 
 
+async def test_a_transaction_whose_error_rolls_back_everything_fails_alone_and_the_others_commit(
+    driver: Driver,
+) -> None:
+    # An interrupted statement makes SQLite roll the whole transaction back (as an I/O error or
+    # a full disk would): the group's others, written before and after it, run again without it.
+    def interrupt(conn: sqlite3.Connection) -> None:
+        conn.create_function("interrupt_now", 0, lambda: conn.interrupt() or 1)
+
+    await driver.run(interrupt)
+
+    def interrupted(conn: sqlite3.Connection) -> str:
+        conn.execute("INSERT INTO t (k) VALUES ('k3-before')")
+        conn.execute(
+            "INSERT INTO t (k) SELECT 'k3-' || interrupt_now() || x FROM (WITH RECURSIVE r(x)"
+            " AS (SELECT 1 UNION ALL SELECT x + 1 FROM r WHERE x < 100000) SELECT x FROM r)"
+        )
+        return "k3"
+
+    group = GroupCommit(driver, window=0.2)  # all six queue while the first one waits
+    outcomes: dict[str, str] = {}
+
+    async def write(key: str) -> None:
+        body = interrupted if key == "k3" else insert(key)
+        try:
+            outcomes[key] = await group.write(body)  # type: ignore[arg-type]
+        except sqlite3.OperationalError as error:
+            outcomes[key] = str(error)
+
+    async with anyio.create_task_group() as tg:
+        for n in range(6):
+            tg.start_soon(write, f"k{n}")
+    assert group.group_sizes == {6: 1}
+    assert outcomes == {f"k{n}": "interrupted" if n == 3 else f"k{n}" for n in range(6)}
+    assert await keys(driver) == ["k0", "k1", "k2", "k4", "k5"]
+
+
 async def test_a_caller_cancelled_while_queued_never_writes(driver: Driver) -> None:
     group = GroupCommit(driver)
     unblock = threading.Event()
@@ -121,15 +157,45 @@ async def test_a_caller_cancelled_while_queued_never_writes(driver: Driver) -> N
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(group.write, slow)
-        while group._leader is None:  # the slow transaction leads its own group
+        while not group.group_sizes:  # the slow transaction's flush took it and runs
             await anyio.lowlevel.checkpoint()
-        tg.start_soon(cancelled_writer)
-        while not group._queue:  # the second one waits behind it
+        tg.start_soon(group.write, insert("second"))  # sends the next flush, behind it
+        while not group._queue:
+            await anyio.lowlevel.checkpoint()
+        tg.start_soon(cancelled_writer)  # queued for that next flush
+        while len(group._queue) < 2:
             await anyio.lowlevel.checkpoint()
         scope.cancel()
-        while group._queue:
+        while len(group._queue) > 1:
             await anyio.lowlevel.checkpoint()
         unblock.set()
-    assert await keys(driver) == ["first"]
+    assert await keys(driver) == ["first", "second"]
+    assert group.group_sizes == {1: 2}
     await group.write(insert("later"))  # type: ignore[arg-type]
-    assert await keys(driver) == ["first", "later"]
+    assert await keys(driver) == ["first", "later", "second"]
+
+
+async def test_transactions_a_full_group_leaves_behind_commit_with_no_one_else_arriving(
+    driver: Driver,
+) -> None:
+    group = GroupCommit(driver, max_group=2)
+    unblock = threading.Event()
+
+    def slow(conn: sqlite3.Connection) -> str:
+        unblock.wait(timeout=10)
+        conn.execute("INSERT INTO t (k) VALUES ('k0')")
+        return "k0"
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(group.write, slow)
+        while not group.group_sizes:  # the slow one's flush runs
+            await anyio.lowlevel.checkpoint()
+        for n in range(1, 8):  # one sends the next flush, the rest queue behind it
+            tg.start_soon(group.write, insert(f"k{n}"))
+        while len(group._queue) < 7:
+            await anyio.lowlevel.checkpoint()
+        unblock.set()
+    assert await keys(driver) == [f"k{n}" for n in range(8)]
+    assert max(group.group_sizes) == 2
+    assert sum(size * n for size, n in group.group_sizes.items()) == 8
+    assert not group._queue and not group._flush_owed

@@ -95,6 +95,23 @@ async def test_the_start_of_a_received_turn_lists_the_cases_and_a_later_one_does
     assert later.turn is not None and later.turn.phase is P.REDUCED and later.cases is None
 
 
+async def test_the_start_of_a_turn_lists_no_case_when_there_is_none_and_several_in_order(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    received = await make_turn(phase=P.RECEIVED)
+    empty = await store.get_turn_start(ACCOUNT, received.turn_id)
+    assert empty.turn is not None and empty.turn.turn_id == received.turn_id
+    assert empty.cases == ()
+    assert (await store.get_turn_start(ACCOUNT, "turn-unknown")).cases == ()
+    made = [await make_case(label=f"Ticket {n}") for n in range(3)]
+    start = await store.get_turn_start(ACCOUNT, received.turn_id)
+    assert start.turn == empty.turn
+    assert start.cases is not None and [c.case_id for c in start.cases] == [
+        c.case_id for c in made
+    ]
+    assert list(start.cases) == await store.list_cases(ACCOUNT)
+
+
 async def test_another_accounts_turn_starts_like_an_unknown_one(
     store: Store, make_turn: MakeTurn
 ) -> None:
@@ -179,6 +196,13 @@ async def test_a_reply_that_cannot_be_written_leaves_the_bundle_committed_withou
     assert reply is not None and reply.blocks == [{"text": "earlier"}]
     case_now = await store.get_case(ACCOUNT, case.case_id)
     assert case_now is not None and case_now.revision == 2
+    # The receipt names the events as committed (once: PostgreSQL writes them again after
+    # rolling the reply back to a savepoint taken before them).
+    stored = await store.list_events(ACCOUNT)
+    assert [(e.seq, e.event_id, e.type) for e in stored] == [
+        (e.seq, e.event_id, e.type) for e in receipt.events
+    ]
+    assert [e.type for e in stored] == ["changed"]
 
 
 async def test_a_bundle_that_fails_stores_no_reply_either(

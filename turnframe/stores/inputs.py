@@ -192,10 +192,11 @@ ReplyComposer = Callable[[BundleReceipt], BundleReply | None]
 class CommitBundle:
     """Everything one execution step makes true, written in ONE transaction or not at all.
 
-    Order inside the transaction: new cases, journal outcomes, case updates, events, (the
-    ``inside_transaction`` hook), card resolutions, outbox rows, replay record, phase move, and
+    Order inside the transaction: new cases, journal outcomes, case updates, card resolutions,
+    outbox rows, replay record, phase move, events, (the ``inside_transaction`` hook), and
     then, with ``reply``, the composed reply and the move ``committed`` → ``delivered`` (both
-    or neither: a reply that cannot be composed or written leaves the rest to commit).
+    or neither: a reply that cannot be composed or written leaves the rest to commit). The
+    events come last so that PostgreSQL's event-order lock is held only from them to COMMIT.
     """
 
     account_id: str

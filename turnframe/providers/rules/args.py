@@ -31,6 +31,7 @@ from turnframe.providers.rules.shapes import (
     DEICTIC,
     DURATION,
     FOR_COUNT,
+    FRACTION,
     HEADCOUNT,
     ICASE,
     LEADING_ARTICLE,
@@ -55,6 +56,13 @@ from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
 Span = tuple[int, int]
+#: Words before a number that say it is left out ("minus the minibar (15)", "except the 20").
+_EXCEPT = re.compile(
+    r"(?<!\w)(?:minus|less|except(?:\s+for)?|apart\s+from|excluding|excluded|other\s+than"
+    r"|but\s+not|not\s+counting|deducting|take\s+off|taking\s+off|after\s+deducting)"
+    r"\s+(?:(?:the|a|an|my|our|that|this)\s+)?(?:[\w-]+\s+){0,3}?\(?\s*$",
+    ICASE,
+)
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
@@ -303,6 +311,14 @@ class _Carver:
             for name in self.totals:
                 self.args[name] = f"\u2026 {self.args[name]} in total"
 
+    def excepted(self, start: int) -> None:
+        """ "… 1001 minus the minibar (15)", "everything except the 20 tax": a number said
+        as what to leave out is not the value asked for; it is made unreadable, so the user is
+        asked (or a card shows the rest), never the left-out part taken for the whole."""
+        for at, name in self.numbers:
+            if _EXCEPT.search(self.text, max(start, at - 40), at) and name in self.args:
+                self.args[name] = f"\u2026 {self.args[name]}"
+
     def for_counts(self, start: int, end: int) -> None:
         """ "a dinner for six", "a picnic for two": a number in words after "for" with nothing
         after it says for how many people as much as a price, and one thing for several
@@ -398,7 +414,7 @@ class _Carver:
                 return bare
         return None
 
-    def shares(self, start: int, end: int) -> None:
+    def shares(self, start: int, end: int, pattern: re.Pattern[str]) -> None:
         """ "half", "the whole thing", "some money" go to the argument the workflow proposes a
         value for; the reducer takes that share of the proposal, or asks for a vague one."""
         target = next(
@@ -411,7 +427,7 @@ class _Carver:
         )
         if target is None:
             return
-        for m in SHARE.finditer(self.text, start, end):
+        for m in pattern.finditer(self.text, start, end):
             if self.free(m.span()):
                 self.args[target.name] = m.group("share")
                 self.consumed.append(m.span())
@@ -598,10 +614,11 @@ def read_arguments(
     carver = _Carver(text=text, op=op, ctx=ctx, consumed=list(skip))
     object_arg = next((a for a in op.arguments if a.required and _is_text(a)), None)
     object_name = object_arg.name if object_arg is not None else None
+    carver.shares(start, end, FRACTION)  # before dates: "1/2 of what she paid" is no 1 Feb
     carver.shapes(DATE, "date", start, end)
     carver.shifts(start, end)
     carver.shapes(MONEY, "money", start, end)
-    carver.shares(start, end)
+    carver.shares(start, end, SHARE)
     carver.cues(start, end, object_name)
     carver.for_counts(start, end)  # "a dinner for six": how many people, not a price
     carver.shapes(PRICED, "number", start, end)  # "at 30 each": a price, "each" and all
@@ -623,6 +640,7 @@ def read_arguments(
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
     carver.total_of_several()
+    carver.excepted(start)
     priced_per_person = carver.per_person()
     for n, (a, b) in enumerate(carver.consumed):  # "15 euro each one": the "one" too
         if carver.text[a:b].rstrip().casefold().endswith("each"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -95,6 +96,7 @@ from turnframe.providers.rules.shapes import (
     ICASE,
     LEADING_FILLER,
     TRAILING_FILLER,
+    TRAILING_POLITENESS,
     TRIM,
 )
 from turnframe.providers.rules.split import Clause, marker_at, story
@@ -271,6 +273,31 @@ _WANT_TO_KNOW = re.compile(
 #: Before a record named at the start of an item: "and for", "on".
 _ITEM_OWNER = re.compile(
     r"(?:and\s+|also\s+|then\s+)*(?:for|on)\s+(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?",
+    ICASE,
+)
+#: A clause joined to the one before: "and …", "also …", "plus …", "& …".
+_LEANS_BACK = re.compile(r"(?:(?<!\w)(?:and|also|plus)|&|,)\s*$", ICASE)
+#: A verb that makes a clause a request of its own ("and set …", "and change …").
+_A_VERB = re.compile(
+    r"(?<!\w)(?:set|change|update|modify|make|put|add|write|rename|move|switch|correct|fix"
+    r"|please|can|could|would|will|is|are|should)(?!\w)",
+    ICASE,
+)
+@functools.cache
+def _colon_field(field_pattern: str) -> re.Pattern[str]:
+    """ "note:", "note on 1001:", "the note for order 1001:": a field, its record, a colon."""
+    return re.compile(
+        rf"(?<!\w)(?P<f>{field_pattern})(?:\s+(?:on|for|to|of)\s+[^:\n]{{1,30}}?)?\s*:(?=\s*\S)",
+        ICASE,
+    )
+
+
+#: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
+_CHECKING = re.compile(
+    r"(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|ok|okay|still\s+(?:right|correct|valid))"
+    r"|(?:that'?s|this\s+is)\s+(?:right|correct)(?:\s*,?\s*(?:isn'?t\s+it|yes|no|right))?"
+    r"|right|correct|yes|no|isn'?t\s+it|am\s+i\s+right|can\s+you\s+(?:check|confirm)(?:\s+that)?"
+    r"|(?:could|can)\s+you\s+double[-\s]?check(?:\s+that)?)\s*\?*",
     ICASE,
 )
 #: Words that send one thing somewhere, and words that make a value the one used from now on.
@@ -557,6 +584,8 @@ class Reader:
         s, e = self._without_fillers(s, e)
         if s >= e:
             return
+        if clause.question and self._checking(s, e):
+            return
         told = _TOLD_YOU.match(self.text, s, e)
         if clause.marker is None and told is not None and told.end() < e:
             # "I've told you five times my email is V": the complaint, then the statement
@@ -602,6 +631,8 @@ class Reader:
         if any(reader(clause, s, e) for reader in readers):
             return
         if self._arrowed_before_a_field(clause, s, e):
+            return
+        if clause.marker is None and self._verbless_after_operation(clause, s, e):
             return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         asked = asked and _WHAT_I_NEED.match(body) is None  # "what I need is a note: …"
@@ -1217,7 +1248,7 @@ class Reader:
             if isinstance(act, OperationAct | SetFieldAct):
                 self.plan.acts[index] = attrs.evolve(act, condition=condition)
 
-    def _follow_up(self, s: int, e: int) -> bool:
+    def _follow_up(self, s: int, e: int, accept: Callable[[Act], bool] | None = None) -> bool:
         lead = _JOINED_BEFORE.search(self.text, max(0, s - 8), s)
         if lead is not None:  # "and a kayak tour at 35": the "and" a filler trim took off
             s = lead.start()
@@ -1230,7 +1261,7 @@ class Reader:
             ctx=self.ctx,
             context=self.previous,
         )
-        if found is None:
+        if found is None or (accept is not None and not accept(found.act)):
             return False
         if found.continues is None and self._unjoined_object(found.act, s, e):
             return False
@@ -1295,7 +1326,10 @@ class Reader:
         lead = LEADING_FILLER.match(self.text[s:e])
         if lead is not None:
             s += lead.end()
-        tail = TRAILING_FILLER.search(self.text[s:e])
+        # "Note on 1001: guest arrives Friday instead": after a text field's colon the words
+        # are the value as written; only politeness at its end is not part of it.
+        trailing = TRAILING_POLITENESS if self._text_after_colon(s, e) else TRAILING_FILLER
+        tail = trailing.search(self.text[s:e])
         if tail is not None:
             e = s + tail.start()
         while s < e and self.text[s] in TRIM:
@@ -1303,6 +1337,14 @@ class Reader:
         while e > s and self.text[e - 1] in TRIM:
             e -= 1
         return s, e
+
+    def _text_after_colon(self, s: int, e: int) -> bool:
+        """Whether the clause names a plain-text field, then a colon, then its value."""
+        m = _colon_field(self.vocab.field_pattern).search(self.text, s, e)
+        if m is None:
+            return False
+        field = self.vocab.workflow.field(self.vocab.field_named(m.group("f")))
+        return field is not None and field.type is str and field.validate is None
 
     def _field_without_value(self, s: int, e: int) -> bool:
         """ "set the limit", "change the email on 1001", "rename it": a field named for a
@@ -1422,6 +1464,51 @@ class Reader:
 
     def _add_cancel(self, index: int, span: Span) -> None:
         self._emit(CancelAct(cancels=self.plan.root(index), evidence=self.plan.evidence(span)))
+
+    def _verbless_after_operation(self, clause: Clause, s: int, e: int) -> bool:
+        """ "move the first one to 3 March and the second to 9 March": a clause joined by "and"
+        with no verb of its own, right after an operation, is that operation again with its
+        own arguments (the issue's follow-up rule), never a field change the words could also
+        spell (a field named like one of the operation's choices)."""
+        index = self.plan.last_change()
+        if index is None or not isinstance(self.plan.acts[index], OperationAct):
+            return False
+        joined = _JOINED.match(self.text[clause.start : e]) or _LEANS_BACK.search(
+            self.text, max(0, clause.start - 12), clause.start
+        )
+        if joined is None:
+            return False
+        if self.vocab.operation_regex.search(self.text, s, e) or _A_VERB.search(self.text, s, e):
+            return False
+        return self._follow_up(s, e, accept=self._same_object)
+
+    def _same_object(self, act: Act) -> bool:
+        """Whether ``act`` names no new free-text object ("and the limit to 500" is no new
+        object called "limit"): its arguments are choices, values and the object said before."""
+        index = self.plan.last_change()
+        if not isinstance(act, OperationAct) or index is None:
+            return False
+        before = self.plan.acts[index]
+        op = self.vocab.workflow.operation(act.operation)
+        if op is None or not isinstance(before, OperationAct):
+            return False
+        free = [a.name for a in op.arguments if a.type is str and not a.choices]
+        return all(act.args.get(n) == before.args.get(n) for n in free)
+
+    def _checking(self, s: int, e: int) -> bool:
+        """ "the email on 1001 is V, is that right?": a value stated, then asked to be checked.
+        The user may be asking what is on file, not changing it: the change waits for a card
+        that shows it (confirming it is their answer), never commits on the statement alone."""
+        if _CHECKING.fullmatch(self.text, s, e) is None:
+            return False
+        index = self.plan.last_change()
+        if index is None:
+            return False
+        act = self.plan.acts[index]
+        if not isinstance(act, SetFieldAct | OperationAct):
+            return False
+        self.plan.acts[index] = attrs.evolve(act, confirm=True)
+        return True
 
     def _keep(self, clause: Clause, s: int, e: int) -> bool:
         if NOTHING_ELSE.fullmatch(self.text, s, e) and self.plan.last_change() is not None:

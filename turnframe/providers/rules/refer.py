@@ -70,9 +70,6 @@ def fill_from_story(
     """Fill, in place, what a carded request at the end of a story left out (see the module)."""
     gone = plan.cancelled()
     for index, act in enumerate(plan.acts):
-        if isinstance(act, SetFieldAct) and act.evidence and index not in gone:
-            _field_pointed_at(plan, index, act, vocab, ctx)
-            continue
         if not isinstance(act, OperationAct) or not act.evidence or plan.root(index) in gone:
             continue
         op = vocab.workflow.operation(act.operation)
@@ -168,47 +165,6 @@ _WANTED = re.compile(
     r"|go(?:\s+back|\s+home)?)\s+",
     ICASE,
 )
-
-
-#: A field's value that points back at one said before: "set the date to that".
-_POINTER = re.compile(
-    r"(?:to\s+)?(?:that|this|then|the\s+same|that\s+(?:one|date|day|amount|value))", ICASE
-)
-_WISH_REACH = 24
-#: Words nothing read that wish for something: "we want to leave in two weeks".
-_WISH = re.compile(
-    r"(?:(?<!\w)(?:want|wants|need|needs|would\s+like|wish|hope|plan|planning)|['\u2019]d\s+like)"
-    r"\s+to\s+",
-    ICASE,
-)
-
-
-def _field_pointed_at(
-    plan: PlanBuilder, index: int, act: SetFieldAct, vocab: Vocabulary, ctx: ParseContext
-) -> None:
-    """ "We want to start in two weeks, please set the start date to that" (or "…, please
-    change the start date" with no value): the one value of the field's own type that
-    the words nothing read before the change say, when they wish for it. Its value is
-    then that one, on a card; with none or several, nothing changes."""
-    if not (_POINTER.fullmatch(act.value.strip()) or not act.value.strip()):
-        return
-    field = vocab.workflow.field(act.field)
-    if field is None or field.type is str:
-        return
-    begin = min(ev.start for ev in act.evidence)
-    values: dict[Any, str] = {}
-    for unread in plan.unread:
-        lead = max(0, unread.start - _WISH_REACH)  # the filler trim may have taken "want to"
-        if unread.end > begin or _WISH.search(plan.text, lead, unread.end) is None:
-            continue
-        for shape, group in ((DATE, "date"), (MONEY, "money")):
-            for m in shape.finditer(plan.text, unread.start, unread.end):
-                try:
-                    values.setdefault(_key(field.parse(m.group(group), ctx)), m.group(group))
-                except (ValueError, TypeError):
-                    continue
-    if len(values) == 1:  # taken from other words: a card shows it before it is set
-        plan.acts[index] = attrs.evolve(act, value=next(iter(values.values())), confirm=True)
 
 
 def _dated(argument: Argument) -> bool:

@@ -24,6 +24,7 @@ from rapidfuzz.distance import OSA
 from spellchecker import SpellChecker
 
 from turnframe.plan import Evidence, UserTurnPlan
+from turnframe.providers.rules.freetext import FreeText, map_free_text
 
 _WORD = re.compile(r"(?<![\w@.'])[A-Za-z]+(?![\w@'])")
 #: Where a clause opens: the start, or after a sentence end, a comma, a line break, a list marker.
@@ -53,6 +54,7 @@ SHORTHANDS = {
     "wat": "what",
     "teh": "the",
     "whn": "when",
+    "pleas": "please",
     "wht": "what",
     "wut": "what",
     "wot": "what",
@@ -271,3 +273,21 @@ def remap(plan: UserTurnPlan, corrected: Corrected) -> UserTurnPlan:
     )
     unread = tuple(span(ev) for ev in plan.not_understood)
     return attrs.evolve(plan, acts=acts, not_understood=unread)
+
+
+
+def keep_typed_words(plan: UserTurnPlan, corrected: Corrected, free: FreeText) -> UserTurnPlan:
+    """The plan read from the corrected text, with every free-text value (a note, an item) in
+    the user's own words: a correction is for reading the request, never for what is written
+    ("cust called" stays "cust called", not "cost called"). Spans are in the corrected text."""
+
+    def typed(value: str, evidence: tuple[Evidence, ...]) -> str:
+        for ev in evidence:
+            at = corrected.text.find(value, ev.start, ev.end)
+            if at >= 0:
+                start = corrected.position(at, end=False)
+                end = corrected.position(at + len(value), end=True)
+                return corrected.original[start:end]
+        return value
+
+    return map_free_text(plan, free, typed)

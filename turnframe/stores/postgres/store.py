@@ -334,16 +334,7 @@ class PostgresStore:
         return await self._read(lambda c: turns.get_turn(c, account_id, turn_id))
 
     async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
-        async def body(c: Conn) -> TurnStart:
-            # Two statements, each its own snapshot: the turn and the listing are independent
-            # (a case that moves in between is caught at the seal or the commit, ADR 0018).
-            turn = await turns.get_turn(c, account_id, turn_id)
-            if turn is not None and turn.phase is not TurnPhase.RECEIVED:
-                return TurnStart(turn=turn, cases=None)
-            listed = await cases.list_cases(c, account_id, None, None)
-            return TurnStart(turn=turn, cases=tuple(listed))
-
-        return await self._read(body)
+        return await self._read(lambda c: turns.get_turn_start(c, account_id, turn_id))
 
     async def list_session_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
         return await self._read(lambda c: turns.list_session_turns(c, account_id, session_id))

@@ -1,21 +1,34 @@
 """Group commit: the write transactions waiting for the connection share one SQLite commit.
 
 DESIGN §6: the connection's thread is the bottleneck, and each COMMIT writes every page the
-transaction dirtied to the WAL. When several sessions' transactions are queued at once, one
-leader sends them to the connection's thread together: ``BEGIN IMMEDIATE``, then each body
-inside its own ``SAVEPOINT`` (a body that raises is rolled back alone and gets its own error),
-then one ``COMMIT``. No caller is answered before that COMMIT, so nothing is acknowledged
-before it is durable, and a failed COMMIT fails every body of the group with nothing written.
+transaction dirtied to the WAL. The classic design, which cannot lose to a commit each:
 
-Leadership passes on after each group, so a caller waits for at most its own group: the
-first queued caller leads the next group. A caller cancelled while queued is taken out of the
-queue (its transaction never runs); once its group is sent it completes whole or not at all.
+- **No wait when the writer is idle.** A transaction that finds no flush on its way sends one
+  at once (one hop); with the default window of 0 it never sleeps.
+- **Transactions arriving while a flush is in flight queue up, and the next flush takes them
+  all.** A flush is a function sent to the connection's thread; it takes its group from the
+  queue *when the thread starts it*, not when it was sent. At most one flush waits behind the
+  running one, so when a COMMIT ends the thread goes straight to the next group, without a
+  round trip through the event loop; everything queued by then shares that group's COMMIT.
+- One flush is ``BEGIN IMMEDIATE``, each body inside its own ``SAVEPOINT`` (a body that raises
+  is rolled back alone and gets its own error), then one ``COMMIT``. A body whose error made
+  SQLite roll back the whole transaction (I/O, disk full, interrupt) gets its error and the
+  others run again without it, in a fresh transaction: one failing transaction never fails or
+  half-applies another. A group of one is a plain transaction (no savepoint).
+- No caller is answered before its group's COMMIT returned, so nothing is acknowledged before
+  it is durable, and a failed COMMIT fails every body of the group with nothing written.
+
+The caller that sends a flush waits for it shielded (its group completes whole or not at all)
+and then wakes the group's other callers. A caller cancelled while its transaction is still
+queued is taken out of the queue (it never runs); once a flush took it, it commits or rolls
+back with its group. The queue is shared with the connection's thread under a lock.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections import Counter
+import threading
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -23,7 +36,7 @@ import anyio
 
 from turnframe.stores.errors import StoreTimeout
 from turnframe.stores.sqlite.driver import Driver
-from turnframe.stores.sqlite.tx import is_busy, write
+from turnframe.stores.sqlite.tx import is_busy, run_write
 
 T = TypeVar("T")
 Body = Callable[[sqlite3.Connection], T]
@@ -33,18 +46,15 @@ MAX_GROUP = 32
 
 
 class _Job(Generic[T]):
-    __slots__ = ("body", "done", "error", "result", "wake")
+    __slots__ = ("body", "done", "error", "lead", "result", "wake")
 
     def __init__(self, body: Body[T]) -> None:
         self.body = body
-        self.wake: anyio.Event | None = None  # made when the caller waits (a leader does not)
+        self.wake: anyio.Event | None = None  # made when the caller waits (a sender does not)
+        self.lead = False  # this caller was handed the duty to send the next flush
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
-
-    def finish(self, result: Any = None, error: BaseException | None = None) -> None:
-        self.result, self.error, self.done = result, error, True
-        self.set_wake()
 
     def set_wake(self) -> None:
         if self.wake is not None:
@@ -59,9 +69,9 @@ class _Job(Generic[T]):
 
 class GroupCommit:
     """``max_group``: at most this many transactions per commit (1: a commit each).
-    ``window``: seconds a group's leader waits for more transactions before it sends a group
-    smaller than ``max_group`` (0: it sends what is queued at once; the transactions that
-    arrive meanwhile form the next group)."""
+    ``window``: seconds the sender of a flush waits for more transactions before it sends a
+    group smaller than ``max_group`` (0: it sends at once; the transactions that arrive while
+    it is in flight form the next group)."""
 
     def __init__(self, driver: Driver, *, max_group: int = MAX_GROUP, window: float = 0.0) -> None:
         if max_group < 1:
@@ -71,98 +81,155 @@ class GroupCommit:
         self._driver = driver
         self._max_group = max_group
         self._window = window
-        self._queue: list[_Job[Any]] = []
-        self._leader: _Job[Any] | None = None
+        self._lock = threading.Lock()  # the queue and the flag below, shared with the thread
+        self._queue: deque[_Job[Any]] = deque()
+        #: True while a flush is on its way to the queue: one was sent and has not taken its
+        #: group yet, or a caller is about to send one (its window, or handed the duty). While
+        #: it is set, an arriving transaction just queues; a flush clears it as it takes.
+        self._flush_owed = False
         #: How many transactions each commit carried (group size → commits), for benchmarks.
         self.group_sizes: Counter[int] = Counter()
 
     async def write(self, body: Body[T]) -> T:
         job: _Job[T] = _Job(body)
-        self._queue.append(job)
-        if self._leader is None:
-            self._leader = job
-        else:
-            job.wake = anyio.Event()
+        with self._lock:
+            self._queue.append(job)
+            send = not self._flush_owed
+            if send:
+                self._flush_owed = True
+            else:
+                job.wake = anyio.Event()
+        if not send:
             try:
-                await job.wake.wait()
+                await job.wake.wait()  # type: ignore[union-attr]
             except BaseException:
-                if not job.done:
-                    self._withdraw(job)
+                self._withdraw(job)
                 raise
             if job.done:
                 return job.outcome()
-        if self._window and len(self._queue) < self._max_group:
+            # else: handed the duty to send (the group before left it behind)
+        if self._window:
             try:
-                await anyio.sleep(self._window)  # let more transactions join this group
+                if len(self._queue) < self._max_group:
+                    await anyio.sleep(self._window)  # let more transactions join this group
             except BaseException:
                 self._withdraw(job)
                 raise
         with anyio.CancelScope(shield=True):
-            group = self._queue[: self._max_group]
-            del self._queue[: len(group)]
-            await self._send(group)
+            while not job.done:
+                await self._flush()
             self._hand_over()
         return job.outcome()
 
+    async def _flush(self) -> None:
+        """Send one flush and wake the callers of the group it took."""
+        try:
+            group = await self._driver.run(self._take_and_commit)
+        except BaseException as error:  # the flush never ran (the connection is gone, say)
+            with self._lock:
+                group = list(self._queue)
+                self._queue.clear()
+                self._flush_owed = False
+            for member in group:
+                member.result, member.error, member.done = None, error, True
+                member.set_wake()
+            raise
+        for member in group:
+            member.set_wake()
+
+    def _take_and_commit(self, conn: sqlite3.Connection) -> list[_Job[Any]]:
+        """On the connection's thread: take what is queued now, commit it as one group."""
+        queue = self._queue
+        with self._lock:
+            # From here the next arrival sends the next flush (it waits behind this one on
+            # the thread); any left behind (more than a group) are seen to by this flush's
+            # sender when it is done (``_hand_over``).
+            self._flush_owed = False
+            if len(queue) <= self._max_group:
+                group = list(queue)
+                queue.clear()
+            else:
+                group = [queue.popleft() for _ in range(self._max_group)]
+        size = len(group)
+        if size == 1:
+            self.group_sizes[1] += 1
+            job = group[0]
+            try:
+                job.result = run_write(conn, job.body)
+            except BaseException as error:  # handed to that job's caller
+                job.error = error
+            job.done = True
+        elif size:
+            self.group_sizes[size] += 1
+            _run_group(conn, group)
+        return group
+
     def _withdraw(self, job: _Job[Any]) -> None:
-        if job in self._queue:
-            self._queue.remove(job)
-        if self._leader is job:
+        """A caller leaves before its transaction was taken (cancelled): it never runs."""
+        with self._lock:
+            if job in self._queue:
+                self._queue.remove(job)
+            # It was to send the next flush (in its window, or handed the duty): pass it on.
+            duty = (job.lead or job.wake is None) and not job.done
+            if duty:
+                self._flush_owed = False
+        if duty:
             self._hand_over()
 
     def _hand_over(self) -> None:
-        self._leader = self._queue[0] if self._queue else None
-        if self._leader is not None:
-            self._leader.set_wake()
-
-    async def _send(self, group: list[_Job[Any]]) -> None:
-        self.group_sizes[len(group)] += 1
-        if len(group) == 1:
-            job = group[0]
-            try:
-                job.finish(await self._driver.run(write(job.body)))
-            except BaseException as error:  # handed to that job's caller
-                job.finish(error=error)
-            return
-        try:
-            await self._driver.run(lambda conn: _run_group(conn, group))
-        except BaseException as error:  # the group as a whole failed: nothing was written
-            for job in group:
-                if not job.done:
-                    job.result, job.error, job.done = None, error, True
-        for job in group:  # answers were filled in on the connection's thread; wake here
-            job.set_wake()
+        """After a sender is done: if transactions wait (a group left them behind) and no flush
+        is on its way for them, the first of them sends the next one."""
+        with self._lock:
+            if self._flush_owed or not self._queue:
+                return  # a flush on its way takes them, or nothing waits
+            self._flush_owed = True
+            heir = self._queue[0]
+            heir.lead = True
+        heir.set_wake()
 
 
 def _run_group(conn: sqlite3.Connection, group: list[_Job[Any]]) -> None:
-    """One transaction for the whole group; runs on the connection's thread."""
-    answers: list[tuple[_Job[Any], Any, BaseException | None]] = []
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        for job in group:
-            conn.execute("SAVEPOINT turnframe_job")
-            try:
-                result = job.body(conn)
-            except Exception as refused:
-                if not conn.in_transaction:
-                    raise  # SQLite rolled the whole transaction back: the group fails
-                conn.execute("ROLLBACK TO turnframe_job")
+    """One transaction for the whole group; runs on the connection's thread. Fills in every
+    job's answer (the callers are woken on the event loop's thread)."""
+    todo = list(group)
+    while todo:
+        answers: list[tuple[_Job[Any], Any, BaseException | None]] = []
+        culprit: tuple[_Job[Any], BaseException] | None = None
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for job in todo:
+                conn.execute("SAVEPOINT turnframe_job")
+                try:
+                    result = job.body(conn)
+                except Exception as refused:
+                    if not conn.in_transaction:  # SQLite rolled the whole transaction back
+                        culprit = (job, refused)
+                        break
+                    conn.execute("ROLLBACK TO turnframe_job")
+                    conn.execute("RELEASE turnframe_job")
+                    answers.append((job, None, refused))
+                    continue
                 conn.execute("RELEASE turnframe_job")
-                answers.append((job, None, refused))
-                continue
-            conn.execute("RELEASE turnframe_job")
-            answers.append((job, result, None))
-        conn.execute("COMMIT")
-    except BaseException as error:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        failure: BaseException = error
-        if isinstance(error, sqlite3.OperationalError) and is_busy(error):
-            failure = StoreTimeout(
-                f"the database stayed locked; the transaction was rolled back ({error})"
-            )
-        for job in group:
-            job.result, job.error, job.done = None, failure, True
-        raise failure from error
-    for job, result, own_error in answers:
-        job.result, job.error, job.done = result, own_error, True
+                answers.append((job, result, None))
+            if culprit is None:
+                conn.execute("COMMIT")
+        except BaseException as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            failure: BaseException = error
+            if isinstance(error, sqlite3.OperationalError) and is_busy(error):
+                failure = StoreTimeout(
+                    f"the database stayed locked; the transaction was rolled back ({error})"
+                )
+            for job in todo:  # nothing of the group was written
+                job.result, job.error, job.done = None, failure, True
+            return
+        if culprit is None:
+            for job, result, own_error in answers:
+                job.result, job.error, job.done = result, own_error, True
+            return
+        # The culprit took the whole transaction down with it: it gets its error, and the
+        # others (rolled back with it, nothing of them written) run again without it.
+        failed, own = culprit
+        failed.result, failed.error, failed.done = None, own, True
+        todo.remove(failed)

@@ -295,6 +295,32 @@ _V6 = [
         WHERE status IN ('pending', 'executing')""",
 ]
 
+# Recall's full-text rows are indexed in batches (ADR 0025): the triggers still write a turn's or
+# a reply's ``recall_text`` row in the transaction that writes it, but not its FTS5 row, whose
+# segment flush cost ~9 WAL pages per turn. ``recall_text_indexed.through`` is the highest
+# ``recall_text`` id that is in ``recall_text_fts``; the rows above it (the backlog) are
+# indexed together, in one transaction with the mark, every so many writes and before any
+# full-text query (``ops.recall.index_backlog``). Everything written until now is indexed.
+_V7 = [
+    "DROP TRIGGER recall_text_of_turn",
+    "DROP TRIGGER recall_text_of_reply",
+    f"""CREATE TRIGGER recall_text_of_turn AFTER INSERT ON turns BEGIN
+        INSERT INTO recall_text (account_id, session_id, turn_id, part)
+        VALUES (new.account_id, new.session_id, new.id, {_SPINE_OR_BODY.format(t="new")});
+    END""",
+    """CREATE TRIGGER recall_text_of_reply AFTER INSERT ON assistant_turns BEGIN
+        INSERT INTO recall_text (account_id, session_id, turn_id, part)
+        SELECT t.account_id, t.session_id, t.id, 'reply' FROM turns t
+        WHERE t.account_id = new.account_id AND t.id = new.turn_id;
+    END""",
+    """CREATE TABLE recall_text_indexed (
+        one INTEGER PRIMARY KEY CHECK (one = 1),
+        through INTEGER NOT NULL
+    )""",
+    "INSERT INTO recall_text_indexed (one, through) "
+    "SELECT 1, coalesce(MAX(id), 0) FROM recall_text",
+]
+
 #: (version, statements), in order. The latest version is the last one.
 MIGRATIONS: list[tuple[int, list[str]]] = [
     (1, _V1),
@@ -303,6 +329,7 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
     (4, _V4),
     (5, _V5),
     (6, _V6),
+    (7, _V7),
 ]
 LATEST_VERSION = MIGRATIONS[-1][0]
 

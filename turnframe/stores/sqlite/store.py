@@ -90,6 +90,10 @@ from turnframe.stores.sqlite.ops import interactions as card_ops
 T = TypeVar("T")
 Body = Callable[[sqlite3.Connection], T]
 
+#: Recall's full-text backlog is indexed with every this many write transactions (ADR 0025):
+#: one FTS5 segment for the rows of ~32 turns instead of one per transaction.
+RECALL_BATCH_WRITES = 64
+
 
 @attrs.frozen(kw_only=True)
 class StoreTraffic:
@@ -127,6 +131,7 @@ class SqliteStore:
         self._closed = False
         self._writer = GroupCommit(driver, max_group=group_commit_size, window=group_commit_window)
         self._reads = 0
+        self._writes_unbatched = 0  # writes since recall's backlog last rode on one
 
     @classmethod
     @asynccontextmanager
@@ -185,6 +190,10 @@ class SqliteStore:
         guard = current_guard()  # a seal that must find its cases as it reduced them
         if guard is not None:
             body = contention.guarded(body, guard, self._now())
+        self._writes_unbatched += 1
+        if self._writes_unbatched >= RECALL_BATCH_WRITES:
+            self._writes_unbatched = 0
+            body = recall.indexing_after(body)
         return await self._writer.write(body)
 
     async def _read(self, body: Body[T]) -> T:

@@ -28,24 +28,29 @@ def write(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connecti
     """``body`` as one write transaction (lock taken up front, so it never upgrades mid-way)."""
 
     def transaction(conn: sqlite3.Connection) -> T:
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = body(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        except sqlite3.OperationalError as exc:
-            if is_busy(exc):
-                raise StoreTimeout(
-                    f"the database stayed locked; the transaction was rolled back ({exc})"
-                ) from exc
-            raise
-        return result
+        return run_write(conn, body)
 
     return transaction
+
+
+def run_write(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``body`` now as one write transaction (what :func:`write` wraps)."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = body(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as exc:
+        if is_busy(exc):
+            raise StoreTimeout(
+                f"the database stayed locked; the transaction was rolled back ({exc})"
+            ) from exc
+        raise
+    return result
 
 
 def read(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:

@@ -70,11 +70,18 @@ async def update(conn: Conn, account_id: str, change: CaseUpdate, now: datetime)
     raise RevisionConflict(change.case_id, change.expected_revision, found.revision)
 
 
-async def hold_event_order(conn: Conn) -> None:
+async def hold_event_order(conn: Conn, *, savepoint: str | None = None) -> None:
     """Make event numbers follow commit order: a reader paging with ``after_seq`` never skips
     an event that commits after it read a higher one. The lock queues event writers from here
-    to their COMMIT; it does not block readers."""
-    await conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+    to their COMMIT; it does not block readers. With ``savepoint``, that savepoint is taken
+    just before the lock, in the same round trip (rolling back to it releases the lock)."""
+    if savepoint is None:
+        await conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+        return
+    if not savepoint.isidentifier():
+        raise ValueError(f"not a savepoint name: {savepoint!r}")
+    # No parameters: one simple-protocol message carries both statements.
+    await conn.execute(f"SAVEPOINT {savepoint}; LOCK TABLE events IN EXCLUSIVE MODE")
 
 
 async def append_event(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import asyncpg
 
@@ -20,7 +21,13 @@ from turnframe.stores.postgres import codec
 from turnframe.stores.postgres.codec import dump_json, optional_json, same_content
 from turnframe.stores.postgres.ops.once import insert_returning_once
 from turnframe.stores.postgres.tx import Conn, row_count, where
-from turnframe.stores.records import AssistantTurnRecord, Json, SessionRecord, TurnRecord
+from turnframe.stores.records import (
+    AssistantTurnRecord,
+    Json,
+    SessionRecord,
+    TurnRecord,
+    TurnStart,
+)
 
 # Spelled out (not a parameter) so the planner can use the partial index ``turns_unfinished``.
 _UNFINISHED = "phase NOT IN ({})".format(
@@ -206,6 +213,34 @@ async def get_turn(conn: Conn, account_id: str, turn_id: str) -> TurnRecord | No
     return None if row is None else codec.turn(row)
 
 
+_TURN_WIDTH = len(codec.TURN_COLUMNS.split(","))
+_TURN_START = (
+    "SELECT "
+    + ", ".join(f"t.{c.strip()}" for c in codec.TURN_COLUMNS.split(","))
+    + ", "
+    + ", ".join(f"c.{c.strip()}" for c in codec.CASE_COLUMNS.split(","))
+    + " FROM (SELECT 1) one LEFT JOIN turns t ON t.account_id = $1 AND t.id = $2 "
+    "LEFT JOIN cases c ON c.account_id = $1 AND (t.id IS NULL OR t.phase = 'received') "
+    "ORDER BY c.pos"
+)
+
+
+async def get_turn_start(conn: Conn, account_id: str, turn_id: str) -> TurnStart:
+    """The turn as stored and, while it is still to be interpreted (not stored, or
+    ``received``), every case of the account: one statement, one round trip, one snapshot
+    (a row per case, the turn's columns beside each; one row with no case when none)."""
+    rows: list[tuple[Any, ...]] = [
+        tuple(r[i] for i in range(len(r)))
+        for r in await conn.fetch(_TURN_START, account_id, turn_id)
+    ]
+    first = rows[0]  # the LEFT JOINs from one row always give at least one
+    turn = None if first[1] is None else codec.turn(first[:_TURN_WIDTH])
+    if turn is not None and turn.phase is not TurnPhase.RECEIVED:
+        return TurnStart(turn=turn, cases=None)
+    listed = tuple(codec.case(r[_TURN_WIDTH:]) for r in rows if r[_TURN_WIDTH + 1] is not None)
+    return TurnStart(turn=turn, cases=listed)
+
+
 async def require_turn(conn: Conn, account_id: str, turn_id: str) -> TurnRecord:
     found = await get_turn(conn, account_id, turn_id)
     if found is None:
@@ -382,6 +417,45 @@ async def save_assistant_turn(
             turn_id,
         )
     return saved
+
+
+_DELIVER_REPLY = (
+    "WITH reply AS (INSERT INTO assistant_turns (account_id, turn_id, blocks, meta, created_at) "
+    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING turn_id), "
+    "moved AS (UPDATE turns SET phase = 'delivered', phase_changed_at = $5 "
+    "WHERE account_id = $1 AND id = $2 AND phase = 'committed' AND EXISTS (SELECT 1 FROM reply) "
+    "RETURNING session_id){context} SELECT COUNT(*) FROM moved"
+)
+_WITH_CONTEXT = (
+    ", context AS (UPDATE sessions s SET thread_context = $6 FROM moved m "
+    "WHERE s.account_id = $1 AND s.id = m.session_id RETURNING 1)"
+)
+
+
+async def deliver_reply(
+    conn: Conn,
+    account_id: str,
+    turn_id: str,
+    blocks: Json,
+    meta: Json | None,
+    thread_context: Json | None,
+    now: datetime,
+) -> bool:
+    """A fresh reply, the session's thread context and the move ``committed`` → ``delivered``
+    in one statement (one round trip, where :func:`save_assistant_turn` and :func:`move_phase`
+    take three). False, with nothing written, when the turn has a reply already or is not
+    ``committed``: the caller then takes the careful way, which says what is wrong."""
+    assert TurnPhase.COMMITTED.may_advance_to(TurnPhase.DELIVERED)
+    params: list[object] = [account_id, turn_id, dump_json(blocks), optional_json(meta), now]
+    context = ""
+    if thread_context is not None:
+        params.append(dump_json(thread_context))
+        context = _WITH_CONTEXT
+    try:
+        moved = await conn.fetchval(_DELIVER_REPLY.format(context=context), *params)
+    except asyncpg.exceptions.ForeignKeyViolationError as exc:
+        raise NotFound("turn", turn_id) from exc
+    return bool(moved)
 
 
 def _same(stored: Json | None, new: Json | None) -> bool:

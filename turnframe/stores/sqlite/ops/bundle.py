@@ -32,9 +32,6 @@ def commit_bundle(
         written_cases[change.case_id] = cases.update(conn, account, change, now)
     for case_id in {e.case_id for e in bundle.events} - written_cases.keys():
         cases.require(conn, account, case_id)
-    events = tuple(cases.append_event(conn, account, turn_id, e, now) for e in bundle.events)
-    if inside_transaction is not None:
-        inside_transaction()
     for resolution in bundle.card_resolutions:
         interactions.resolve(conn, account, resolution, now)
     effects = tuple(outbox.insert(conn, account, turn_id, e, now) for e in bundle.outbox)
@@ -42,6 +39,9 @@ def commit_bundle(
         turns.save_replay_record(conn, account, turn_id, bundle.replay_record, now)
     if bundle.phase is not None:
         turns.move_phase(conn, account, turn_id, bundle.phase, now)
+    events = tuple(cases.append_event(conn, account, turn_id, e, now) for e in bundle.events)
+    if inside_transaction is not None:
+        inside_transaction()
     receipt = BundleReceipt(
         events=events,
         cases=tuple(written_cases.values()),
@@ -62,10 +62,14 @@ def _with_reply(
     account, turn_id = bundle.account_id, bundle.turn_id
     conn.execute("SAVEPOINT turnframe_reply")
     try:
-        turns.save_assistant_turn(
+        delivered = turns.deliver_reply(
             conn, account, turn_id, reply.blocks, reply.meta, reply.thread_context, now
         )
-        turns.move_phase(conn, account, turn_id, replies.DELIVER, now)
+        if not delivered:  # a reply stored already: the careful way compares it
+            turns.save_assistant_turn(
+                conn, account, turn_id, reply.blocks, reply.meta, reply.thread_context, now
+            )
+            turns.move_phase(conn, account, turn_id, replies.DELIVER, now)
     except Exception as error:
         conn.execute("ROLLBACK TO turnframe_reply")
         conn.execute("RELEASE turnframe_reply")

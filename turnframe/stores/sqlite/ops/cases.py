@@ -44,19 +44,31 @@ def list_cases(
     return [codec.case(r) for r in conn.execute(sql + " ORDER BY rowid", params).fetchall()]
 
 
+#: ``UPDATE … RETURNING`` (SQLite 3.35): the updated case comes back with the update.
+_RETURNING = sqlite3.sqlite_version_info >= (3, 35, 0)
+
+
 def update(conn: sqlite3.Connection, account_id: str, change: CaseUpdate, now: str) -> CaseRecord:
     """Replace the state only if the case is still at the expected revision."""
+    state = dump_json(change.state)
+    params = (state, change.new_revision, now, account_id, change.case_id, change.expected_revision)
+    if _RETURNING:
+        row = conn.execute(
+            "UPDATE cases SET state = ?, revision = ?, updated_at = ? "
+            "WHERE account_id = ? AND id = ? AND revision = ? "
+            f"RETURNING {codec.CASE_COLUMNS}",
+            params,
+        ).fetchone()
+        if row is not None:
+            return codec.case(row)
+        found = get(conn, account_id, change.case_id)
+        if found is None:
+            raise NotFound("case", change.case_id)
+        raise RevisionConflict(change.case_id, change.expected_revision, found.revision)
     cur = conn.execute(
         "UPDATE cases SET state = ?, revision = ?, updated_at = ? "
         "WHERE account_id = ? AND id = ? AND revision = ?",
-        (
-            dump_json(change.state),
-            change.new_revision,
-            now,
-            account_id,
-            change.case_id,
-            change.expected_revision,
-        ),
+        params,
     )
     found = get(conn, account_id, change.case_id)
     if found is None:
@@ -71,6 +83,7 @@ def append_event(
 ) -> EventRecord:
     """Append one event (the caller checked the turn and the case exist)."""
     eid = new_id("evt_")
+    payload = dump_json(event.payload)
     cur = conn.execute(
         "INSERT INTO events (id, account_id, case_id, revision, type, payload, turn_id, "
         "command_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -80,7 +93,7 @@ def append_event(
             event.case_id,
             event.revision,
             event.type,
-            dump_json(event.payload),
+            payload,
             turn_id,
             event.command_id,
             now,
@@ -88,20 +101,8 @@ def append_event(
     )
     seq = cur.lastrowid
     assert seq is not None
-    return codec.event(
-        (
-            seq,
-            eid,
-            account_id,
-            event.case_id,
-            event.revision,
-            event.type,
-            dump_json(event.payload),
-            turn_id,
-            event.command_id,
-            now,
-        )
-    )
+    row = (seq, eid, account_id, event.case_id, event.revision, event.type, payload, turn_id)
+    return codec.event((*row, event.command_id, now))
 
 
 def require(conn: sqlite3.Connection, account_id: str, case_id: str) -> None:

@@ -18,8 +18,8 @@ turns and replies holding recall blocks are left out of the text rows after it.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from turnframe.stores.recall import (
     NewRecallEntry,
@@ -37,8 +37,82 @@ from turnframe.stores.rows import dump_json, load_json
 from turnframe.stores.sqlite import codec
 from turnframe.stores.sqlite.ops import turns
 
+T = TypeVar("T")
+
 _S_COLUMNS = ", ".join(f"s.{c.strip()}" for c in codec.SESSION_COLUMNS.split(","))
 _ENTRY_COLUMNS = "account_id, session_id, entry, indexed_through, writer_version, written_at"
+
+
+#: The backlog's FTS5 rows: each text row's words, as the triggers of migration 4 wrote them (a
+#: user turn's text; a reply's block texts; both are write-once).
+_INDEX_BACKLOG = (
+    "INSERT INTO recall_text_fts (rowid, words) SELECT r.id, CASE WHEN r.part = 'reply' THEN "
+    "coalesce((SELECT group_concat(json_extract(b.value, '$.text'), ' ') "
+    "FROM json_each(a.blocks) b), '') ELSE coalesce(json_extract(t.payload, '$.text'), '') END "
+    "FROM recall_text r JOIN turns t ON t.account_id = r.account_id AND t.id = r.turn_id "
+    "LEFT JOIN assistant_turns a ON r.part = 'reply' AND a.account_id = r.account_id "
+    "AND a.turn_id = r.turn_id WHERE r.id > ? AND r.id <= ? ORDER BY r.id"
+)
+
+#: Text rows written since the last batch was indexed (rows are never deleted, and a new row's
+#: id is above every stored one, so the mark divides indexed from not yet indexed).
+_BACKLOG = "SELECT through, (SELECT MAX(id) FROM recall_text) FROM recall_text_indexed"
+
+
+def index_backlog(conn: sqlite3.Connection) -> int:
+    """Index the text rows written since the last batch, and move the mark, in the caller's
+    write transaction (both or neither). Answers how many rows it indexed."""
+    through, last = conn.execute(_BACKLOG).fetchone()
+    if last is None or last <= through:
+        return 0
+    conn.execute(_INDEX_BACKLOG, (through, last))
+    conn.execute("UPDATE recall_text_indexed SET through = ?", (last,))
+    return int(last - through)
+
+
+def index_before_reading(conn: sqlite3.Connection) -> None:
+    """Before a full-text query (outside any transaction): index the backlog, if there is one,
+    in a write transaction of its own, so the query finds every row written so far."""
+    if conn.in_transaction:  # a caller's write transaction: the batch is part of it
+        index_backlog(conn)
+        return
+    through, last = conn.execute(_BACKLOG).fetchone()
+    if last is None or last <= through:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        index_backlog(conn)
+    except BaseException:
+        _roll_back(conn)
+        raise
+    conn.execute("COMMIT")
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:  # (SQLite may have rolled it back already)
+        conn.execute("ROLLBACK")
+
+
+def indexing_after(
+    body: Callable[[sqlite3.Connection], T],
+) -> Callable[[sqlite3.Connection], T]:
+    """``body``, then the backlog indexed in the same transaction, inside a savepoint: a batch
+    that fails is rolled back alone (the next batch or query indexes those rows) and never
+    fails the transaction it rides on."""
+
+    def with_batch(conn: sqlite3.Connection) -> T:
+        result = body(conn)
+        conn.execute("SAVEPOINT turnframe_recall_batch")
+        try:
+            index_backlog(conn)
+        except Exception:
+            if not conn.in_transaction:
+                raise  # SQLite rolled the whole transaction back: it failed, batch or not
+            conn.execute("ROLLBACK TO turnframe_recall_batch")
+        conn.execute("RELEASE turnframe_recall_batch")
+        return result
+
+    return with_batch
 
 
 def match_expression(forms: Sequence[str]) -> str:
@@ -123,6 +197,8 @@ def _text_parts(scope: RecallScope) -> str:
 
 def find(conn: sqlite3.Connection, account_id: str, query: RecallQuery) -> RecallFound:
     hits: tuple[RecallHit, ...] = ()
+    if query.terms:
+        index_before_reading(conn)
     if query.terms or query.identifiers:
         sql, params = find_statement(account_id, query)
         rows = conn.execute(sql, params).fetchall()
@@ -214,6 +290,8 @@ def counts(
     upto: int | None,
 ) -> RecallCounts:
     other = exclude_session or ""
+    if terms:
+        index_before_reading(conn)
     found_terms: dict[str, int] = {}
     for term in dict.fromkeys(terms):
         row = conn.execute(

@@ -344,6 +344,37 @@ def save_assistant_turn(
     return saved
 
 
+_DELIVER = PhaseMove(expected=TurnPhase.COMMITTED, new=TurnPhase.DELIVERED)
+
+
+def deliver_reply(
+    conn: sqlite3.Connection,
+    account_id: str,
+    turn_id: str,
+    blocks: Json,
+    meta: Json | None,
+    thread_context: Json | None,
+    now: str,
+) -> bool:
+    """A fresh reply, the session's thread context and the move ``committed`` → ``delivered``,
+    building no record (what :func:`save_assistant_turn` and :func:`move_phase` write). False,
+    with nothing written, when the turn has a reply already: the caller then takes the careful
+    way, which compares it. A turn not ``committed`` raises as :func:`move_phase` does."""
+    inserted = insert_once(
+        conn,
+        "INSERT INTO assistant_turns (account_id, turn_id, blocks, meta, created_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (account_id, turn_id, dump_json(blocks), None if meta is None else dump_json(meta), now),
+        turn_id,
+    )
+    if not inserted:
+        return False
+    move_phase(conn, account_id, turn_id, _DELIVER, now)
+    if thread_context is not None:
+        _save_thread_context_of_turn(conn, account_id, turn_id, thread_context)
+    return True
+
+
 def _save_thread_context_of_turn(
     conn: sqlite3.Connection, account_id: str, turn_id: str, thread_context: Json
 ) -> None:
