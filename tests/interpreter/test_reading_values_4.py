@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from interpreter_kit import field_event, read, talk
 
+from turnframe.plan import OperationAct
 from turnframe.providers.rules.args import _MOVE_BY, _move_words
 from turnframe.providers.rules.refer import amount_pointed_at
 from turnframe.providers.rules.spelling import correct
@@ -538,3 +539,35 @@ async def test_a_quoted_note_after_another_request_with_a_number_is_set_as_writt
 def test_words_after_a_quoted_value_are_weighed_never_dropped(said: str) -> None:
     reading = read(said, "refund-desk")
     assert reading.statuses == ["awaiting_confirmation"]
+
+
+@pytest.mark.parametrize(
+    ("said", "item", "count", "price"),
+    [
+        ("Add an extra: bike parking, 6 days at 9 euros a day", "bike parking", "6", "9 euros"),
+        ("add a locker, 4 days at 3 euros per day", "locker", "4", "3 euros"),
+    ],
+)
+def test_a_count_of_days_at_a_price_a_day_is_how_many_of_the_thing(
+    said: str, item: str, count: str, price: str
+) -> None:
+    reading = read(said)
+    act = reading.acts[0]
+    assert isinstance(act, OperationAct)
+    assert dict(act.args) == {"item": item, "quantity": count, "unit_price": price}
+
+
+@pytest.mark.parametrize(
+    ("said", "when"),
+    [("Move the return flight to 10 days from now", "2026-01-17")],
+)
+def test_days_from_now_keep_their_now(said: str, when: str) -> None:
+    reading = read(said)
+    assert reading.args(0)["date"] == when
+
+
+@pytest.mark.anyio
+async def test_an_angry_question_then_submit_it_already_submits() -> None:
+    said = "Why is nothing happening with this trip?! Submit it already."
+    graded = await talk("travel-desk", (said,), _submitted())
+    assert graded.right and not graded.wrong_commits, graded.why

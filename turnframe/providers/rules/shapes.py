@@ -196,7 +196,7 @@ TRAILING_POLITENESS = re.compile(
     r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+away|asap))+$", ICASE
 )
 TRAILING_FILLER = re.compile(
-    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from)\s*now|right\s+away|asap"
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from\s)(?<!from)\s*now|right\s+away|asap"
     r"|for\s+me|instead|too|as\s+well|immediately|at\s+once|straight\s+away|without\s+delay"
     r"|this\s+(?:instant|minute)))+$",
     ICASE,
