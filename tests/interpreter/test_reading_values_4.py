@@ -571,3 +571,19 @@ async def test_an_angry_question_then_submit_it_already_submits() -> None:
     said = "Why is nothing happening with this trip?! Submit it already."
     graded = await talk("travel-desk", (said,), _submitted())
     assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_a_shaped_value_put_as_a_field_first_sets_that_field() -> None:
+    said = "Please use joana@mail.example as the contact email for 1002. Thanks"
+    expect = {
+        "events": [field_event("order-1002", "contact_email", "joana@mail.example")],
+        "ends_with": "committed",
+    }
+    graded = await talk("refund-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+def test_plain_words_put_as_a_shaped_field_are_not_its_value() -> None:
+    reading = read("put hello as the contact email for order 1001", "refund-desk")
+    assert reading.statuses == []

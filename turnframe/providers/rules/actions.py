@@ -274,6 +274,18 @@ def _value_first(field_pattern: str) -> re.Pattern[str]:
 
 
 @functools.cache
+def _value_first_shaped(field_pattern: str) -> re.Pattern[str]:
+    """ "put ana@x.pt as the contact email (for 1001)": one unquoted word first, then the
+    field; read only when that field's validator takes the word and refuses plain words."""
+    return re.compile(
+        r"(?:put|set|make|use|add|save)\s+(?P<v>[^\s\"'\u201c\u2018]+)\s+(?:as|for|in)\s+"
+        rf"(?:(?:the|my|a|its|our|his|her)\s+)?(?:new\s+)?(?P<f>{field_pattern})"
+        r"(?:\s+(?:for|on|of|in)\s+[\w#.-]+(?:\s+[\w#.-]+)?)?[\s.!]*",
+        ICASE,
+    )
+
+
+@functools.cache
 def _bare(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
@@ -395,6 +407,20 @@ def read_field(
             opening=end - start,
             value_span=value_span,
         )
+    shaped = _value_first_shaped(vocab.field_pattern).fullmatch(text, start, end)
+    if shaped is not None:  # "put ana@x.pt as the contact email for 1001": a shaped value
+        name = vocab.field_named(shaped.group("f"))
+        value = shaped.group("v")
+        if typed_value_ok(vocab, name, value, ctx) and not typed_value_ok(
+            vocab, name, "some words", ctx
+        ):
+            return FieldReading(
+                field=name,
+                value=value,
+                target=targets.find(start, end, [shaped.span("v")]),
+                opening=end - start,
+                value_span=shaped.span("v"),
+            )
     for bare in (
         _set_bare(vocab.field_pattern).fullmatch(text, start, end),
         _bare_plain(vocab.field_pattern).fullmatch(text, start, end),
