@@ -587,3 +587,20 @@ async def test_a_shaped_value_put_as_a_field_first_sets_that_field() -> None:
 def test_plain_words_put_as_a_shaped_field_are_not_its_value() -> None:
     reading = read("put hello as the contact email for order 1001", "refund-desk")
     assert reading.statuses == []
+
+
+@pytest.mark.anyio
+async def test_keep_a_value_then_a_value_after_all_each_set_the_field_again() -> None:
+    turns = (
+        "Set the return date to 17 March 2026",
+        "no, keep 16 March 2026",
+        "hmm, 17 March 2026 after all",
+    )
+    values = ("2026-03-17", "2026-03-16", "2026-03-17")
+    expect = {
+        "events": [field_event("lisbon", "return_date", v) for v in values],
+        "ends_with": "committed",
+    }
+    graded = await talk("travel-desk", turns, expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+    assert [e["data"]["value"] for e in graded.events] == list(values)

@@ -250,6 +250,10 @@ def _parses(argument: Any, words: str, ctx: ParseContext) -> bool:
     return True
 
 
+#: "…, 13 March after all": the value goes back to one said before.
+_AFTER_ALL = re.compile(r"\s+after\s+all[\s.!]*$", ICASE)
+#: "keep 12 March", "keep it at 80": a value to keep (then a correction to it).
+_KEEP_VALUE = re.compile(r"keep(?:\s+it)?(?:\s+(?:at|on|as))?\s+", ICASE)
 #: A request that calls what it acts on "it": "move it to 14 March instead".
 _CALLED_IT = re.compile(r"(?<!\w)(?:it|that\s+one|this\s+one)(?!\w)", ICASE)
 #: An object said as a pronoun only: "add one", "add it".
@@ -586,6 +590,9 @@ class Reader:
             return
         if clause.question and self._checking(s, e):
             return
+        back = clause.marker is None and _AFTER_ALL.search(self.text, s, clause.end)
+        if back and _LEADING_VALUE.match(self.text, s, e):  # "13 March after all": corrects
+            clause = attrs.evolve(clause, marker="after all")
         told = _TOLD_YOU.match(self.text, s, e)
         if clause.marker is None and told is not None and told.end() < e:
             # "I've told you five times my email is V": the complaint, then the statement
@@ -1511,6 +1518,13 @@ class Reader:
         return True
 
     def _keep(self, clause: Clause, s: int, e: int) -> bool:
+        kept = _KEEP_VALUE.match(self.text, s, e)
+        if kept is not None and _LEADING_VALUE.match(self.text, kept.end(), e):
+            # "no, keep 12 March": keep that value, a correction to it
+            marker = clause.marker or "keep"
+            corrected = attrs.evolve(clause, start=kept.end(), marker=marker)
+            if self._correction(corrected, kept.end(), e):
+                return True
         if NOTHING_ELSE.fullmatch(self.text, s, e) and self.plan.last_change() is not None:
             return True  # "pay 20 but don't change anything else": nothing more to do
         field = kept_field(self.text, s, e, self.vocab)
