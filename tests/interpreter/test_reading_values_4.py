@@ -604,3 +604,10 @@ async def test_keep_a_value_then_a_value_after_all_each_set_the_field_again() ->
     graded = await talk("travel-desk", turns, expect)
     assert graded.right and not graded.wrong_commits, graded.why
     assert [e["data"]["value"] for e in graded.events] == list(values)
+
+
+@pytest.mark.anyio
+async def test_a_heading_naming_two_records_then_a_request_naming_one_acts_on_that_one() -> None:
+    said = "Regarding orders 1001 and 1002: refund 12 euros on 1001 only, leave 1002 as it is."
+    graded = await talk("refund-desk", (said,), _card("refund", amount=1200))
+    assert graded.right and not graded.wrong_commits, graded.why

@@ -264,6 +264,8 @@ _WHAT_IS_A = re.compile(
     r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?:\s+exactly)?[\s?]*",
     ICASE,
 )
+#: A heading's opening word: "Re orders 1001 and 1002:", "Regarding …".
+_RE_HEADING = re.compile(r"\s*(?:re|regarding|about|concerning|subject)\b[\s:.]*", ICASE)
 #: "the following", "these" in a frame before a colon: the requests come after it.
 _POINTS_AHEAD = re.compile(
     r"(?<!\w)(?:the\s+following|as\s+follows|below|these(?:\s+things)?)(?!\w)", ICASE
@@ -287,6 +289,8 @@ _A_VERB = re.compile(
     r"|please|can|could|would|will|is|are|should)(?!\w)",
     ICASE,
 )
+
+
 @functools.cache
 def _colon_field(field_pattern: str) -> re.Pattern[str]:
     """ "note:", "note on 1001:", "the note for order 1001:": a field, its record, a colon."""
@@ -844,12 +848,37 @@ class Reader:
         colon = self.text.find(":", s, e)
         if colon <= s or not self.text[colon + 1 : e].strip(TRIM):
             return False
+        if self._several_headed(s, colon):
+            # "Re orders 1001 and 1002: pay 10 euros on 1001 only": the heading names
+            # records; the request after it names its own
+            self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1, question=False))
+            return True
         if _POINTS_AHEAD.search(self.text, s, colon) is None or not self._frame_words(s, colon):
             return False
         if not self._frame(attrs.evolve(clause, end=colon, intro=True), s, colon):
             return False
         self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1, question=False))
         return True
+
+    def _several_headed(self, s: int, e: int) -> bool:
+        """ "Re orders 1001 and 1002": a heading ("re", "regarding", "about") that names more
+        than one record and nothing else."""
+        if _RE_HEADING.match(self.text, s, e) is None:
+            return False
+        said = self._named_cases(s, e)
+        if len({m.label for m in said}) < 2:
+            return False
+        rest, at = [], s
+        for m in said:
+            rest.append(self.text[at : m.start])
+            at = m.end
+        rest.append(self.text[at:e])
+        words = re.findall(r"[\w'\u2019]+", " ".join(rest).casefold())
+        nouns = _record_word(self.vocab.record_nouns)
+        return all(
+            w in FRAME_WORDS or w == "and" or nouns.fullmatch(w) or nouns.fullmatch(w.rstrip("s"))
+            for w in words
+        )
 
     def _frame(self, clause: Clause, s: int, e: int) -> bool:
         """A clause that only frames the requests around it: it names their record ("Re:
@@ -1202,9 +1231,7 @@ class Reader:
             choice = next((a for a in op.arguments if a.required and a.choices), None)
             if choice is None:
                 continue
-            reading = read_arguments(
-                op, self.text, m.end(), e, ctx=self.ctx, aliases=self.aliases
-            )
+            reading = read_arguments(op, self.text, m.end(), e, ctx=self.ctx, aliases=self.aliases)
             types = {a.name: a.type for a in op.arguments}
             typed = [n for n in reading.args if n != choice.name and types.get(n) is not str]
             said = reading.args.get(choice.name)
