@@ -734,12 +734,11 @@ def read_arguments(
                 if not _FUNCTION_ONLY.fullmatch(text, *p) and not _IT_ALREADY.fullmatch(text, *p)
             ]
     numbers = tuple(name for _, name in sorted(carver.numbers))
-    # "add for us 2 tickets": who it is for, said before the object, does not split it
+    # "add for us 2 tickets", "a kayak … for me": who it is for does not split the object
     words_pieces = [
         p
-        for n, p in enumerate(pieces)
-        if not _FUNCTION_ONLY.fullmatch(text, *p)
-        and not (n == 0 and len(pieces) > 1 and _FOR_WHOM_ONLY.fullmatch(text, *p))
+        for p in pieces
+        if not _FUNCTION_ONLY.fullmatch(text, *p) and not _FOR_WHOM_ONLY.fullmatch(text, *p)
     ]
     split = narrowed or (object_name in carver.args and len(words_pieces) > 1)
     split = split or not priced_per_person
