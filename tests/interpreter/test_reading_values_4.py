@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from interpreter_kit import field_event, read, talk
 
+from turnframe.plan import OperationAct
 from turnframe.providers.rules.args import _MOVE_BY, _move_words
 from turnframe.providers.rules.refer import amount_pointed_at
 from turnframe.providers.rules.spelling import correct
@@ -516,4 +517,97 @@ def test_a_slipped_space_is_never_moved_to_make_a_short_word() -> None:
 )
 async def test_a_request_said_with_a_light_verb_and_no_it_is_read(said: str) -> None:
     graded = await talk("refund-desk", (said,), _card("refund", amount=6000))
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_a_quoted_note_after_another_request_with_a_number_is_set_as_written() -> None:
+    said = "lower the price on 1001 to 90 euros and set the note to 'price checked'"
+    expect = {"events": [field_event("order-1001", "note", "price checked")]}
+    graded = await talk("refund-desk", (said,), {**expect, "ends_with": "committed"})
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "set the note on order 1001 to 'VIP' only if he has paid",
+        "set the note on order 1001 to 'VIP' but only if he has paid by then",
+        "set the note on order 1001 to 'VIP' unless it was refunded already",
+    ],
+)
+def test_words_after_a_quoted_value_are_weighed_never_dropped(said: str) -> None:
+    reading = read(said, "refund-desk")
+    assert reading.statuses == ["awaiting_confirmation"]
+
+
+@pytest.mark.parametrize(
+    ("said", "item", "count", "price"),
+    [
+        ("Add an extra: bike parking, 6 days at 9 euros a day", "bike parking", "6", "9 euros"),
+        ("add a locker, 4 days at 3 euros per day", "locker", "4", "3 euros"),
+    ],
+)
+def test_a_count_of_days_at_a_price_a_day_is_how_many_of_the_thing(
+    said: str, item: str, count: str, price: str
+) -> None:
+    reading = read(said)
+    act = reading.acts[0]
+    assert isinstance(act, OperationAct)
+    assert dict(act.args) == {"item": item, "quantity": count, "unit_price": price}
+
+
+@pytest.mark.parametrize(
+    ("said", "when"),
+    [("Move the return flight to 10 days from now", "2026-01-17")],
+)
+def test_days_from_now_keep_their_now(said: str, when: str) -> None:
+    reading = read(said)
+    assert reading.args(0)["date"] == when
+
+
+@pytest.mark.anyio
+async def test_an_angry_question_then_submit_it_already_submits() -> None:
+    said = "Why is nothing happening with this trip?! Submit it already."
+    graded = await talk("travel-desk", (said,), _submitted())
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+@pytest.mark.anyio
+async def test_a_shaped_value_put_as_a_field_first_sets_that_field() -> None:
+    said = "Please use joana@mail.example as the contact email for 1002. Thanks"
+    expect = {
+        "events": [field_event("order-1002", "contact_email", "joana@mail.example")],
+        "ends_with": "committed",
+    }
+    graded = await talk("refund-desk", (said,), expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+
+
+def test_plain_words_put_as_a_shaped_field_are_not_its_value() -> None:
+    reading = read("put hello as the contact email for order 1001", "refund-desk")
+    assert reading.statuses == []
+
+
+@pytest.mark.anyio
+async def test_keep_a_value_then_a_value_after_all_each_set_the_field_again() -> None:
+    turns = (
+        "Set the return date to 17 March 2026",
+        "no, keep 16 March 2026",
+        "hmm, 17 March 2026 after all",
+    )
+    values = ("2026-03-17", "2026-03-16", "2026-03-17")
+    expect = {
+        "events": [field_event("lisbon", "return_date", v) for v in values],
+        "ends_with": "committed",
+    }
+    graded = await talk("travel-desk", turns, expect)
+    assert graded.right and not graded.wrong_commits, graded.why
+    assert [e["data"]["value"] for e in graded.events] == list(values)
+
+
+@pytest.mark.anyio
+async def test_a_heading_naming_two_records_then_a_request_naming_one_acts_on_that_one() -> None:
+    said = "Regarding orders 1001 and 1002: refund 12 euros on 1001 only, leave 1002 as it is."
+    graded = await talk("refund-desk", (said,), _card("refund", amount=1200))
     assert graded.right and not graded.wrong_commits, graded.why

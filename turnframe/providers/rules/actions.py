@@ -274,6 +274,18 @@ def _value_first(field_pattern: str) -> re.Pattern[str]:
 
 
 @functools.cache
+def _value_first_shaped(field_pattern: str) -> re.Pattern[str]:
+    """ "put ana@x.pt as the contact email (for 1001)": one unquoted word first, then the
+    field; read only when that field's validator takes the word and refuses plain words."""
+    return re.compile(
+        r"(?:put|set|make|use|add|save)\s+(?P<v>[^\s\"'\u201c\u2018]+)\s+(?:as|for|in)\s+"
+        rf"(?:(?:the|my|a|its|our|his|her)\s+)?(?:new\s+)?(?P<f>{field_pattern})"
+        r"(?:\s+(?:for|on|of|in)\s+[\w#.-]+(?:\s+[\w#.-]+)?)?[\s.!]*",
+        ICASE,
+    )
+
+
+@functools.cache
 def _bare(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
@@ -395,6 +407,20 @@ def read_field(
             opening=end - start,
             value_span=value_span,
         )
+    shaped = _value_first_shaped(vocab.field_pattern).fullmatch(text, start, end)
+    if shaped is not None:  # "put ana@x.pt as the contact email for 1001": a shaped value
+        name = vocab.field_named(shaped.group("f"))
+        value = shaped.group("v")
+        if typed_value_ok(vocab, name, value, ctx) and not typed_value_ok(
+            vocab, name, "some words", ctx
+        ):
+            return FieldReading(
+                field=name,
+                value=value,
+                target=targets.find(start, end, [shaped.span("v")]),
+                opening=end - start,
+                value_span=shaped.span("v"),
+            )
     for bare in (
         _set_bare(vocab.field_pattern).fullmatch(text, start, end),
         _bare_plain(vocab.field_pattern).fullmatch(text, start, end),
@@ -460,6 +486,16 @@ def read_field(
             continue
         cut = _typed_prefix(vocab, fixed or vocab.field_named(m.group("f")), value, ctx)
         rest = None
+        after = (value_end, end) if closing is not None and value_end < end else None
+        if after is not None and text[after[0] : after[1]].strip(TRIM + " .!?"):
+            # "set the note to 'VIP' only if he has paid": words after the quoted value are
+            # weighed, never dropped (a record named or a reason after it says nothing more)
+            unnamed = unnamed_owner(text, after[0], after[1], vocab)
+            named = targets.mentions(after[0], after[1]) or unnamed is not None
+            if not (named and _RECORD_ONLY.fullmatch(text, *after)) and not _only_purpose(
+                text, after, vocab
+            ):
+                rest = after
         if cut is not None:  # "the limit is 1000 euros, not whatever …": the value, then words
             rest = (value_span[0] + len(cut), value_span[1])
             value = cut
@@ -508,6 +544,14 @@ def asked_field_request(text: str, start: int, end: int) -> int | None:
 _PURPOSE = re.compile(
     r"[\s,;-]*(?:(?:so(?:\s+that)?|because|since|as|cause|'cause)\s+"
     r"(?:i|we|you|he|she|they|it|my|our|his|her|their)\b|not\s+(?:whatever|what|the\s+old))",
+    ICASE,
+)
+
+
+#: Words after a quoted value that only name the record: "on 1001", "for order 1002 please".
+_RECORD_ONLY = re.compile(
+    r"[\s,]*(?:(?:on|for|in|to|of)\s+)?(?:(?:the|my|our|this)\s+)?(?:[\w-]+\s+)?#?[\w-]+"
+    r"(?:[\s,]+(?:please|pls|thanks|thank\s+you))*[\s.!?]*",
     ICASE,
 )
 

@@ -80,6 +80,14 @@ _FOR_PRONOUN = re.compile(
 _LEADING_FOR_PRONOUN = re.compile(
     r"^(?:(?:for|to)\s+(?:me|us|him|her|them|you)|(?:me|us|them))\s+(?=\w)", ICASE
 )
+#: "submit it already", "send it right away": the case called "it", and how soon.
+_IT_ALREADY = re.compile(
+    r"(?:(?:it|this|that)\s+)?(?:already|immediately|at\s+once|right\s+away|straight\s+away"
+    r"|asap|now|right\s+now|for\s+me)(?:\s+(?:please|pls|thanks))?[\s.!]*",
+    ICASE,
+)
+#: A unit of time right after a count: " days", " weeks".
+_TIME_UNIT = re.compile(r"\s+(?P<u>day|week|hour|month)s?(?!\w)", ICASE)
 #: A piece that only says who the object is for: "for us", "for me".
 _FOR_WHOM_ONLY = re.compile(r"(?:for|to)\s+(?:me|us|him|her|them|you)[\s,]*", ICASE)
 #: After a field's name inside an object: a noun that makes one word of both ("a return
@@ -418,6 +426,21 @@ class _Carver:
             self.consumed.append(moved.span())
             self.numbers.append((moved.start(), argument.name))
 
+    def units_priced(self, start: int, end: int) -> None:
+        """ "airport parking, 8 days at 12 euros a day": a count followed by the unit of time
+        its price is said per belongs to the count (the object is the parking, not days)."""
+        for n, (a, b) in enumerate(list(self.consumed)):
+            if not any(a == at for at, name in self.numbers if name in self.counts):
+                continue
+            unit = _TIME_UNIT.match(self.text, b, end)
+            if unit is None:
+                continue
+            per = re.search(
+                rf"(?:\ba|\ban|\bper|\beach|/)\s*{unit.group('u')}s?\b", self.text[start:end], ICASE
+            )
+            if per is not None and self.free(unit.span()):
+                self.consumed[n] = (a, unit.end())
+
     def _move_by(self, start: int, end: int) -> re.Match[str] | None:
         """The first free move by some days; its direction word may be the operation's own
         ("bring … forward a day": the phrase holds "forward", the move is "a day")."""
@@ -646,6 +669,7 @@ def read_arguments(
     durations = [m.span() for m in DURATION.finditer(text, start, end) if carver.free(m.span())]
     carver.consumed += durations
     carver.shapes(COUNT, "count", start, end)
+    carver.units_priced(start, end)  # "8 days at 12 euros a day": the days are the count's
     for span in durations:
         carver.consumed.remove(span)
     if len(carver.numbers) == counted_before:
@@ -704,8 +728,13 @@ def read_arguments(
             if choice is not None and choice[1] and not _typed_other(choice[1], carver):
                 narrowed = True  # words beside the choice that no argument takes: unsure
         elif value:  # "a payment of half": a lone "of" left beside a value says nothing
-            unread += [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
+            unread += [
+                p
+                for p in pieces
+                if not _FUNCTION_ONLY.fullmatch(text, *p) and not _IT_ALREADY.fullmatch(text, *p)
+            ]
     numbers = tuple(name for _, name in sorted(carver.numbers))
+    # "add for us 2 tickets", "a kayak … for me": who it is for does not split the object
     words_pieces = [
         p
         for p in pieces

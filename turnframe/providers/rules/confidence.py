@@ -391,7 +391,18 @@ def vet(
         if elsewhere and not corrects:
             changes = [i for i in changes if _label_of(plan, i) in elsewhere]
         if not corrects:
-            changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
+            # a condition said inside a change's own words holds it ("… 'VIP' unless …")
+            inside = _CONDITION_OPENS.match(words) is not None
+            changes = [
+                i
+                for i in changes
+                if _named_here(plan.acts[i], words, vocab)
+                or (inside and _within(plan.acts[i], unread))
+            ]
+        if not corrects and _only_values_or_requests(words):
+            # "raise the price to 20 euros and set the note to 'x'": a value quoted is
+            # taken as written; other words' numbers or requests never change it
+            changes = [i for i in changes if not _quoted_change(plan, i)]
         if not changes:
             continue
         if not corrects and _count_restated(plan, changes, words):
@@ -605,6 +616,38 @@ def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bo
             ):
                 return True
     return False
+
+
+#: Words that open with a condition: "unless it was paid", "only if he agrees".
+_CONDITION_OPENS = re.compile(
+    r"\s*(?:but\s+)?(?:only\s+)?(?:if|unless|provided|as\s+long\s+as|in\s+case)(?!\w)", ICASE
+)
+
+
+def _within(act: object, unread: Evidence) -> bool:
+    """Whether ``unread`` lies inside the words ``act`` cites."""
+    evidence = getattr(act, "evidence", ())
+    return any(ev.start <= unread.start and unread.end <= ev.end for ev in evidence)
+
+
+def _only_values_or_requests(words: str) -> bool:
+    """Words whose only doubt is a value or a request of their own: no negation, condition,
+    hedge, vague amount or second object in them."""
+    return not (
+        _NEGATION.search(words)
+        or _UNREAD_CONDITION.search(words)
+        or _HEDGE.search(words)
+        or _ONE_MORE.search(words)
+        or vague_words(words) is not None
+        or vague_value(words)
+        or MARKER_AT.match(words)
+    )
+
+
+def _quoted_change(plan: PlanBuilder, index: int) -> bool:
+    """Whether act ``index`` sets a field to a value the user quoted."""
+    act = plan.acts[index]
+    return isinstance(act, SetFieldAct) and _quoted_in(plan.text, act.value, act.evidence)
 
 
 #: "we are 2 persons", "there will be three of us": how many people, said alone.

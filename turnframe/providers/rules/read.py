@@ -250,6 +250,10 @@ def _parses(argument: Any, words: str, ctx: ParseContext) -> bool:
     return True
 
 
+#: "…, 13 March after all": the value goes back to one said before.
+_AFTER_ALL = re.compile(r"\s+after\s+all[\s.!]*$", ICASE)
+#: "keep 12 March", "keep it at 80": a value to keep (then a correction to it).
+_KEEP_VALUE = re.compile(r"keep(?:\s+it)?(?:\s+(?:at|on|as))?\s+", ICASE)
 #: A request that calls what it acts on "it": "move it to 14 March instead".
 _CALLED_IT = re.compile(r"(?<!\w)(?:it|that\s+one|this\s+one)(?!\w)", ICASE)
 #: An object said as a pronoun only: "add one", "add it".
@@ -260,6 +264,8 @@ _WHAT_IS_A = re.compile(
     r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?:\s+exactly)?[\s?]*",
     ICASE,
 )
+#: A heading's opening word: "Re orders 1001 and 1002:", "Regarding …".
+_RE_HEADING = re.compile(r"\s*(?:re|regarding|about|concerning|subject)\b[\s:.]*", ICASE)
 #: "the following", "these" in a frame before a colon: the requests come after it.
 _POINTS_AHEAD = re.compile(
     r"(?<!\w)(?:the\s+following|as\s+follows|below|these(?:\s+things)?)(?!\w)", ICASE
@@ -283,6 +289,8 @@ _A_VERB = re.compile(
     r"|please|can|could|would|will|is|are|should)(?!\w)",
     ICASE,
 )
+
+
 @functools.cache
 def _colon_field(field_pattern: str) -> re.Pattern[str]:
     """ "note:", "note on 1001:", "the note for order 1001:": a field, its record, a colon."""
@@ -586,6 +594,9 @@ class Reader:
             return
         if clause.question and self._checking(s, e):
             return
+        back = clause.marker is None and _AFTER_ALL.search(self.text, s, clause.end)
+        if back and _LEADING_VALUE.match(self.text, s, e):  # "13 March after all": corrects
+            clause = attrs.evolve(clause, marker="after all")
         told = _TOLD_YOU.match(self.text, s, e)
         if clause.marker is None and told is not None and told.end() < e:
             # "I've told you five times my email is V": the complaint, then the statement
@@ -837,12 +848,37 @@ class Reader:
         colon = self.text.find(":", s, e)
         if colon <= s or not self.text[colon + 1 : e].strip(TRIM):
             return False
+        if self._several_headed(s, colon):
+            # "Re orders 1001 and 1002: pay 10 euros on 1001 only": the heading names
+            # records; the request after it names its own
+            self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1, question=False))
+            return True
         if _POINTS_AHEAD.search(self.text, s, colon) is None or not self._frame_words(s, colon):
             return False
         if not self._frame(attrs.evolve(clause, end=colon, intro=True), s, colon):
             return False
         self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1, question=False))
         return True
+
+    def _several_headed(self, s: int, e: int) -> bool:
+        """ "Re orders 1001 and 1002": a heading ("re", "regarding", "about") that names more
+        than one record and nothing else."""
+        if _RE_HEADING.match(self.text, s, e) is None:
+            return False
+        said = self._named_cases(s, e)
+        if len({m.label for m in said}) < 2:
+            return False
+        rest, at = [], s
+        for m in said:
+            rest.append(self.text[at : m.start])
+            at = m.end
+        rest.append(self.text[at:e])
+        words = re.findall(r"[\w'\u2019]+", " ".join(rest).casefold())
+        nouns = _record_word(self.vocab.record_nouns)
+        return all(
+            w in FRAME_WORDS or w == "and" or nouns.fullmatch(w) or nouns.fullmatch(w.rstrip("s"))
+            for w in words
+        )
 
     def _frame(self, clause: Clause, s: int, e: int) -> bool:
         """A clause that only frames the requests around it: it names their record ("Re:
@@ -1195,9 +1231,7 @@ class Reader:
             choice = next((a for a in op.arguments if a.required and a.choices), None)
             if choice is None:
                 continue
-            reading = read_arguments(
-                op, self.text, m.end(), e, ctx=self.ctx, aliases=self.aliases
-            )
+            reading = read_arguments(op, self.text, m.end(), e, ctx=self.ctx, aliases=self.aliases)
             types = {a.name: a.type for a in op.arguments}
             typed = [n for n in reading.args if n != choice.name and types.get(n) is not str]
             said = reading.args.get(choice.name)
@@ -1511,6 +1545,13 @@ class Reader:
         return True
 
     def _keep(self, clause: Clause, s: int, e: int) -> bool:
+        kept = _KEEP_VALUE.match(self.text, s, e)
+        if kept is not None and _LEADING_VALUE.match(self.text, kept.end(), e):
+            # "no, keep 12 March": keep that value, a correction to it
+            marker = clause.marker or "keep"
+            corrected = attrs.evolve(clause, start=kept.end(), marker=marker)
+            if self._correction(corrected, kept.end(), e):
+                return True
         if NOTHING_ELSE.fullmatch(self.text, s, e) and self.plan.last_change() is not None:
             return True  # "pay 20 but don't change anything else": nothing more to do
         field = kept_field(self.text, s, e, self.vocab)

@@ -165,7 +165,7 @@ NUMBER = re.compile(
 
 #: Words that lead a clause without meaning anything for the plan.
 LEADING_FILLER = re.compile(
-    r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
+    r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|ugh|argh|hmm+|right"
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,:]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
     r"|(?:good\s+(?:morning|afternoon|evening|day)|hello|hi|hey|morning)[\s,!]+|only\s+"
@@ -196,9 +196,9 @@ TRAILING_POLITENESS = re.compile(
     r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+away|asap))+$", ICASE
 )
 TRAILING_FILLER = re.compile(
-    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from)\s*now|right\s+away|asap"
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from\s)(?<!from)\s*now|right\s+away|asap"
     r"|for\s+me|instead|too|as\s+well|immediately|at\s+once|straight\s+away|without\s+delay"
-    r"|this\s+(?:instant|minute)))+$",
+    r"|this\s+(?:instant|minute)|after\s+all))+$",
     ICASE,
 )
 
