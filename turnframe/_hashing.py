@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.encoder
 from typing import Any
 
 import rfc8785
@@ -38,6 +39,20 @@ _SAFE_INTEGER = 2**53 - 1
 _PLAIN = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _plain_chunks() -> Any:
+    """What ``_PLAIN.encode`` runs, built once instead of per call: the C encoder with the same
+    settings. No circular check: it only ever writes values :func:`_plainly_jcs` walked whole
+    (a cycle never ends that walk), so no marker is needed and none is shared between threads."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # a Python without the C accelerator: the encoder as it is
+        return lambda value, _: [_PLAIN.encode(value)]
+    string = json.encoder.encode_basestring  # what _PLAIN writes strings with
+    return make(None, _PLAIN.default, string, None, ":", ",", True, False, True)
+
+
+_CHUNKS = _plain_chunks()
+
+
 def canonical_json(value: Any) -> bytes:
     """Serialise plain data (dict/list/tuple/str/int/float/bool/None) to RFC 8785 bytes.
 
@@ -50,7 +65,7 @@ def canonical_json(value: Any) -> bytes:
     # and UTF-16 order part) have the same bytes from both, so they take the fast encoder.
     try:
         if _plainly_jcs(value):
-            return _PLAIN.encode(value).encode("utf-8")
+            return "".join(_CHUNKS(value, 0)).encode("utf-8")
         return rfc8785.dumps(value)
     except (rfc8785.CanonicalizationError, UnicodeEncodeError) as error:  # lone surrogates too
         raise NotCanonicalJson(f"cannot be recorded exactly as JSON (RFC 8785): {error}") from None
@@ -59,26 +74,49 @@ def canonical_json(value: Any) -> bytes:
 def _plainly_jcs(value: Any) -> bool:
     """Whether ``value`` holds only null, booleans, exact integers, strings, and lists, tuples
     and dicts of them whose keys are strings within the Basic Multilingual Plane."""
+    # Scalars inside a container are judged where they are met (most values are strings);
+    # only containers wait in ``pending``.
     pending = [value]
+    pop, push = pending.pop, pending.append
+    low, high = -_SAFE_INTEGER, _SAFE_INTEGER
     while pending:
-        item = pending.pop()
+        item = pop()
         kind = type(item)
-        if kind is str or kind is bool or item is None:
-            continue
-        if kind is int:
-            if -_SAFE_INTEGER <= item <= _SAFE_INTEGER:
-                continue
-            return False
         if kind is dict:
-            for key in item:
+            for key, inner in item.items():
                 if type(key) is not str or not (key.isascii() or max(key) <= "\uffff"):
                     return False
-            pending.extend(item.values())
+                inner_kind = type(inner)
+                if inner_kind is str or inner_kind is bool or inner is None:
+                    continue
+                if inner_kind is int:
+                    if low <= inner <= high:
+                        continue
+                    return False
+                if inner_kind is dict or inner_kind is list or inner_kind is tuple:
+                    push(inner)
+                    continue
+                return False  # floats, subclasses, anything else: the library decides
+        elif kind is list or kind is tuple:
+            for inner in item:
+                inner_kind = type(inner)
+                if inner_kind is str or inner_kind is bool or inner is None:
+                    continue
+                if inner_kind is int:
+                    if low <= inner <= high:
+                        continue
+                    return False
+                if inner_kind is dict or inner_kind is list or inner_kind is tuple:
+                    push(inner)
+                    continue
+                return False
+        elif kind is str or kind is bool or item is None:
             continue
-        if kind is list or kind is tuple:
-            pending.extend(item)
-            continue
-        return False  # floats, subclasses, anything else: the library decides
+        elif kind is int:
+            if not low <= item <= high:
+                return False
+        else:
+            return False
     return True
 
 

@@ -47,6 +47,7 @@ def register_tagged_union(union: Any, tag_name: str, tag_of: Callable[[type[Any]
     """
     members = typing.get_args(union)
     _TAGGED[union] = (tag_name, {tag_of(member): member for member in members})
+    _CHECKERS.clear()  # a checker built before may hold this union as a plain one
     _converter.register_tagged_union(union, tag_name, tag_of)
     unstructure_member = _converter.converter.get_unstructure_hook(union)
     structure_member = _converter.converter.get_structure_hook(union)
@@ -62,7 +63,7 @@ def register_tagged_union(union: Any, tag_name: str, tag_of: Callable[[type[Any]
 def check_shape(data: Any, tp: Any) -> list[ShapeProblem]:
     """Every way ``data`` (parsed JSON) fails to be exactly an instance of ``tp`` on the wire."""
     out: list[ShapeProblem] = []
-    _check(data, tp, (), out)
+    _checker(tp)(data, (), out)
     return out
 
 
@@ -326,6 +327,237 @@ def _all_text(data: Any) -> bool:
 
 
 _FIELD_CACHE: dict[type[Any], dict[str, tuple[Any, bool]]] = {}
+
+
+# -- the checks above, built once per type ------------------------------------------------
+#
+# ``_check`` finds what kind of type it has (a dict lookup, a union's hash, a field table) at
+# every value it visits; a turn's plan visits a few dozen. ``_checker(tp)`` makes that decision
+# once and answers a function doing exactly what ``_check(value, tp, path, out)`` does: the
+# same problems, messages and order. Anything it does not build a function for (types the
+# checks refuse, and forms that only fail when a value reaches them) is left to ``_check``
+# itself, so an odd type still fails where and how it always did.
+
+Checker = Callable[[Any, Path, list[ShapeProblem]], None]
+_CHECKERS: dict[Any, Checker] = {}
+
+
+def _checker(tp: Any) -> Checker:
+    found = _CHECKERS.get(tp)
+    if found is not None:
+        return found
+    # A type that names itself (directly or not) reaches this one through a stand-in until it
+    # is built.
+    built: list[Checker] = []
+
+    def stand_in(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+        if built:
+            built[0](value, path, out)
+        else:  # still being built (by another thread)
+            _check(value, tp, path, out)
+
+    _CHECKERS[tp] = stand_in
+    try:
+        checker = _build(tp)
+    except Exception:
+        checker = _generic(tp)
+    built.append(checker)
+    _CHECKERS[tp] = checker
+    return checker
+
+
+def _generic(tp: Any) -> Checker:
+    def check(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+        _check(value, tp, path, out)
+
+    return check
+
+
+def _ignore(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+    return None
+
+
+def _build(tp: Any) -> Checker:
+    if tp is Any:
+        return _ignore
+    if tp in _TAGGED:
+        return _build_tagged(tp)
+    kind, args = _shape_of(tp)
+    if kind is _UNION:
+        return _build_union(args)
+    if kind is _ATTRS:
+        return _build_attrs(tp)
+    if kind is _SEQUENCE:
+        return _build_sequence(args)
+    if kind is _MAPPING and len(args) == 2:
+        return _build_mapping(args[1])
+    if kind is _SCALAR:
+        return _build_scalar(tp)
+    return _generic(tp)  # literals, and mappings without a value type
+
+
+def _build_tagged(tp: Any) -> Checker:
+    tag_name, members = _TAGGED[tp]
+    by_tag = {tag: _attrs_checker(member) for tag, member in members.items()}
+    expected = sorted(members)
+
+    def check(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+        if not isinstance(value, dict):
+            _wrong(value, "an object", path, out)
+            return
+        if tag_name not in value:
+            out.append(ShapeProblem(path=(*path, tag_name), message="required field missing"))
+            return
+        tag = value[tag_name]
+        if not isinstance(tag, str) or tag not in by_tag:
+            out.append(
+                ShapeProblem(
+                    path=(*path, tag_name),
+                    message=f"unknown {tag_name} {tag!r}; expected one of {expected!r}",
+                )
+            )
+            return
+        by_tag[tag]({k: v for k, v in value.items() if k != tag_name}, path, out)
+
+    return check
+
+
+def _build_union(args: tuple[Any, ...]) -> Checker:
+    rest = tuple(a for a in args if a is not type(None))
+    nullable = len(rest) < len(args)
+    inner: Any = rest[0] if len(rest) == 1 else typing.Union[rest]  # noqa: UP007
+    if inner in _TAGGED or len(rest) == 1:
+        one = _checker(inner)
+        if not nullable:
+            return one
+
+        def check_optional(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+            if value is not None:
+                one(value, path, out)
+
+        return check_optional
+    candidates = [_checker(candidate) for candidate in rest]
+
+    def check_union(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+        if nullable and value is None:
+            return
+        for candidate in candidates:
+            trial: list[ShapeProblem] = []
+            candidate(value, path, trial)
+            if not trial:
+                return
+        message = f"{json_type_name(value)} fits none of {rest!r}"
+        out.append(ShapeProblem(path=path, message=message))
+
+    return check_union
+
+
+def _attrs_checker(cls: type[Any]) -> Checker:
+    """The check of ``cls``'s fields, whether or not ``cls`` is also a tagged union's member
+    (a member is checked without its tag, as a plain attrs class)."""
+    found = _CHECKERS.get(("attrs", cls))
+    if found is None:
+        found = _CHECKERS[("attrs", cls)] = _build_attrs(cls)
+    return found
+
+
+def _build_attrs(cls: type[Any]) -> Checker:
+    fields = _fields_of(cls)
+    names = tuple(fields)
+    # Built on first use (a field's type may be this class again), then kept whole.
+    built: list[list[tuple[str, Checker, bool]]] = []
+
+    def check(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+        if not isinstance(value, dict):
+            _wrong(value, "an object", path, out)
+            return
+        for key in value:
+            if key not in fields:
+                out.append(ShapeProblem(path=(*path, str(key)), message="unknown field"))
+        if not built:
+            built.append([(n, _checker(fields[n][0]), fields[n][1]) for n in names])
+        for name, child, required in built[0]:
+            if name in value:
+                child(value[name], (*path, name), out)
+            elif required:
+                out.append(ShapeProblem(path=(*path, name), message="required field missing"))
+
+    return check
+
+
+def _build_sequence(args: tuple[Any, ...]) -> Checker:
+    if (len(args) == 2 and args[1] is Ellipsis) or len(args) == 1:
+        item_check = _checker(args[0])
+
+        def check_items(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+            if not isinstance(value, list):
+                _wrong(value, "an array", path, out)
+                return
+            for i, item in enumerate(value):
+                item_check(item, (*path, i), out)
+
+        return check_items
+    item_checks = [_checker(a) for a in args]
+    expected = f"expected {len(args)} items"
+
+    def check_fixed(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+        if not isinstance(value, list):
+            _wrong(value, "an array", path, out)
+            return
+        if len(value) != len(item_checks):
+            out.append(ShapeProblem(path=path, message=expected))
+            return
+        for i, (item, item_check) in enumerate(zip(value, item_checks, strict=True)):
+            item_check(item, (*path, i), out)
+
+    return check_fixed
+
+
+def _build_mapping(value_tp: Any) -> Checker:
+    item_check = _checker(value_tp)
+
+    def check(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+        if not isinstance(value, dict):
+            _wrong(value, "an object", path, out)
+            return
+        for key, item in value.items():
+            item_check(item, (*path, str(key)), out)
+
+    return check
+
+
+def _build_scalar(tp: Any) -> Checker:
+    if tp is str:
+
+        def check_str(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+            if not isinstance(value, str):
+                _wrong(value, "a string", path, out)
+
+        return check_str
+    if tp is int:
+
+        def check_int(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+            if not isinstance(value, int) or isinstance(value, bool):
+                _wrong(value, "an integer", path, out)
+
+        return check_int
+    if tp is bool:
+
+        def check_bool(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+            if not isinstance(value, bool):
+                _wrong(value, "a boolean", path, out)
+
+        return check_bool
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        allowed = [member.value for member in tp]
+        message = f"expected one of {allowed!r}"
+
+        def check_enum(value: Any, path: Path, out: list[ShapeProblem]) -> None:
+            if not isinstance(value, str | int) or isinstance(value, bool) or value not in allowed:
+                out.append(ShapeProblem(path=path, message=message))
+
+        return check_enum
+    return _generic(tp)  # null, numbers, dates, and what the checks refuse
 
 
 def _fields_of(cls: type[Any]) -> dict[str, tuple[Any, bool]]:

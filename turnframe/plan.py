@@ -39,6 +39,7 @@ from turnframe._strict import (
     Path,
     ShapeProblem,
     check_shape,
+    is_unicode_text,
     non_text_paths,
     register_tagged_union,
     storable_text,
@@ -344,13 +345,17 @@ def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
     oversized = _oversized(data)
     if oversized is not None:
         raise PlanRejected([oversized])
-    not_text = non_text_paths(data)
+    not_text = [] if _certainly_text(raw_json) else non_text_paths(data)
     if not_text:
         # Checked before anything quotes the data: a lone surrogate cannot be stored or hashed.
         raise PlanRejected(
             _located(ShapeProblem(path=_printable(path), message=_NOT_TEXT)) for path in not_text
         )
     problems = [_located(p) for p in check_shape(data, UserTurnPlan)]
+    if not problems:
+        sound = _sound_plan(data, turn.text)
+        if sound is not None:
+            return sound
     if isinstance(data, dict) and isinstance(data.get("acts"), list):
         problems.extend(_semantic_problems(data["acts"], problems, turn.text))
     if (
@@ -366,6 +371,29 @@ def _parse_plan(raw_json: str | bytes, turn: UserTurn) -> UserTurnPlan:
         problems.sort(key=lambda p: (-1 if p.act_index is None else p.act_index, p.field))
         raise PlanRejected(problems)
     plan: UserTurnPlan = structure(data, UserTurnPlan)
+    return plan
+
+
+def _sound_plan(data: dict[str, Any], text: str) -> UserTurnPlan | None:
+    """A plan whose shape is sound, built once and checked as built: the same problems, in
+    the same order, as the checks below find on the raw acts (each act, then the unread
+    spans, then the units only when nothing else is wrong). None when building it raises:
+    the checks below then meet the same error where they always did, act by act."""
+    try:
+        plan: UserTurnPlan = structure(data, UserTurnPlan)
+    except Exception:
+        return None
+    kinds = [a.get("kind") for a in data.get("acts", ())]
+    problems: list[PlanProblem] = []
+    for index, act in enumerate(plan.acts):
+        _act_problems(act, index, kinds, text, problems)
+    for i, ev in enumerate(plan.not_understood):
+        _check_span(ev, text, None, f"not_understood[{i}]", problems)
+    if not problems:
+        _check_units(plan, problems)
+    if problems:
+        problems.sort(key=lambda p: (-1 if p.act_index is None else p.act_index, p.field))
+        raise PlanRejected(problems)
     return plan
 
 
@@ -426,6 +454,16 @@ def _decode(raw_json: str | bytes) -> Any:
         raise ValueError(f"the answer is not JSON: {exc.msg} at position {exc.pos}") from None
     except RecursionError:
         raise ValueError("the answer nests arrays or objects too deeply to be a plan") from None
+
+
+def _certainly_text(raw_json: str | bytes) -> bool:
+    """Whether every string the answer decodes to is certainly Unicode text, read off the
+    answer itself: it holds no lone surrogate and no ``\\u`` escape (only such an escape
+    writes one into a decoded string; bytes decode as strict UTF-8, which holds none). False
+    says nothing: the decoded data are then searched (:func:`non_text_paths`)."""
+    if isinstance(raw_json, bytes):
+        return b"\\u" not in raw_json
+    return "\\u" not in raw_json and is_unicode_text(raw_json)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -37,8 +37,23 @@ async def test_an_item_that_swallowed_a_second_request_waits_for_a_card() -> Non
     assert "card:confirm_command" in shown(graded)
 
 
-async def test_an_item_that_names_who_pays_in_its_own_words_waits_for_a_card() -> None:
+async def test_an_item_then_one_named_payer_in_the_words_of_paid_by_is_who_pays() -> None:
     graded = await play("travel-desk", "add a yoga class, Marta pays for it")
+    assert events(graded) == [
+        (
+            "extra_added",
+            {"item": "yoga class", "quantity": 1, "unit_price": None, "paid_by": "Marta"},
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "said", ["add a yoga class, Marta and Rui pay for it", "add a yoga class, Marta pays half"]
+)
+async def test_an_item_whose_payer_is_said_in_words_no_argument_takes_waits_for_a_card(
+    said: str,
+) -> None:
+    graded = await play("travel-desk", said)
     assert events(graded) == []
     assert "card:confirm_command" in shown(graded)
 
@@ -49,11 +64,20 @@ async def test_an_item_that_only_points_back_waits_for_a_card() -> None:
     assert "card:confirm_command" in shown(graded)
 
 
-async def test_an_amount_left_after_a_condition_is_asked_for_never_proposed() -> None:
+async def test_an_amount_after_a_dash_after_a_condition_is_the_requests_on_its_card() -> None:
     graded = await play("refund-desk", "refund 1001 if a receipt is on file - 35 euros")
     assert events(graded) == []
-    assert "card:provide_argument" in shown(graded)
-    assert "card:confirm_command" not in shown(graded)
+    assert "card:confirm_command" in shown(graded)
+    confirmed = await play(
+        "refund-desk", "refund 1001 if a receipt is on file - 35 euros", "/click confirm"
+    )
+    assert events(confirmed) == [("refund_requested", {"amount": 3500, "reason": ""})]
+
+
+async def test_words_after_a_dash_after_a_condition_that_are_no_argument_are_unread() -> None:
+    graded = await play("refund-desk", "refund 1001 if a receipt is on file - many thanks team")
+    assert events(graded) == []
+    assert "card:confirm_command" not in shown(graded) or "notice:not_understood" in shown(graded)
 
 
 async def test_a_correction_inside_a_clause_replaces_the_amount_on_the_card() -> None:

@@ -215,7 +215,7 @@ async def test_a_readable_correction_still_moves_the_card_to_the_new_value() -> 
 
 @pytest.mark.parametrize(
     "answer",
-    ["a snorkelling trip, 60 euros", "the boat tour for 2, around 40 each", "a kayak"],
+    ["a snorkelling trip, 60 euros", "the boat tour for 2, around 40 each", "kayak x2 maybe"],
 )
 async def test_a_free_text_argument_answered_in_words_waits_for_a_card_that_shows_it(
     answer: str,
@@ -227,6 +227,27 @@ async def test_a_free_text_argument_answered_in_words_waits_for_a_card_that_show
     )
     assert graded.events == (), graded.why
     assert "card:confirm_command" in graded.shown
+
+
+@pytest.mark.parametrize(
+    ("answer", "item"), [("a kayak", "kayak"), ("bike rental", "bike rental"), ("Kayak", "Kayak")]
+)
+async def test_a_few_plain_words_answering_which_extra_complete_the_request_at_once(
+    answer: str, item: str
+) -> None:
+    added = {"case": "lisbon", "type": "extra_added", "data": {"item": item, "quantity": 1}}
+    graded = await talk(
+        "travel-desk",
+        ("Add an extra please", answer),
+        {"events": [added], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+@pytest.mark.parametrize("answer", ["no idea", "not sure", "whatever", "nothing"])
+async def test_an_answer_that_names_no_value_never_commits(answer: str) -> None:
+    graded = await talk("travel-desk", ("Add an extra please", answer), {"ends_with": "card"})
+    assert graded.events == (), graded.events
 
 
 @pytest.mark.parametrize(

@@ -225,6 +225,7 @@ LATER_CORPORA = {
     "second": ("second", "holdout/second", 200, 60),
     "third": ("third", "holdout/third", 110, 45),
     "fourth": ("fourth", "holdout/fourth", 140, 45),
+    "fifth": ("fifth", "holdout/fifth", 140, 45),
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from desk_kit import ACCOUNT, CLOCK, desk_runtime, say, seed
+from desk_kit import ACCOUNT, CLOCK, cards, click, committed, desk_runtime, say, seed
 
 from turnframe.lifecycle import TurnPhase
 from turnframe.messages import UserTurn
@@ -27,7 +27,6 @@ from turnframe.results import (
     ACT_VALUE_DISOWNED,
     ActStatus,
 )
-from turnframe.runtime import Runtime
 from turnframe.stores import SqliteStore
 from turnframe.testing import plan_json, span
 from turnframe.testing.faults import FaultPlan, FaultPoint, FaultyStore
@@ -38,28 +37,7 @@ pytestmark = pytest.mark.anyio
 LISBON = LabelTarget(label="Lisbon")
 
 
-def _cards(response: Any, kind: str) -> list[dict[str, Any]]:
-    return [
-        b.data
-        for b in response.blocks
-        if b.kind is BlockKind.CARD and b.data.get("interaction_kind") == kind
-    ]
 
-
-async def _click_on(rt: Runtime, card: dict[str, Any], label: str) -> Any:
-    session = await rt.open_session(account_id=ACCOUNT, session_id="s-1")
-    option = next(o for o in card["options"] if label in (o["label"], o["option_id"]))
-    return await rt.respond(
-        session=session,
-        interaction_id=card["interaction_id"],
-        option_id=option["option_id"],
-        expected_revision=card["expected_revision"] or 0,
-        at=CLOCK,
-    )
-
-
-async def _events(store: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(e.type, e.payload) for e in await store.list_events(ACCOUNT)]
 
 
 def _answer_texts(response: Any) -> str:
@@ -88,7 +66,7 @@ async def test_a_change_with_nothing_named_asks_what_to_change_with_the_records_
             ActStatus.NEEDS_CLARIFICATION,
             ACT_CHANGE_UNNAMED,
         )
-        (card,) = _cards(response, "choose_change")
+        (card,) = cards(response, "choose_change")
         labels = [o["label"] for o in card["options"]]
         assert {"travel date", "return date", "note", "budget", "add extra", "rebook"} <= set(
             labels
@@ -96,19 +74,19 @@ async def test_a_change_with_nothing_named_asks_what_to_change_with_the_records_
         assert "submit" not in labels and "withdraw" not in labels  # not changes of the record
         card_block = next(b for b in response.blocks if b.kind is BlockKind.CARD)
         assert card_block.text.startswith("What would you like to change on")
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 async def test_the_next_turns_answer_naming_a_field_and_a_value_completes_the_change() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         asked = await say(rt, "I want to change something on my booking")
-        (card,) = _cards(asked, "choose_change")
+        (card,) = cards(asked, "choose_change")
         answered = await say(rt, "the return date, 18 March")
-        assert await _events(store) == [
+        assert await committed(store) == [
             ("field_set", {"field": "return_date", "value": "2026-03-18"})
         ]
         # The question is answered: a click on it now changes nothing.
-        late = await _click_on(rt, card, "note")
+        late = await click(rt, card, "note")
         assert [b.code for b in late.blocks] == ["turnframe.notice.card_stale"]
         assert answered.events
 
@@ -118,23 +96,23 @@ async def test_a_change_on_a_record_named_by_its_number_asks_there_and_a_field_a
 ):
     async with desk_runtime("refund-desk") as (rt, store):
         asked = await say(rt, "I want to change something on order 1001")
-        (card,) = _cards(asked, "choose_change")
+        (card,) = cards(asked, "choose_change")
         assert {"note", "contact email", "refund"} <= {o["label"] for o in card["options"]}
         await say(rt, "the contact email: ana@example.com")
-        events = await _events(store)
+        events = await committed(store)
         assert events == [("field_set", {"field": "contact_email", "value": "ana@example.com"})]
 
 
 async def test_a_click_on_a_field_asks_its_value_and_the_next_turn_gives_it() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         asked = await say(rt, "can you update my booking?")
-        (card,) = _cards(asked, "choose_change")
-        chosen = await _click_on(rt, card, "return date")
-        (value_card,) = _cards(chosen, "provide_argument")
+        (card,) = cards(asked, "choose_change")
+        chosen = await click(rt, card, "return date")
+        (value_card,) = cards(chosen, "provide_argument")
         assert value_card["argument"] == "return_date"
-        assert await _events(store) == []
+        assert await committed(store) == []
         await say(rt, "18 March")
-        assert await _events(store) == [
+        assert await committed(store) == [
             ("field_set", {"field": "return_date", "value": "2026-03-18"})
         ]
 
@@ -142,37 +120,45 @@ async def test_a_click_on_a_field_asks_its_value_and_the_next_turn_gives_it() ->
 async def test_a_click_on_an_operation_asks_for_its_arguments_and_never_runs_it_yet() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         asked = await say(rt, "I need to fix a detail")
-        (card,) = _cards(asked, "choose_change")
-        chosen = await _click_on(rt, card, "rebook")
-        (leg_card,) = _cards(chosen, "provide_argument")
+        (card,) = cards(asked, "choose_change")
+        chosen = await click(rt, card, "rebook")
+        (leg_card,) = cards(chosen, "provide_argument")
         assert [o["label"] for o in leg_card["options"]] == ["outbound", "return"]
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 async def test_a_field_named_without_a_value_is_asked_on_a_card_the_next_turn_answers() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         asked = await say(rt, "change the budget")
-        (card,) = _cards(asked, "provide_argument")
+        (card,) = cards(asked, "provide_argument")
         assert card["argument"] == "budget"
         await say(rt, "1500 euros")
-        assert await _events(store) == [("field_set", {"field": "budget", "value": 150000})]
+        assert await committed(store) == [("field_set", {"field": "budget", "value": 150000})]
 
 
 async def test_a_free_text_value_given_in_words_waits_for_a_card_that_shows_it() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         await say(rt, "change the note")
-        answered = await say(rt, "window seat")
-        (card,) = _cards(answered, "confirm_command")
-        assert card["commands"][0]["arguments"] == {"field": "note", "value": "window seat"}
-        await _click_on(rt, card, "confirm")
-        assert await _events(store) == [("field_set", {"field": "note", "value": "window seat"})]
+        answered = await say(rt, "window seat, 2 bags")
+        (card,) = cards(answered, "confirm_command")
+        shown = card["commands"][0]["arguments"]
+        assert shown == {"field": "note", "value": "window seat, 2 bags"}
+        await click(rt, card, "confirm")
+        assert await committed(store) == [("field_set", {"field": "note", "value": shown["value"]})]
+
+
+async def test_a_few_plain_words_answering_what_the_note_should_say_commit_it() -> None:
+    async with desk_runtime("travel-desk") as (rt, store):
+        await say(rt, "change the note")
+        await say(rt, "window seat")
+        assert await committed(store) == [("field_set", {"field": "note", "value": "window seat"})]
 
 
 async def test_thanks_after_a_question_for_a_free_text_value_is_never_taken_for_the_value() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         await say(rt, "change the note")
         await say(rt, "thanks!")
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 async def test_a_models_plan_that_asks_what_to_change_is_answered_by_its_next_plan() -> None:
@@ -191,9 +177,9 @@ async def test_a_models_plan_that_asks_what_to_change_is_answered_by_its_next_pl
     )
     async with desk_runtime("travel-desk", provider=provider) as (rt, store):
         asked = await say(rt, first)
-        assert _cards(asked, "choose_change")
+        assert cards(asked, "choose_change")
         await say(rt, second)
-        assert await _events(store) == [("field_set", {"field": "note", "value": "aisle seat"})]
+        assert await committed(store) == [("field_set", {"field": "note", "value": "aisle seat"})]
 
 
 def test_the_strict_parser_refuses_an_unnamed_change_with_an_empty_name_or_a_bad_link() -> None:
@@ -238,19 +224,19 @@ async def test_a_disowned_value_expires_the_open_card_and_asks_for_the_right_one
 ) -> None:
     async with desk_runtime("refund-desk") as (rt, store):
         shown = await say(rt, "refund 40 euros on order 1001")
-        (old,) = _cards(shown, "confirm_command")
+        (old,) = cards(shown, "confirm_command")
         asked = await say(rt, said)
         (result,) = asked.results
         assert (result.status, result.reason) == (
             ActStatus.NEEDS_CLARIFICATION,
             ACT_VALUE_DISOWNED,
         )
-        assert _cards(asked, "provide_argument")[0]["argument"] == argument
-        stale = await _click_on(rt, old, "confirm")
+        assert cards(asked, "provide_argument")[0]["argument"] == argument
+        stale = await click(rt, old, "confirm")
         assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
-        assert await _events(store) == []
+        assert await committed(store) == []
         corrected = await say(rt, "30 euros")
-        (card,) = _cards(corrected, "confirm_command")
+        (card,) = cards(corrected, "confirm_command")
         assert card["commands"][0]["arguments"]["amount"] == 3000
 
 
@@ -263,14 +249,14 @@ async def test_a_share_said_as_a_correction_amends_the_open_card_never_confirms_
 ) -> None:
     async with desk_runtime("refund-desk") as (rt, store):
         shown = await say(rt, "Refund 60 euros on 1001")
-        (old,) = _cards(shown, "confirm_command")
+        (old,) = cards(shown, "confirm_command")
         amended = await say(rt, said)
-        (card,) = _cards(amended, "confirm_command")
+        (card,) = cards(amended, "confirm_command")
         assert card["commands"][0]["arguments"]["amount"] == amount
-        stale = await _click_on(rt, old, "confirm")
+        stale = await click(rt, old, "confirm")
         assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
-        await _click_on(rt, card, "confirm")
-        assert await _events(store) == [("refund_requested", {"amount": amount, "reason": ""})]
+        await click(rt, card, "confirm")
+        assert await committed(store) == [("refund_requested", {"amount": amount, "reason": ""})]
 
 
 async def test_the_other_one_after_a_card_asks_which_part_was_wrong_and_the_old_card_is_stale() -> (
@@ -278,24 +264,24 @@ async def test_the_other_one_after_a_card_asks_which_part_was_wrong_and_the_old_
 ):
     async with desk_runtime("travel-desk") as (rt, store):
         shown = await say(rt, "rebook the return flight to March 20")
-        (old,) = _cards(shown, "confirm_command")
+        (old,) = cards(shown, "confirm_command")
         asked = await say(rt, "actually no, the other one")
-        (choose,) = _cards(asked, "choose_change")
+        (choose,) = cards(asked, "choose_change")
         assert {o["label"] for o in choose["options"]} == {"leg", "date"}
-        chosen = await _click_on(rt, choose, "leg")
-        (leg,) = _cards(chosen, "provide_argument")
-        picked = await _click_on(rt, leg, "outbound")
-        (card,) = _cards(picked, "confirm_command")
+        chosen = await click(rt, choose, "leg")
+        (leg,) = cards(chosen, "provide_argument")
+        picked = await click(rt, leg, "outbound")
+        (card,) = cards(picked, "confirm_command")
         assert card["commands"][0]["arguments"] == {"leg": "outbound", "date": "2026-03-20"}
-        stale = await _click_on(rt, old, "confirm")
+        stale = await click(rt, old, "confirm")
         assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 async def test_a_card_with_several_requests_expires_whole_when_its_values_are_disowned() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         shown = await say(rt, "rebook the return flight to March 20 and withdraw the trip")
-        (old,) = _cards(shown, "confirm_command")
+        (old,) = cards(shown, "confirm_command")
         assert len(old["commands"]) == 2
         asked = await say(rt, "hmm that's not right")
         (result,) = asked.results
@@ -303,9 +289,9 @@ async def test_a_card_with_several_requests_expires_whole_when_its_values_are_di
             ActStatus.NEEDS_CLARIFICATION,
             ACT_VALUE_DISOWNED,
         )
-        stale = await _click_on(rt, old, "confirm")
+        stale = await click(rt, old, "confirm")
         assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 async def test_a_models_plan_that_disowns_the_open_cards_value_expires_it() -> None:
@@ -326,19 +312,19 @@ async def test_a_models_plan_that_disowns_the_open_cards_value_expires_it() -> N
     )
     async with desk_runtime("refund-desk", provider=provider) as (rt, store):
         shown = await say(rt, first)
-        (old,) = _cards(shown, "confirm_command")
+        (old,) = cards(shown, "confirm_command")
         asked = await say(rt, second)
-        assert _cards(asked, "provide_argument")[0]["argument"] == "amount"
-        stale = await _click_on(rt, old, "confirm")
+        assert cards(asked, "provide_argument")[0]["argument"] == "amount"
+        stale = await click(rt, old, "confirm")
         assert [b.code for b in stale.blocks] == ["turnframe.notice.card_stale"]
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 async def test_a_disowning_turn_with_no_card_open_asks_and_commits_nothing() -> None:
     async with desk_runtime("refund-desk") as (rt, store):
         response = await say(rt, "hmm that's not right")
         assert [r.status for r in response.results] == [ActStatus.NEEDS_CLARIFICATION]
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 # -- two equal requests in one turn ----------------------------------------------------------
@@ -348,7 +334,7 @@ async def test_an_extra_added_twice_is_two_commands_each_with_its_own_key() -> N
     async with desk_runtime("travel-desk") as (rt, store):
         response = await say(rt, "add breakfast twice")
         assert [r.status for r in response.results] == [ActStatus.READY_TO_EXECUTE] * 2
-        assert [e for e in await _events(store)] == [
+        assert [e for e in await committed(store)] == [
             (
                 "extra_added",
                 {"item": "breakfast", "quantity": 1, "unit_price": None, "paid_by": "traveller"},
@@ -365,17 +351,17 @@ async def test_one_for_me_and_one_for_someone_else_adds_two(said: str) -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         response = await say(rt, said)
         assert [r.status for r in response.results] == [ActStatus.READY_TO_EXECUTE] * 2
-        items = [e[1]["item"] for e in await _events(store)]
+        items = [e[1]["item"] for e in await committed(store)]
         assert len(items) == 2 and items[0] == items[1] and items[0] in ("kayak", "sim card")
 
 
 async def test_an_unsure_request_said_twice_waits_on_one_card_that_adds_both() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         shown = await say(rt, "add a kayak at 40 euros for me and one for Pedro")
-        (card,) = _cards(shown, "confirm_command")
+        (card,) = cards(shown, "confirm_command")
         assert [c["arguments"]["unit_price"] for c in card["commands"]] == [4000, 4000]
-        await _click_on(rt, card, "confirm")
-        assert [e[1]["item"] for e in await _events(store)] == ["kayak", "kayak"]
+        await click(rt, card, "confirm")
+        assert [e[1]["item"] for e in await committed(store)] == ["kayak", "kayak"]
 
 
 async def test_two_equal_requests_from_a_models_plan_stay_two_only_when_it_says_so() -> None:
@@ -396,7 +382,7 @@ async def test_two_equal_requests_from_a_models_plan_stay_two_only_when_it_says_
         provider = ScriptedProvider(name="scripted", script=[Answer(plan_json(plan))])
         async with desk_runtime("travel-desk", provider=provider) as (rt, store):
             await say(rt, text)
-            assert len(await _events(store)) == added
+            assert len(await committed(store)) == added
 
 
 def attrsevolve(act: OperationAct, **changes: Any) -> OperationAct:
@@ -432,20 +418,20 @@ async def test_when_do_we_fly_still_answers_the_departure() -> None:
 async def test_a_relative_move_counts_from_the_record_as_it_is_when_the_turn_is_reduced() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         first = await say(rt, "rebook the return flight to March 20")
-        (card,) = _cards(first, "confirm_command")
-        await _click_on(rt, card, "confirm")
+        (card,) = cards(first, "confirm_command")
+        await click(rt, card, "confirm")
         moved = await say(rt, "move the return flight two days later")
-        (later,) = _cards(moved, "confirm_command")
+        (later,) = cards(moved, "confirm_command")
         assert later["commands"][0]["arguments"] == {"leg": "return", "date": "2026-03-22"}
-        assert [e[1]["date"] for e in await _events(store)] == ["2026-03-20"]
+        assert [e[1]["date"] for e in await committed(store)] == ["2026-03-20"]
 
 
 async def test_a_relative_move_with_no_leg_to_count_from_is_asked_for_never_guessed() -> None:
     async with desk_runtime("travel-desk") as (rt, store):
         response = await say(rt, "rebook it two days later")
-        assert _cards(response, "confirm_command") == []
+        assert cards(response, "confirm_command") == []
         assert [r.status for r in response.results] == [ActStatus.NEEDS_CLARIFICATION]
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 @pytest.mark.parametrize(

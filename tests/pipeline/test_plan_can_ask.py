@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from desk_kit import ACCOUNT, CLOCK, desk_runtime, say
+from desk_kit import cards, click, committed, desk_runtime, say
 
 from turnframe.plan import (
     ActCondition,
@@ -33,29 +33,12 @@ pytestmark = pytest.mark.anyio
 LISBON = LabelTarget(label="Lisbon")
 
 
-def _cards(response: Any, kind: str) -> list[dict[str, Any]]:
-    return [
-        b.data
-        for b in response.blocks
-        if b.kind is BlockKind.CARD and b.data.get("interaction_kind") == kind
-    ]
-
 
 async def _click(rt: Runtime, response: Any, label: str, *, session_id: str = "s-1") -> Any:
-    session = await rt.open_session(account_id=ACCOUNT, session_id=session_id)
+    """Click ``label`` on the first card the response shows."""
     card = next(b.data for b in response.blocks if b.kind is BlockKind.CARD)
-    option = next(o for o in card["options"] if label in (o["label"], o["option_id"]))
-    return await rt.respond(
-        session=session,
-        interaction_id=card["interaction_id"],
-        option_id=option["option_id"],
-        expected_revision=card["expected_revision"] or 0,
-        at=CLOCK,
-    )
+    return await click(rt, card, label, session_id=session_id)
 
-
-async def _events(store: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(e.type, e.payload) for e in await store.list_events(ACCOUNT)]
 
 
 async def test_a_missing_argument_is_asked_for_and_the_next_turns_answer_completes_the_act() -> (
@@ -70,14 +53,14 @@ async def test_a_missing_argument_is_asked_for_and_the_next_turns_answer_complet
         )
         notice = next(b for b in asked.blocks if b.code == "turnframe.notice.needs_argument")
         assert notice.data["argument"] == "date"
-        assert _cards(asked, "provide_argument")[0]["argument"] == "date"
+        assert cards(asked, "provide_argument")[0]["argument"] == "date"
         answered = await say(rt, "March 22")
-        (card,) = _cards(answered, "confirm_command")
+        (card,) = cards(answered, "confirm_command")
         (command,) = card["commands"]
         assert command["arguments"] == {"leg": "return", "date": "2026-03-22"}
         assert command["shown"]["date"] == "Sun 2026-03-22"
         await _click(rt, answered, "confirm")
-        assert await _events(store) == [
+        assert await committed(store) == [
             ("rebooked", {"leg": "return", "date": "2026-03-22", "flight": None})
         ]
 
@@ -87,25 +70,25 @@ async def test_an_argument_with_finite_values_is_asked_with_them_as_options_a_cl
 ):
     async with desk_runtime("travel-desk") as (rt, store):
         asked = await say(rt, "rebook the flight to March 20")
-        (card,) = _cards(asked, "provide_argument")
+        (card,) = cards(asked, "provide_argument")
         assert [o["label"] for o in card["options"]] == ["outbound", "return"]
         chosen = await _click(rt, asked, "return")
-        (confirm,) = _cards(chosen, "confirm_command")
+        (confirm,) = cards(chosen, "confirm_command")
         assert confirm["commands"][0]["arguments"] == {"leg": "return", "date": "2026-03-20"}
-        assert await _events(store) == []
+        assert await committed(store) == []
 
 
 async def test_a_workflows_proposal_fills_a_missing_amount_and_the_card_shows_it() -> None:
     async with desk_runtime("refund-desk") as (rt, store):
         response = await say(rt, "refund order 1001")
-        (card,) = _cards(response, "confirm_command")
+        (card,) = cards(response, "confirm_command")
         (command,) = card["commands"]
         assert command["arguments"] == {"amount": 12000}
         assert (command["shown"], command["proposed"]) == ({"amount": "120.00 EUR"}, ["amount"])
         card_block = next(b for b in response.blocks if b.kind is BlockKind.CARD)
         assert "amount 120.00 EUR (proposed)" in card_block.text
         await _click(rt, response, "confirm")
-        assert await _events(store) == [("refund_requested", {"amount": 12000, "reason": ""})]
+        assert await committed(store) == [("refund_requested", {"amount": 12000, "reason": ""})]
 
 
 async def test_an_amount_in_another_currency_is_asked_about_never_converted() -> None:
@@ -113,9 +96,9 @@ async def test_an_amount_in_another_currency_is_asked_about_never_converted() ->
         response = await say(rt, "refund 20 dollars on order 1001")
         (result,) = response.results
         assert result.reason == ACT_UNREADABLE_ARGUMENT
-        assert _cards(response, "confirm_command") == []
-        assert _cards(response, "provide_argument")[0]["argument"] == "amount"
-        assert await _events(store) == []
+        assert cards(response, "confirm_command") == []
+        assert cards(response, "provide_argument")[0]["argument"] == "amount"
+        assert await committed(store) == []
 
 
 def _scripted(text: str, plan: UserTurnPlan) -> ScriptedProvider:
@@ -134,7 +117,7 @@ async def test_a_conditional_act_runs_when_its_condition_holds_at_reduction_time
     async with desk_runtime("travel-desk", provider=provider) as (rt, store):
         response = await say(rt, text)
         assert [r.status for r in response.results] == [ActStatus.READY_TO_EXECUTE]
-        assert await _events(store) == [("submitted", {})]
+        assert await committed(store) == [("submitted", {})]
 
 
 async def test_the_branch_not_taken_changes_nothing_and_says_why_with_a_stable_reason() -> None:
@@ -160,7 +143,7 @@ async def test_the_branch_not_taken_changes_nothing_and_says_why_with_a_stable_r
         assert first.detail == "discount valid holds"
         assert second.status is ActStatus.READY_TO_EXECUTE
         assert any(b.code == "turnframe.notice.condition_not_met" for b in response.blocks)
-        assert await _events(store) == [("field_set", {"field": "note", "value": "keep it"})]
+        assert await committed(store) == [("field_set", {"field": "note", "value": "keep it"})]
 
 
 async def test_the_rules_interpreter_reads_a_conditional_and_its_otherwise() -> None:
@@ -172,7 +155,7 @@ async def test_the_rules_interpreter_reads_a_conditional_and_its_otherwise() -> 
             ACT_CONDITION_NOT_MET,
             "turnframe.act.ready",
         ]
-        assert await _events(store) == [("field_set", {"field": "note", "value": "on time"})]
+        assert await committed(store) == [("field_set", {"field": "note", "value": "on time"})]
 
 
 async def test_acts_of_one_atomic_unit_commit_together_or_not_at_all() -> None:
@@ -199,7 +182,7 @@ async def test_acts_of_one_atomic_unit_commit_together_or_not_at_all() -> None:
         assert refused.rejection is not None and refused.rejection.code == "travel.extra_quantity"
         assert (pulled.status, pulled.reason) == (ActStatus.REJECTED, ACT_REJECTED_WITH_UNIT)
         assert alone.status is ActStatus.READY_TO_EXECUTE
-        assert await _events(store) == [("field_set", {"field": "budget", "value": 90000})]
+        assert await committed(store) == [("field_set", {"field": "budget", "value": 90000})]
 
 
 async def test_an_atomic_unit_with_an_act_to_confirm_waits_whole_behind_one_card() -> None:
@@ -217,11 +200,11 @@ async def test_an_atomic_unit_with_an_act_to_confirm_waits_whole_behind_one_card
     async with desk_runtime("travel-desk", provider=_scripted(text, plan)) as (rt, store):
         response = await say(rt, text)
         assert [r.status for r in response.results] == [ActStatus.AWAITING_CONFIRMATION] * 2
-        (card,) = _cards(response, "confirm_command")
+        (card,) = cards(response, "confirm_command")
         assert [c["operation"] for c in card["commands"]] == ["set_field", "rebook"]
-        assert await _events(store) == []
+        assert await committed(store) == []
         await _click(rt, response, "confirm")
-        assert [t for t, _ in await _events(store)] == ["field_set", "rebooked"]
+        assert [t for t, _ in await committed(store)] == ["field_set", "rebooked"]
 
 
 async def test_an_atomic_unit_whose_act_must_be_asked_about_holds_its_other_acts_back() -> None:
@@ -240,4 +223,4 @@ async def test_an_atomic_unit_whose_act_must_be_asked_about_holds_its_other_acts
         response = await say(rt, text)
         pulled, asked = response.results
         assert (pulled.reason, asked.reason) == (ACT_REJECTED_WITH_UNIT, ACT_MISSING_ARGUMENT)
-        assert await _events(store) == []
+        assert await committed(store) == []

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from turnframe._converter import converter
+from turnframe._evolve import evolve
 from turnframe._retry import retrying
 from turnframe.actors.actor import Actor, handler
 from turnframe.actors.hot_cases import case_guard
@@ -136,11 +137,12 @@ class ExecutionGate(Actor):
         if message.phase not in (TurnPhase.REDUCED, TurnPhase.EXECUTING):
             return await self.settled_report(account, turn.turn_id, reduction)
         work = await self._work(account, reduction)
-        entries = admission_entries(reduction)
         phase = message.phase
         admitted: dict[str, JournalRecord] = {}
         refused: set[str] = set()
         admissions = message.admitted
+        # The live path's seal admitted the entries already: they are built only to admit.
+        entries = admission_entries(reduction) if admissions is None else []
         if admissions is None and (entries or work.confirmed or work.declined):
             # Admission is the seal: from this transaction on, nothing re-interprets the turn.
             # (On the live path the session's seal transaction admitted the entries already.)
@@ -304,7 +306,7 @@ class ExecutionGate(Actor):
             self._on_outbox()
         report = report_of(plan, receipt)
         if receipt.phase is TurnPhase.DELIVERED:
-            return attrs.evolve(report, reply_stored=True)
+            return evolve(report, reply_stored=True)
         return report
 
     async def _prepare(

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import attrs
 
 from turnframe._converter import converter
+from turnframe._evolve import evolve
 from turnframe._retry import retrying
 from turnframe._strict import non_text_paths, storable_text
 from turnframe.actors.actor import Actor, handler
@@ -192,7 +193,7 @@ class SessionActor(Actor):
         self._directory = StoreCaseDirectory(store, workflows)
         self._workflow = ""
         self._thread = ThreadContext()
-        self._turn_ids: list[str] = []
+        self._turn_ids = _TurnOrder()
         self._focus: str | None = None
         self._anaphora: bool | None = None  # this session's choice; None: the runtime's
         self._reports: dict[str, ExecutionReport] = {}
@@ -224,7 +225,7 @@ class SessionActor(Actor):
         if stored:
             self._thread = converter.structure(stored, ThreadContext)
         turns = await self._store.list_session_turns(self._account, self._session)
-        self._turn_ids = [t.turn_id for t in turns]
+        self._turn_ids = _TurnOrder(t.turn_id for t in turns)
 
     async def on_stop(self) -> None:
         if self._settings.index_recall_on_stop:
@@ -460,7 +461,7 @@ class SessionActor(Actor):
                     # the narrator failed on this message, as an asked stage would have.
                     self._stage_failed("narrator", reply.message, reply.error)
             self._reports[turn.turn_id] = report
-            return attrs.evolve(record, phase=TurnPhase.COMMITTED)
+            return evolve(record, phase=TurnPhase.COMMITTED)
         if phase in (TurnPhase.COMMITTED, TurnPhase.COMPOSED):
             return await self._respond(turn, record)
         return await self._reload(turn, record)
@@ -502,7 +503,7 @@ class SessionActor(Actor):
         payload = _plan_payload(plan, interpretation)
         self._plans[turn.turn_id] = plan
         self._plan_payloads[turn.turn_id] = payload
-        return attrs.evolve(record, plan=payload)
+        return evolve(record, plan=payload)
 
     async def _keep_plan(self, turn: UserTurn, record: TurnRecord | None) -> TurnRecord | None:
         """After a failed step before the seal: store the live plan (``interpreted``) if it is
@@ -623,7 +624,7 @@ class SessionActor(Actor):
         self._reductions[turn.turn_id] = reduction
         self._contexts[turn.turn_id] = cases
         plan_json = record.plan if record.plan is not None else plan_payload
-        return attrs.evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
+        return evolve(record, phase=new_phase, reduction=payload, plan=plan_json)
 
     def _hot_case_wait(self) -> float:
         """How long one seal waits for a case another turn holds or writes: every wait of a
@@ -733,7 +734,7 @@ class SessionActor(Actor):
         assert narration is not None  # the store stored what the draft composed
         # The narrator's span, recorded as the gate answers: the composing itself ran inside
         # the execute span (in the bundle's transaction), so this one says what it made.
-        narrated = attrs.evolve(reply.message, execution=report)
+        narrated = evolve(reply.message, execution=report)
         await self._observed("narrator", narrated, _called(lambda _: narration, narrated))
         self._recall = self._recall.after(reply.recalled)
         return self._respond_delivered(
@@ -1065,6 +1066,41 @@ class SessionActor(Actor):
         return await observe_stage(turn_id, self._workflow, message, asked)  # telemetry hook
 
 
+class _TurnOrder:
+    """The session's turn ids in order (as a list of them answers ``in``, ``append``,
+    ``remove`` and ``index``), each one's position looked up instead of searched for: a long
+    session asks for it on every turn."""
+
+    __slots__ = ("_at", "_ids")
+
+    def __init__(self, ids: Iterable[str] = ()) -> None:
+        self._ids = list(ids)
+        self._at: dict[str, int] = {}
+        self._index_all()
+
+    def _index_all(self) -> None:
+        self._at.clear()
+        for position, turn_id in enumerate(self._ids):
+            self._at.setdefault(turn_id, position)  # the first, as list.index finds it
+
+    def __contains__(self, turn_id: object) -> bool:
+        return turn_id in self._at
+
+    def append(self, turn_id: str) -> None:
+        self._at.setdefault(turn_id, len(self._ids))
+        self._ids.append(turn_id)
+
+    def remove(self, turn_id: str) -> None:
+        self._ids.remove(turn_id)
+        self._index_all()
+
+    def index(self, turn_id: str) -> int:
+        try:
+            return self._at[turn_id]
+        except KeyError:
+            raise ValueError(f"{turn_id!r} is not in list") from None
+
+
 class _ReplyDraft:
     """A turn's reply but for its execution report: called inside the commit bundle's
     transaction (possibly on the store's thread) with the report, it composes the template
@@ -1088,7 +1124,7 @@ class _ReplyDraft:
 
     def __call__(self, report: ExecutionReport) -> BundleReply:
         try:
-            narration = self._narrator.compose(attrs.evolve(self.message, execution=report))
+            narration = self._narrator.compose(evolve(self.message, execution=report))
         except Exception as error:
             self.error = error  # reported by the session once the bundle answered
             raise

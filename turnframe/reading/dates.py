@@ -16,6 +16,7 @@ from datetime import date, datetime, timedelta
 import dateparser
 
 from turnframe.reading.numbers import with_digits
+from turnframe.reading.ordinals import ordinals_in_digits, past_day_alone
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -30,30 +31,6 @@ _SHAPE = re.compile(
     r")",
     re.IGNORECASE,
 )
-_ORDINALS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
-)
-_ORDINAL_WORDS = {w: n for n, w in enumerate(_ORDINALS.split(" "), start=1)}
-_ORDINAL_WORD = re.compile(
-    r"(?<!\w)(?:(twenty|thirty)[\s-]+)?(" + "|".join(_ORDINAL_WORDS) + r"|thirtieth)(?!\w)",
-    re.IGNORECASE,
-)
-
-
-def ordinals_in_digits(words: str) -> str:
-    """"the twenty-first of March" → "the 21st of March"."""
-
-    def digits(m: re.Match[str]) -> str:
-        tens = {"twenty": 20, "thirty": 30}.get((m.group(1) or "").casefold(), 0)
-        unit = m.group(2).casefold()
-        n = 30 if unit == "thirtieth" else tens + _ORDINAL_WORDS[unit]
-        suffix = "th" if 10 < n % 100 < 14 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        return f"{n}{suffix}"
-
-    return _ORDINAL_WORD.sub(digits, words)
-
-
 def read_calendar_date(words: str, now: datetime, *, order: str = "DMY") -> date | None:
     """The date ``words`` write (``None`` if they are not shaped like a calendar date)."""
     said = " ".join(words.split())
@@ -88,3 +65,6 @@ def read_shift(words: str) -> timedelta | None:
     count = 1 if m.group("count") in ("a", "an") else int(m.group("count"))
     days = count * (7 if m.group("unit").startswith("week") else 1)
     return timedelta(days=days if m.group("way") == "later" else -days)
+
+
+__all__ = ["ordinals_in_digits", "past_day_alone", "read_calendar_date", "read_shift"]

@@ -159,8 +159,15 @@ def completed_in_words(
 ) -> Act | None:
     """The card's act completed by words: a free-text value said in words (a field's, or an
     operation's free-text argument: "a snorkelling trip, 60 euros") still waits for a card that
-    shows it (any words read as free text; the user confirms they meant it)."""
+    shows it (any words read as free text; the user confirms they meant it), unless the answer
+    is a few plain words that can only be the value ("bike rental")."""
     act = answered_act(card, said)
+    if _plain_answer(said):
+        if isinstance(act, OperationAct) and card.argument in act.args:
+            # "a kayak": the thing itself, as a request names it ("add a kayak")
+            named = _ARTICLE.sub("", act.args[card.argument], count=1)
+            act = attrs.evolve(act, args={**act.args, card.argument: named or said})
+        return act
     snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
     workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
     if workflow is None:
@@ -176,6 +183,28 @@ def completed_in_words(
         return act
     field = workflow.field(act.field)
     return attrs.evolve(act, confirm=True) if field is not None and field.type is str else act
+
+
+_ARTICLE = re.compile(r"^\s*(?:a|an|the|some)\s+", re.IGNORECASE)
+#: A few plain words: letters, spaces, hyphens and apostrophes, nothing else.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z' -]{0,39}")
+#: Words that answer no question with a value: refusals, doubts and placeholders.
+_NOT_A_VALUE = re.compile(
+    r"(?:no|nope|nah|none|nothing|never\s*mind|cancel|stop|skip|forget\s+it|not\s+sure|idk"
+    r"|dunno|whatever|anything|something|any|the\s+usual|same|same\s+as\s+before|yes|yeah|ok"
+    r"|okay|sure|wait|hmm+|what|why|huh|maybe|later)",
+    re.IGNORECASE,
+)
+
+
+def _plain_answer(said: str) -> bool:
+    words = said.strip().rstrip(".!")
+    return (
+        _PLAIN.fullmatch(words) is not None
+        and len(words.split()) <= 4
+        and _NOT_A_VALUE.fullmatch(words) is None
+        and not _NOT_A_VALUE.match(words.split()[0] + " ")
+    )
 
 
 def text_answer(
@@ -194,13 +223,30 @@ def text_answer(
     parser = _parser_of(card, ctx)
     if parser is None:
         return None
+    proposes = _proposes(card, ctx)
     for words in _candidate_words(ctx.turn.text, plan.not_understood):
+        if proposes and share_of(words) is not None:
+            return card, words  # "half": that share of what the workflow proposes
         try:
             parser(words, ParseContext.of(ctx.turn, _state_of(card, ctx)))
         except ValueError:
             continue
         return card, words
     return None
+
+
+def _proposes(card: InteractionToCreate, ctx: ReductionContext) -> bool:
+    """Whether the operation argument the card asks for is one the workflow proposes."""
+    act = card.pending_acts[0] if len(card.pending_acts) == 1 else None
+    snapshot = None if card.case_id is None else ctx.cases.get(card.case_id)
+    workflow = None if snapshot is None else ctx.workflows.get(snapshot.workflow)
+    if not isinstance(act, OperationAct) or workflow is None:
+        return False
+    op = workflow.operation(act.operation)
+    argument = (
+        None if op is None else next((a for a in op.arguments if a.name == card.argument), None)
+    )
+    return argument is not None and argument.propose is not None
 
 
 def text_amendment(

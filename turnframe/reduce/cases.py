@@ -10,7 +10,9 @@ commands that need confirmation batched after the ready ones behind one confirm-
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Hashable, Mapping
+from datetime import date, datetime
 from typing import Any
 
 import attrs
@@ -27,6 +29,7 @@ from turnframe._identity import (
 )
 from turnframe.plan import OperationAct, SetFieldAct, StartCaseAct
 from turnframe.policy import AtomicityScope, CommandPolicy, needs_confirmation
+from turnframe.reading.ordinals import past_day_alone
 from turnframe.reduce.asking import ask_for_argument, ask_for_value
 from turnframe.reduce.conditions import conditions_hold
 from turnframe.reduce.shares import share_of
@@ -199,7 +202,7 @@ def _candidates(
             candidate = _operation_candidate(work, pos, op, act.args, ctx, case_id, state)
             if candidate is None:
                 continue
-            candidate.unsure = act.confirm
+            candidate.unsure = candidate.unsure or act.confirm
             key = (op.name, canonical_json(candidate.args))
             # "add breakfast twice": a repeat is its own command, never a restatement.
             if key in seen_ops and act.repeats is None:
@@ -251,8 +254,13 @@ def _field_candidates(
     for pos, _, _, _ in items[1:]:
         work.decide(pos, ActStatus.NO_CHANGE, ACT_DUPLICATE, first)
     pos, value, _, error = items[0]
-    if not work.value_of(pos).strip():  # "change the note": the value is asked for
-        detail = f"missing value: {name}"
+    field = workflow.field(name)
+    assert field is not None
+    said = work.value_of(pos)
+    # "change the note": the value is asked for; so is the month of "the 15th" gone by
+    month = _month_unsaid(field.type, said, work.ctx.turn.clock)
+    if not said.strip() or month:
+        detail = f"missing value: {name}" if not month else f"month not said: {name} {said!r}"
         asked = effective_act(work, pos)
         case_id = work.case_of(pos)
         if isinstance(asked, SetFieldAct) and case_id is not None:
@@ -268,8 +276,6 @@ def _field_candidates(
     if error is not None:
         work.decide(pos, ActStatus.REJECTED, ACT_INVALID_VALUE, pos, detail=error)
         return []
-    field = workflow.field(name)
-    assert field is not None
     args = {"field": name, "value": value_to_json(field, value)}
     root = work.root_act(pos)
     return [
@@ -303,6 +309,7 @@ def _operation_candidate(
         detail = f"unknown argument(s): {', '.join(unknown)}"
         work.decide(pos, ActStatus.REJECTED, ACT_UNKNOWN_ARGUMENT, pos, detail=detail)
         return None
+    texts, renamed = _named_by_another(op, texts, ctx)
     args: dict[str, Any] = {}
     proposed: list[str] = []
     # An argument counted from a current value ("a day later") comes after the one that
@@ -319,6 +326,7 @@ def _operation_candidate(
         try:
             value = _moved(argument, texts[name], args, declared, state)
             if value is None:
+                _month_said(argument.type, texts[name], ctx)
                 value = argument.parse(texts[name], ctx)
             args[name] = converter.unstructure(value, unstructure_as=argument.type)
             canonical_json(args[name])  # it becomes part of the command's identity
@@ -354,6 +362,7 @@ def _operation_candidate(
         return None
     return Candidate(
         proposed=tuple(proposed),
+        unsure=renamed,
         pos=pos,
         name=op.name,
         args=args,
@@ -579,6 +588,47 @@ def _plain(value: Any) -> str:
     if isinstance(value, str):
         return f"\u201c{value}\u201d"
     return canonical_json(value).decode("utf-8")
+
+
+def _named_by_another(
+    op: Operation[Any], texts: dict[str, str], ctx: ParseContext
+) -> tuple[dict[str, str], bool]:
+    """A required argument of a finite set not said, whose own parser reads (against the case
+    state) the words given to an optional one as one of its choices: the words name it ("move
+    item X-100 to …": the item's code names the part it is in). They go to the required
+    argument, the optional one is left unsaid, and a card shows the reading (``True``);
+    otherwise ``texts`` as they are."""
+    out = dict(texts)
+    renamed = False
+    for missing in op.arguments:
+        if not missing.required or missing.propose is not None or missing.name in out:
+            continue
+        if not missing.choices:
+            continue  # free words parse as anything: only a choice is named so
+        for other in op.arguments:
+            if other.required or other.name not in out:
+                continue
+            try:
+                if missing.parse(out[other.name], ctx) not in missing.choices:
+                    continue
+            except (ValueError, TypeError):
+                continue
+            out[missing.name] = out.pop(other.name)
+            renamed = True
+            break
+    return out, renamed
+
+
+def _month_unsaid(kind: Any, text: str, now: datetime) -> bool:
+    """Whether a date is said as a day of the month alone that has already passed this month
+    ("the 15th" on the 28th): it names no month, so the user is asked which one."""
+    return (kind is date or date in typing.get_args(kind)) and past_day_alone(text, now)
+
+
+def _month_said(kind: Any, text: str, ctx: ParseContext) -> None:
+    """``ValueError`` (the argument is asked for) when :func:`_month_unsaid`."""
+    if _month_unsaid(kind, text, ctx.now):
+        raise ValueError(f"{text.strip()!r}: which month? That day of this month has passed")
 
 
 def _moved(

@@ -1,4 +1,5 @@
-"""Shares of a workflow's proposal said in words: "half", "the whole thing", "the full amount".
+"""Shares of a workflow's proposal said in words: "half", "the whole thing", "the full amount",
+"1/2", "50%".
 
 An argument the workflow can propose (``Argument.propose``, e.g. what is left to refund) may be
 given as a share of that proposal; the reducer computes the value and a card shows it as
@@ -18,6 +19,13 @@ _SHARES = {
     "everything": 1.0,
     "all of it": 1.0,
     "in full": 1.0,
+    "1/2": 0.5,
+    "1/3": 1 / 3,
+    "1/4": 0.25,
+    "50%": 0.5,
+    "50 %": 0.5,
+    "100%": 1.0,
+    "100 %": 1.0,
 }
 
 

@@ -23,7 +23,13 @@ import attrs
 from turnframe.plan import LabelTarget, Target
 from turnframe.policy import needs_confirmation
 from turnframe.providers.rules.args import read_arguments
-from turnframe.providers.rules.shapes import DETERMINER, ICASE, TRAILING_FILLER, TRIM
+from turnframe.providers.rules.shapes import (
+    DETERMINER,
+    ICASE,
+    TRAILING_FILLER,
+    TRAILING_POLITENESS,
+    TRIM,
+)
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import GAP, Vocabulary, phrase_key
 from turnframe.references import AliasMatch
@@ -42,16 +48,23 @@ _SET = (
 )
 _FIELD_FORMS = (
     rf"{_SET}\s+(?:{DETERMINER}|an?\s+)?{_POSSESSOR}(?:(?:N)\s+)?(?P<f>F){_OWNER}"
+    # "change the email from a@old.pt to a@new.pt": the old value said before the new one
+    r"(?:\s+from\s+(?:(?!\s(?:to|as)\s).){1,60}?(?=\s+(?:to|as)\s))?"
     r"(?:\s+(?:down|up|back))?(?:\s+(?:to|as|into|until|till)\s+|\s*[:=]\s*|\s+-\s+"
     r"|\s+(?=in\s+(?:\d+|an?|[a-z]+)\s+(?:days?|weeks?|months?)(?!\w)))",
-    r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
+    # "set limit 2500 €", "change limit 3000": an amount alone right after the field
+    rf"{_SET}\s+(?:{DETERMINER})?(?P<f>F)"
+    r"\s+(?=[€$£]?\s?\d[\d.,]*(?:\s?(?:k|€|eur|euros?))?\s*[.!]?\s*$)",
+    r"(?:add(?:ing)?|writ(?:e|ing)|put(?:ting)?|set(?:ting)?|leav(?:e|ing)|includ(?:e|ing)|attach(?:ing)?|enter(?:ing)?"
+    r"|log(?:ging)?|record(?:ing)?|mak(?:e|ing)|jot(?:ting)?(?:\s+down)?|drop(?:ping)?"
     r"|(?:i|we)(?:\s+would|'d|\u2019d)\s+(?:like|love)"
     r"|(?:i|we)\s+(?:want|need)|what\s+(?:i|we)\s+(?:do\s+|really\s+)?(?:need|want)\s+is)\s+"
     r"(?:(?:this|it|that)\s+(?:in|on|into|to|as)\s+)?(?:(?:a|an|the|this|one|another)\s+)?"
     r"(?P<f>F)(?:\s+(?:on|for|to|of|in)\s+[^:\"\u201c]{1,48}?)?"
-    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading|that(?=\s+(?:we|i|he|she|they)\b))"
+    r"(?:\s*:\s*|\s+(?:saying|that\s+says|to\s+say|reading"
+    r"|that(?=\s+(?:we|i|he|she|they|you|it|the|a|an|my|our|his|her|their|this)\s))"
     r"\s+|\s+-\s+"
-    r"|\s+(?=[\"\u201c\u2018]|'(?=\w)))",
+    r"|(?<!from)(?<!\sto)(?<!\sas)\s+(?=[\"\u201c\u2018]|'(?=\w)))",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}"
     r"(?:\s+(?:is\s+now|is|are|(?:should|could|would|can)\s+(?:be|say|read)|will\s+be|becomes"
     r"|should\s+become|must\s+be"
@@ -94,8 +107,9 @@ _QUOTED = re.compile(
 #: "rename it to …" sets the workflow's field called "name" (or "title"), if it has one.
 _RENAME = re.compile(
     r"(?:(?:rename|renaming|retitle|re-name)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+"
-    r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+)?"
-    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?\s+(?:to|as)\s+"
+    r"|[\w-]+(?:'s)?|[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])(?:\s+[\w-]+){0,3}?"
+    r"(?:\s+from\s+[\"'\u201c\u2018][^\"'\u201d\u2019]+[\"'\u201d\u2019])?(?:\s+(?:to|as)\s+"
+    r"|(?<!from)(?<!\sto)(?<!\sas)\s+(?=[\"\u201c\u2018]|'(?=\w)))"
     r"|(?:name|call)\s+(?:it|this|that|(?:the|this|that|my|our)\s+[\w-]+)"
     r"\s+(?:to\s+|as\s+)?(?=[\"'\u201c\u2018]))(?P<v>.+)",
     ICASE | re.DOTALL,
@@ -135,7 +149,7 @@ _REQUEST_FRAME = (
     r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
     r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+(?:please|possibly|kindly|perhaps|just))*"
     r"(?:\s+(?:get|have|receive))?"
-    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+to(?:\s+(?:get|have))?"
+    r"|(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+to(?:\s+(?:get|have|make|do))?"
     r"|(?:please|kindly)\s+(?:have|get)\s+(?:it|this|that)"
     r"|(?:go\s+ahead\s+and|let'?s))"
 )
@@ -149,7 +163,7 @@ _ASKED_REQUEST = re.compile(f"{_REQUEST_LEAD}{_REQUEST_FRAME}{_REQUEST_TAIL}", I
 _ASKED_FIELD_FRAME = re.compile(
     r"(?:(?:please|kindly|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
     r"(?:(?:can|could|may|would|will)\s+(?:i|we|you)|would\s+you\s+mind"
-    r"|(?:is|would)\s+it\s+(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to)"
+    r"|(?:is|would)\s+(?:it\s+)?(?:be\s+)?possible\s+(?:for\s+(?:you|me|us)\s+)?to)"
     r"(?:\s+(?:please|possibly|kindly|perhaps|just))*\s+(?=[a-z])",
     ICASE,
 )
@@ -210,7 +224,10 @@ def clean_value(text: str, span: Span, aliases: Sequence[AliasMatch]) -> tuple[s
     """The value's words (trailing politeness dropped), aliases replaced by canonical names."""
     start, end = span
     body = text[start:end]
-    polite = TRAILING_FILLER.search(body)
+    # After a colon the words are the value as written ("note: arrives Friday instead"); only
+    # politeness at its end is dropped.
+    after_colon = text[:start].rstrip().endswith(":")
+    polite = (TRAILING_POLITENESS if after_colon else TRAILING_FILLER).search(body)
     if polite is not None:
         end = start + polite.start()
     while start < end and text[start] in TRIM:
@@ -261,6 +278,17 @@ def _bare(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
         r"(?:(?P<o>#?\d{3,}|(?-i:[A-Z])[\w-]*)\s+)?(?P<v>\S.*)",
+        ICASE | re.DOTALL,
+    )
+
+
+@functools.cache
+def _set_bare(field_pattern: str) -> re.Pattern[str]:
+    """ "set due date 13 march", "change email a@b.pt": a set verb, the field and its value
+    with nothing between; read only when the value is typed or quoted (see below)."""
+    return re.compile(
+        rf"{_SET}\s+{DETERMINER}?(?P<f>{field_pattern})\s+(?!(?:to|as|on|for|of|in|at)\s)"
+        r"(?P<v>\S.*)",
         ICASE | re.DOTALL,
     )
 
@@ -368,6 +396,7 @@ def read_field(
             value_span=value_span,
         )
     for bare in (
+        _set_bare(vocab.field_pattern).fullmatch(text, start, end),
         _bare_plain(vocab.field_pattern).fullmatch(text, start, end),
         _bare(vocab.field_pattern).fullmatch(text, start, end),
     ):
@@ -418,6 +447,10 @@ def read_field(
             if close > value_start + 1:
                 value_end = close + 1
         said = [] if closing is not None else targets.mentions(value_start, value_end)
+        if said and not text[value_start : said[0].start].strip(TRIM) and (
+            not text[said[-1].end : value_end].strip(TRIM)
+        ):
+            continue  # "set the email on order 1001": the record, and no value
         if said and said[-1].end == value_end:
             owner = re.search(_TRAILING_OWNER, text[value_start : said[-1].start], ICASE)
             if owner is not None:

@@ -31,6 +31,7 @@ from turnframe.providers.rules.shapes import (
     DEICTIC,
     DURATION,
     FOR_COUNT,
+    FRACTION,
     HEADCOUNT,
     ICASE,
     LEADING_ARTICLE,
@@ -50,10 +51,18 @@ from turnframe.providers.rules.shapes import (
 from turnframe.providers.rules.vague import DATE_HEDGE_AFTER, DATE_HEDGE_BEFORE
 from turnframe.providers.rules.vocabulary import phrase_key, spoken
 from turnframe.reading.numbers import NUMBER_WORDS as COUNT_WORDS
+from turnframe.reading.numbers import with_digits
 from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
 Span = tuple[int, int]
+#: Words before a number that say it is left out ("minus the minibar (15)", "except the 20").
+_EXCEPT = re.compile(
+    r"(?<!\w)(?:minus|less|except(?:\s+for)?|apart\s+from|excluding|excluded|other\s+than"
+    r"|but\s+not|not\s+counting|deducting|take\s+off|taking\s+off|after\s+deducting)"
+    r"\s+(?:(?:the|a|an|my|our|that|this)\s+)?(?:[\w-]+\s+){0,3}?\(?\s*$",
+    ICASE,
+)
 _PRICED = re.compile(r"(?<!\w)(?:at|for)\s+$", ICASE)
 _AS_NOUN = re.compile(r"\s+(?:as|for)\s+(?:(?:a|an|the|my|one)\s+)?(?P<noun>[a-z]+)$", ICASE)
 _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$", ICASE)
@@ -61,6 +70,21 @@ _FOR_SOMEONE = re.compile(r"(?:for|by)\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?$",
 _FOR_PRONOUN = re.compile(
     r"\s+for\s+(?:me|him|her|them|us|you|myself|himself|herself|themselves|ourselves)$", ICASE
 )
+#: "add for us 2 tickets": who the object is for, before it.
+_LEADING_FOR_PRONOUN = re.compile(
+    r"^(?:(?:for|to)\s+(?:me|us|him|her|them|you)|(?:me|us|them))\s+(?=\w)", ICASE
+)
+#: A piece that only says who the object is for: "for us", "for me".
+_FOR_WHOM_ONLY = re.compile(r"(?:for|to)\s+(?:me|us|him|her|them|you)[\s,]*", ICASE)
+#: After a field's name inside an object: a noun that makes one word of both ("a return
+#: transfer" is a transfer, not the return), i.e. no function word or value lead.
+_COMPOUND = re.compile(
+    r"(?!(?:for|to|on|of|in|at|about|saying|says|that|which|with|from|is|as|and|or|by|it|this"
+    r"|please|here|there|now|again|too)\b)[a-z][a-z-]+(?:\s|$)",
+    ICASE,
+)
+#: "15 euros each one": "one" belongs to the price said per unit.
+_EACH_ONE = re.compile(r"\s+(?:one|person|piece)(?!\w)", ICASE)
 #: The unit a count of a per-day thing was said in, before the thing ("days of …").
 _COUNTED_SPAN = re.compile(r"^(?:days?|weeks?)\s+of\s+(?=\w)", ICASE)
 _OBJECT_PRONOUN = re.compile(r"(?<!\w)(?:me|us|him|them|it)(?!\w)", ICASE)
@@ -77,9 +101,94 @@ _VALUE_END = re.compile(r"[,;]|\s(?:and|but)\s", ICASE)
 _FILLER = re.compile(
     r"(?:(?:i|we|you|me|us|my|our|a|an|the|to|please|kindly|want|need|would|like|'d|could|can"
     r"|may|get|have|is|it|be|possible|full|partial|some|just|so|and|also|hi|hello|hey|think"
-    r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's)[\s,']*)+",
+    r"|deserve|wish|ask|for|request|require|expect|demand|go|ahead|let's|make|do|issue"
+    r"|process)[\s,']*)+",
     ICASE,
 )
+
+
+#: A move by a number of days or weeks said with a direction word or "by", not with
+#: "later"/"earlier": "back by three days", "forward a day", "by a week", "two days back".
+_MOVE_BY = re.compile(
+    rf"(?<![\w-])(?<!for\s)(?:(?P<pre>back|forward|ahead|up|out)\s+)?(?P<by>by\s+)?"
+    rf"(?P<count>\d+|an?|{COUNT_WORDS.pattern})\s+(?P<unit>days?|weeks?)"
+    r"(?:\s+(?P<post>back|forward|ahead|out|further))?(?!\w)",
+    ICASE,
+)
+#: Verbs that say the way a date moves: later ("postpone", "push … back"), earlier
+#: ("bring … forward", "advance"); "move" says neither.
+_LATER_VERB = re.compile(r"(?<!\w)(?:postpon|delay|defer|push|put\s+off)\w*", ICASE)
+_EARLIER_VERB = re.compile(r"(?<!\w)(?:bring|brought|pull|advanc)\w*", ICASE)
+_PARTICLE = re.compile(r"(?<!\w)(?P<p>back|forward|ahead|earlier|later|sooner)(?!\w)", ICASE)
+_CLAUSE_EDGE = re.compile(r"[.!?;\n]")
+
+
+def _clause_before(text: str, start: int) -> str:
+    """The words of the sentence before ``start``: where a move's verb may stand."""
+    edges = [m.end() for m in _CLAUSE_EDGE.finditer(text, 0, start)]
+    return text[edges[-1] if edges else 0 : start]
+
+
+def _move_words(m: re.Match[str], around: str) -> str:
+    """ "back by three days" after "push" -> "3 days later"; the words as said when nothing
+    tells the way (the workflow cannot read them, so the user is asked)."""
+    said = " ".join(m.group(0).split())
+    particle = m.group("pre") or m.group("post")
+    if particle is None:
+        found = [p.group("p").casefold() for p in _PARTICLE.finditer(around)]
+        particle = found[-1] if found else None
+    if particle is None and m.group("by") is None:
+        return said  # "move it 2 days": which way?
+    particle = (particle or "").casefold()
+    later = _LATER_VERB.search(around) is not None
+    earlier = _EARLIER_VERB.search(around) is not None
+    if later == earlier:
+        return said
+    if later and particle not in ("", "back", "out", "further", "later"):
+        return said
+    if earlier and particle not in ("", "forward", "ahead", "up", "earlier", "sooner"):
+        return said
+    count = m.group("count").casefold()
+    number = "1" if count in ("a", "an") else with_digits(count)
+    unit = m.group("unit").casefold().rstrip("s") + ("" if number == "1" else "s")
+    return f"{number} {unit} {'later' if later else 'earlier'}"
+
+
+#: A purpose said after a request, with no value in it: "(now) so we don't lose it", "so that
+#: I can pay on time".
+_PURPOSE = re.compile(
+    r"(?:(?:now|today|asap|please)[\s,]+)*so\s+(?:that\s+)?(?:we|i|you|it|they|he|she)"
+    r"(?:['\u2019][a-z]+)?\s(?:[^\d\"'\u201c\u2018\u20ac$\u00a3@]|(?<=\w)'(?=\w))*",
+    ICASE,
+)
+_PRONOUNS = frozenset({"he", "she", "they"})
+#: A capitalised word inside a clause: a person's name, unless it opens a sentence.
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)(?<=\s)(?-i:[A-Z][a-z]+)(?!\w)")
+_NOT_NAMES = frozenset({"i", "i'm", "please", "thanks", "ok", "hi", "hello"})
+#: Past participles whose verb is not the participle without "-ed".
+_IRREGULAR = {"paid": "pay", "laid": "lay", "said": "say", "made": "make", "done": "do"}
+
+
+@functools.cache
+def _agent_cue(name: str) -> re.Pattern[str] | None:
+    """For an argument called ``<done>_by`` ("paid_by"): "<Name> pays (for it)", "<Name> will
+    pay it herself", "she'll pay": group ``who``; ``None`` for other names."""
+    m = re.fullmatch(r"(?P<done>[a-z]+)_by", name)
+    if m is None:
+        return None
+    done = m.group("done")
+    stems = {_IRREGULAR[done]} if done in _IRREGULAR else set()
+    if done.endswith("ed"):
+        stems |= {done[:-1], done[:-2]}  # "approved" -> approve, "signed" -> sign
+    if not stems:
+        return None
+    verb = "|".join(sorted(map(re.escape, stems), key=len, reverse=True))
+    return re.compile(
+        r"(?P<who>(?-i:[A-Z][a-z]+)|he|she|they)(?:['\u2019]ll|\s+will|\s+is\s+going\s+to)?"
+        rf"\s+(?:{verb})(?:s|es)?(?!\w)(?:\s+for)?(?:\s+(?:it|that|this|them|those))?"
+        r"(?:\s+(?:himself|herself|themselves|themself|personally))?",
+        ICASE,
+    )
 
 
 @functools.cache
@@ -202,6 +311,14 @@ class _Carver:
             for name in self.totals:
                 self.args[name] = f"\u2026 {self.args[name]} in total"
 
+    def excepted(self, start: int) -> None:
+        """ "… 1001 minus the minibar (15)", "everything except the 20 tax": a number said
+        as what to leave out is not the value asked for; it is made unreadable, so the user is
+        asked (or a card shows the rest), never the left-out part taken for the whole."""
+        for at, name in self.numbers:
+            if _EXCEPT.search(self.text, max(start, at - 40), at) and name in self.args:
+                self.args[name] = f"\u2026 {self.args[name]}"
+
     def for_counts(self, start: int, end: int) -> None:
         """ "a dinner for six", "a picnic for two": a number in words after "for" with nothing
         after it says for how many people as much as a price, and one thing for several
@@ -260,7 +377,11 @@ class _Carver:
 
     def shifts(self, start: int, end: int) -> None:
         """ "a day later" goes to an argument the workflow counts from a current value; the
-        reducer resolves it from the case state."""
+        reducer resolves it from the case state. A move said by its verb and a direction word
+        ("push … back by two days", "bring … forward a day", "postpone … by a week") is given
+        as "N days later/earlier"; one whose direction the words leave open ("move it back two
+        days": later or earlier?) is given as said, so the workflow cannot read it and the
+        user is asked."""
         for argument in self.op.arguments:
             if argument.current is None or argument.name in self.args:
                 continue
@@ -270,8 +391,30 @@ class _Carver:
                 self.args[argument.name] = m.group("shift")
                 self.consumed.append(m.span())
                 self.numbers.append((m.start(), argument.name))
+                continue
+            moved = self._move_by(start, end)
+            if moved is None:
+                continue
+            around = (
+                f"{_clause_before(self.text, start)}{self.text[start : moved.start()]} "
+                f"{self.text[moved.end() : end]}"
+            )
+            self.args[argument.name] = _move_words(moved, around)
+            self.consumed.append(moved.span())
+            self.numbers.append((moved.start(), argument.name))
 
-    def shares(self, start: int, end: int) -> None:
+    def _move_by(self, start: int, end: int) -> re.Match[str] | None:
+        """The first free move by some days; its direction word may be the operation's own
+        ("bring … forward a day": the phrase holds "forward", the move is "a day")."""
+        for m in _MOVE_BY.finditer(self.text, start, end):
+            if self.free(m.span()):
+                return m
+            bare = _MOVE_BY.match(self.text, m.start("count"), m.end("unit"))
+            if bare is not None and self.free(bare.span()):
+                return bare
+        return None
+
+    def shares(self, start: int, end: int, pattern: re.Pattern[str]) -> None:
         """ "half", "the whole thing", "some money" go to the argument the workflow proposes a
         value for; the reducer takes that share of the proposal, or asks for a vague one."""
         target = next(
@@ -284,7 +427,7 @@ class _Carver:
         )
         if target is None:
             return
-        for m in SHARE.finditer(self.text, start, end):
+        for m in pattern.finditer(self.text, start, end):
             if self.free(m.span()):
                 self.args[target.name] = m.group("share")
                 self.consumed.append(m.span())
@@ -302,6 +445,42 @@ class _Carver:
                     self.args[argument.name] = value
                     self.consumed.append((m.start(), value_end))
                     break
+            else:
+                self._agent(argument, start, end)
+
+    def _agent(self, argument: Argument, start: int, end: int) -> None:
+        """ "Pedro pays for it", "Ana will pay it herself": the one who does what an argument
+        called ``<done>_by`` names ("paid_by"), said as a name before the verb. A pronoun
+        ("she'll pay it herself") stands for the one name said before it in the clause;
+        with none or several, nothing is taken."""
+        pattern = _agent_cue(argument.name)
+        if pattern is None:
+            return
+        for m in pattern.finditer(self.text, start, end):
+            if not self.free(m.span()):
+                continue
+            who = m.group("who")
+            if who.casefold() in _PRONOUNS:
+                names = {
+                    n.group(0)
+                    for n in _NAME.finditer(self.text, start, m.start())
+                    if n.group(0).casefold() not in _NOT_NAMES
+                }
+                if len(names) != 1:
+                    return
+                who = names.pop()
+                # "a boat tour for Ana, she'll pay": "for Ana" says who, not what
+                said_for = re.search(
+                    rf"[\s,]+for\s+{re.escape(who)}(?!\w)", self.text[start : m.start()]
+                )
+                if said_for is not None and self.free(
+                    (start + said_for.start(), start + said_for.end())
+                ):
+                    self.consumed.append((start + said_for.start(), start + said_for.end()))
+            if self._takes(who, argument):
+                self.args[argument.name] = who
+                self.consumed.append(m.span())
+                return
 
     def _value_end(self, start: int, end: int) -> int:
         stop = _VALUE_END.search(self.text, start, end)
@@ -383,7 +562,7 @@ def _object_text(words: str, counted: bool, phrase_words: frozenset[str] = froze
     words = "".join(c for c in words if unicodedata.category(c) not in ("So", "Sk", "Cs"))
     words = " ".join(words.split())
     words = TRAILING_PREPOSITION.sub("", LEADING_PREPOSITION.sub("", words)).strip(TRIM)
-    words = _FOR_PRONOUN.sub("", words)
+    words = _LEADING_FOR_PRONOUN.sub("", _FOR_PRONOUN.sub("", words))
     if counted:  # "3 days of surf lessons": the days are the count, the lessons the object
         words = _COUNTED_SPAN.sub("", words, count=1)
     tail = _AS_NOUN.search(words)
@@ -435,10 +614,11 @@ def read_arguments(
     carver = _Carver(text=text, op=op, ctx=ctx, consumed=list(skip))
     object_arg = next((a for a in op.arguments if a.required and _is_text(a)), None)
     object_name = object_arg.name if object_arg is not None else None
+    carver.shares(start, end, FRACTION)  # before dates: "1/2 of what she paid" is no 1 Feb
     carver.shapes(DATE, "date", start, end)
     carver.shifts(start, end)
     carver.shapes(MONEY, "money", start, end)
-    carver.shares(start, end)
+    carver.shares(start, end, SHARE)
     carver.cues(start, end, object_name)
     carver.for_counts(start, end)  # "a dinner for six": how many people, not a price
     carver.shapes(PRICED, "number", start, end)  # "at 30 each": a price, "each" and all
@@ -460,8 +640,16 @@ def read_arguments(
     counted = len(carver.numbers) > counted_before
     carver.shapes(NUMBER, "number", start, end)
     carver.total_of_several()
+    carver.excepted(start)
     priced_per_person = carver.per_person()
+    for n, (a, b) in enumerate(carver.consumed):  # "15 euro each one": the "one" too
+        if carver.text[a:b].rstrip().casefold().endswith("each"):
+            one = _EACH_ONE.match(carver.text, b, end)
+            if one is not None:
+                carver.consumed[n] = (a, one.end())
     pieces = carver.leftover(start, end)
+    # "… so we don't lose it": why it is asked, never what (no value in it)
+    pieces = [p for p in pieces if _PURPOSE.fullmatch(text, *p) is None]
     unread: list[Span] = list(carver.dates)  # a date no argument takes: not read
     if object_start is not None:
         before = [p for p in pieces if p[1] <= object_start]
@@ -480,7 +668,10 @@ def read_arguments(
         if counted:
             value = _per_unit_object(value, text[start:end])
         key = phrase_key(value)
-        names_field = any(key == f or key.startswith(f + " ") for f in field_keys)
+        names_field = any(
+            key == f or (key.startswith(f + " ") and not _COMPOUND.match(key, len(f) + 1))
+            for f in field_keys
+        )
         beneficiary = _FOR_SOMEONE.match(words.strip(TRIM)) is not None
         if beneficiary:  # "one for Pedro": who it is for, not what it is
             unread += pieces
@@ -496,10 +687,14 @@ def read_arguments(
             carver.args[object_name] = value if choice is None else choice[0]
             if choice is not None and choice[1] and not _typed_other(choice[1], carver):
                 narrowed = True  # words beside the choice that no argument takes: unsure
-        elif value:
-            unread += pieces
+        elif value:  # "a payment of half": a lone "of" left beside a value says nothing
+            unread += [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
     numbers = tuple(name for _, name in sorted(carver.numbers))
-    words_pieces = [p for p in pieces if not _FUNCTION_ONLY.fullmatch(text, *p)]
+    words_pieces = [
+        p
+        for p in pieces
+        if not _FUNCTION_ONLY.fullmatch(text, *p) and not _FOR_WHOM_ONLY.fullmatch(text, *p)
+    ]
     split = narrowed or (object_name in carver.args and len(words_pieces) > 1)
     split = split or not priced_per_person
     return ArgumentReading(

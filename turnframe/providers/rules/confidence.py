@@ -50,7 +50,7 @@ from turnframe.providers.rules.vague import (
     vague_words,
 )
 from turnframe.providers.rules.vocabulary import Vocabulary
-from turnframe.reading.numbers import NUMBER_WORDS
+from turnframe.reading.numbers import NUMBER_WORDS, with_digits
 from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
@@ -394,6 +394,10 @@ def vet(
             changes = [i for i in changes if _named_here(plan.acts[i], words, vocab)]
         if not changes:
             continue
+        if not corrects and _count_restated(plan, changes, words):
+            continue  # "We are 2 persons, please add for us 2 museum tickets": the same 2
+        if not corrects and _dated_context(plan, changes, words, unread, vocab):
+            continue  # "we land on the 12th and … so can you add a tour": when, not what
         numbered = any(plan.notes[i].numbers for i in changes)
         narrowed = _QUALIFIER.search(words) or (_NEGATION.search(words) and _PORTION.search(words))
         if doubt.kind == "card" and narrowed and (numbered or _lacks_typed(plan, changes, vocab)):
@@ -601,6 +605,46 @@ def _lacks_typed(plan: PlanBuilder, changes: list[int], vocab: Vocabulary) -> bo
             ):
                 return True
     return False
+
+
+#: "we are 2 persons", "there will be three of us": how many people, said alone.
+_WE_ARE = re.compile(
+    rf"(?:we|there)\s+(?:are|will\s+be|'re)\s+(?P<n>\d+|{NUMBER_WORDS.pattern})"
+    r"(?:\s+(?:people|persons|adults|guests|travell?ers|of\s+us))?[\s,.!]*",
+    ICASE,
+)
+
+
+def _count_restated(plan: PlanBuilder, changes: list[int], words: str) -> bool:
+    """Words that only say how many people there are, a number one of the changes already
+    holds as a count: the same number said twice, not a second value."""
+    m = _WE_ARE.fullmatch(words.strip())
+    if m is None:
+        return False
+    said = with_digits(m.group("n").casefold())
+    for i in changes:
+        act = plan.acts[i]
+        held = act.args.values() if isinstance(act, OperationAct) else ()
+        if said in {with_digits(str(v).casefold()) for v in held}:
+            return True
+    return False
+
+
+def _dated_context(
+    plan: PlanBuilder, changes: list[int], words: str, unread: Evidence, vocab: Vocabulary
+) -> bool:
+    """Words before every change they could doubt, whose only value is a date none of those
+    changes takes, with no negation and none of the workflow's words: they say when things
+    happen around the request, not what it is."""
+    if not DATE.search(words) or _could_be_value_of(plan, changes, words, vocab):
+        return False
+    if any(_start(plan, i) < unread.end for i in changes):
+        return False
+    rest = DATE.sub(" ", words)
+    named = vocab.operation_regex.search(rest) or re.search(
+        rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", rest, ICASE
+    )
+    return not (_VALUE.search(rest) or _NEGATION.search(rest) or _HEDGE.search(rest) or named)
 
 
 def _could_be_value_of(

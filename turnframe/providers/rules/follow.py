@@ -48,7 +48,11 @@ _AGAIN = re.compile(
 #: said in place of the one it had (a count, an amount), read by the operation's parsers.
 _MORE = re.compile(
     r"(?:(?:and|also|plus)\s+)?(?:another\s+(?P<a>[^\s,;]+(?:\s+[^\s,;]+)?)"
-    r"|(?P<b>[^\s,;]+(?:\s+(?:euros?|eur|€))?)\s+more)(?:\s+please)?",
+    r"|(?P<b>[^\s,;]+(?:\s+(?:euros?|eur|€))?)\s+more)"
+    # "two more for the kids": who the more are for, when it names no one in particular
+    r"(?:\s+for\s+(?:the\s+kids|the\s+children|the\s+family|us|them|everyone|everybody"
+    r"|(?:the|my|our)\s+(?:other\s+)?(?:two|three|four|friends|parents|kids|children)))?"
+    r"(?:\s+please)?",
     ICASE,
 )
 
@@ -83,6 +87,16 @@ class FollowUp:
     continues: int | None = None  # the act it completes (cancelled and replaced), if any
 
 
+#: A clause that opens with a verb of its own (an order about the conversation, not another
+#: object of the request before it): "and stop wasting my time", "and hurry up".
+_OWN_VERB = re.compile(
+    r"[\s,]*(?:(?:and|but|so|then)\s+)?(?:please\s+)?(?:stop|quit|hurry|don['\u2019]?t|do\s+not"
+    r"|never|get\s+(?:it|this|on)|let\s+me|tell\s+me|call\s+me|email\s+me|write\s+me"
+    r"|answer|reply|respond)\b",
+    re.IGNORECASE,
+)
+
+
 def follow_up(
     text: str,
     span: Span,
@@ -95,6 +109,8 @@ def follow_up(
 ) -> FollowUp | None:
     """The act a verbless clause means, from the latest change of the turn (or, in a turn
     with none, from the previous turn's acts: "same for 1002", "and another one")."""
+    if _OWN_VERB.match(text, *span):
+        return None  # "… and stop wasting my time": a clause of its own, never an object
     index = plan.last_change()
     if index is None:
         earlier = [a for a in context if isinstance(a, SetFieldAct | OperationAct | QuestionAct)]
@@ -108,9 +124,12 @@ def follow_up(
     if quoted_field is not None:
         return quoted_field
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
-        repeat = attrs.evolve(previous, evidence=plan.evidence(span))
+        repeat = attrs.evolve(previous, evidence=plan.evidence(span), repeats=index)
         return FollowUp(act=repeat, note=Note(operation=previous.operation, args=previous.args))
     more = _more(text, span, previous, vocab, ctx, plan.evidence(span))
+    if more is not None and isinstance(more.act, OperationAct):
+        # "2 city cards and 2 more": another instance, never a restatement of the first
+        return attrs.evolve(more, act=attrs.evolve(more.act, repeats=index))
     if more is not None:
         return more
     m = _FRAME.fullmatch(text, *span)
@@ -169,6 +188,8 @@ def follow_up(
         return FollowUp(act=longer, note=note, continues=index)
     if not framed and not _has_object(op, reading.args):
         return None  # bare values that change given arguments: a correction, not read here
+    if _qualifier_object(op, reading.args):
+        return None  # "…, 30 total", "…, 30 per couple": how a value counts, not a new object
     # Another object ("and 2 city cards too", "and the return too") keeps the previous act's
     # other arguments except its counts and amounts, which describe the object they came with.
     args = dict(previous.args)
@@ -439,6 +460,27 @@ def _same_on(
 
 def _has_object(op: Any, args: dict[str, str]) -> bool:
     return any(a.name in args and a.required and a.type is str for a in op.arguments)
+
+
+#: Words that say how a value counts ("in total", "per couple", "each", "apiece", "both"):
+#: an object that starts with one is a qualifier of the value said beside it.
+_QUALIFIER = re.compile(
+    r"(?:in\s+)?total|altogether|all\s+in|per|each|apiece|both|all|a\s+piece|of\s+them"
+    r"|for\s+(?:all|both|everyone|each)",
+    ICASE,
+)
+
+
+def _qualifier_object(op: Any, args: dict[str, str]) -> bool:
+    """Whether the free-text object read from a verbless clause is only a qualifier of a
+    number beside it ("30 total" names no object called "total")."""
+    for a in op.arguments:
+        value = args.get(a.name)
+        if a.required and a.type is str and isinstance(value, str):
+            words = value.strip()
+            if _QUALIFIER.fullmatch(words) or re.match(r"per\s", words, ICASE):
+                return True
+    return False
 
 
 def _skip_lead(text: str, start: int, end: int) -> int:

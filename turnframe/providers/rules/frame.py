@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from turnframe.providers.rules.quoting import quoted_parts
 from turnframe.providers.rules.shapes import ICASE
 
 Span = tuple[int, int]
@@ -156,7 +157,10 @@ _USE_SAID = (
     touch via with it everything all the details update updated switch change changed for
     future correspondence messages emails it's its mails communication communications
     notifications invoices and just is here this that latest correct right current one
-    i i'm am i've have has been moved thanks thank so any anything else also"""
+    i i'm am i've have has been moved thanks thank so any anything else also
+    customer client user owner person buyer member contact he she they his her their them of
+    he's she's they've got a an as customer's client's user's owner's regarding concerning
+    about re"""
 )
 USE_WORDS = frozenset(_USE_SAID.split())
 #: An object that can only point ahead: "the following", "the following items", "the things
@@ -208,8 +212,12 @@ def signature(text: str, vocabulary: frozenset[str]) -> tuple[int, Span | None]:
     lines = [_stripped(text, span) for span in _lines(text)]
     end = len(text)
     last = len(lines)
+    # A line of dashes that closes a forwarded or quoted block is no signature delimiter.
+    quoted = quoted_parts(text)
     for index in range(max(1, len(lines) - _LOOK), len(lines)):
         span = lines[index]
+        if any(s <= span[0] and span[1] <= e for s, e in quoted):
+            continue
         if span[0] < span[1] and _is(_DELIMITER, text, span):
             end, last = span[0], index  # "-- ": everything after it is the signature
             break

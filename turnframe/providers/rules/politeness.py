@@ -66,6 +66,44 @@ _ANNOUNCE = re.compile(
     r"\s*)(?=\S)",
     ICASE,
 )
+#: A request to do a list, before the record the list is about: "Please do the following for
+#: case 1001: …" says "For case 1001: …".
+_DO_FOLLOWING = re.compile(
+    _OPENING + r"(?P<w>(?:(?:please|kindly|pls)\s+)?(?:(?:could|can|would|will)\s+you\s+"
+    r"(?:please\s+|kindly\s+)?)?(?:do|handle|action|make|process|sort(?:\s+out)?|take\s+care\s+of)"
+    r"\s+(?:all\s+)?(?:the\s+following|these|the\s+below)(?:\s+(?:things|changes|updates|items"
+    r"|requests|edits|points))?(?:\s+for\s+me)?\s+)(?=(?:for|on|with|regarding|about|in)\s+"
+    r"[^:\n.!?]{1,60}:)",
+    ICASE,
+)
+#: A count of requests announced before them: "two quick ones:", "a few things -".
+_COUNTED_LEAD = re.compile(
+    r"^\s*(?P<w>(?:(?:ok(?:ay)?|so|hi|hey|hello)[\s,!.]+)?(?:two|three|four|a\s+few|a\s+couple\s+of"
+    r"|couple\s+of|2|3|4)\s+(?:quick\s+|small\s+|little\s+|more\s+)?(?:ones|things|points|requests"
+    r"|updates|changes|items|bits)(?:\s+(?:please|for\s+you|today))?\s*[:\u2013\u2014-]\s*)(?=\S)",
+    ICASE,
+)
+#: A word that only counts the requests: "Second, …", "Thirdly: …", "And finally, …".
+_SEQUENCE = re.compile(
+    _OPENING + r"(?P<w>(?:and\s+)?(?:second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally"
+    r"|last\s+(?:one|thing|but\s+not\s+least))\s*[,:\u2013\u2014-]\s*)(?=\S)",
+    ICASE,
+)
+#: Who a request is for, said between its verb and its object ("add for us 2 tickets"), and
+#: "each one" after a price: the plain order is "add 2 tickets", "15 each".
+_FOR_US = re.compile(
+    r"(?<=[a-z])\s+(?P<w>for\s+(?:us|me|them|him|her)(?:\s+(?:both|all|two|2))?)(?=\s+(?:\d|a\s|an\s"
+    r"|one|two|three|four|five|six|some|the\s))",
+    ICASE,
+)
+_EACH_ONE = re.compile(r"(?<!\w)each(?P<w>\s+one)(?!\w)(?!\s+(?:of|is|was|has|will)\b)", ICASE)
+#: A request relayed in the writer's own message, quoted: 'My husband says: "put a note …"'.
+_RELAYED = re.compile(
+    _OPENING + r"(?P<w>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|asks|asked|wants)"
+    r"\s*[:,]?\s*(?P<q>[\"\u201c])(?=(?P<first>[a-z]+)))",
+    ICASE,
+)
+_CLOSES = {'"': '"', "\u201c": "\u201d"}
 #: A wrapper around a request, said as "could you" (group ``verb``: a gerund to say plainly).
 _ASK = re.compile(
     _OPENING + r"(?P<w>(?:please\s+)?(?:"
@@ -158,9 +196,27 @@ def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
 def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
     """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
     edits: list[Edit] = []
-    for m in (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text)):
+    leads = (*_SALUTATION.finditer(text), *_LEAD.finditer(text), *_ANNOUNCE.finditer(text))
+    counted = (*_COUNTED_LEAD.finditer(text), *_SEQUENCE.finditer(text))
+    for m in (*leads, *_DO_FOLLOWING.finditer(text), *counted):
         if not inside(kept, m.start("w"), m.start("w") + 1):  # its own colon may end it
             edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
+    for m in (*_FOR_US.finditer(text), *_EACH_ONE.finditer(text)):
+        start, end = m.span("w")
+        before = re.search(r"([a-z]+)\s*$", text[max(0, m.start() - 20) : m.start() + 1], ICASE)
+        if m.re is _FOR_US and (before is None or before.group(1).casefold() not in words):
+            continue  # only after a request's own verb ("add for us …")
+        if not inside(kept, start, end):
+            if m.re is _FOR_US:
+                end += 1  # the space after it goes too
+            edits.append(Edit(start=start, end=end, words=""))
+    for m in _RELAYED.finditer(text):
+        close = text.find(_CLOSES[m.group("q")], m.end())
+        known = m.group("first").casefold() in words
+        if close < 0 or text[close + 1 :].strip(" .!\n") or not known:
+            continue  # only a request the whole rest of the message is, that the reader knows
+        edits.append(Edit(start=m.start("w"), end=m.end(), words=""))
+        edits.append(Edit(start=close, end=close + 1, words=""))
     for m in _ASK.finditer(text):
         if inside(kept, m.start("w"), m.end()):
             continue

@@ -40,17 +40,32 @@ from turnframe.plan import Act, UserTurnPlan
 from turnframe.providers.base import ProviderAnswer, ProviderRequest, Purpose
 from turnframe.providers.errors import ProviderBadRequest
 from turnframe.providers.rules import recall
+from turnframe.providers.rules.asks import vague_ask
 from turnframe.providers.rules.builder import PlanBuilder, plan_to_json
 from turnframe.providers.rules.completions import complete_previous
 from turnframe.providers.rules.confidence import vet
+from turnframe.providers.rules.freetext import free_text, map_free_text, unwrapped
+from turnframe.providers.rules.notes import (
+    described_values,
+    judged_values,
+    whole_values,
+    wished_values,
+)
 from turnframe.providers.rules.objects import foreign_objects
+from turnframe.providers.rules.quoting import referred_values, senders_clauses
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
 from turnframe.providers.rules.refer import fill_from_story
 from turnframe.providers.rules.reversals import reverse_checked
 from turnframe.providers.rules.rewrites import prepared
-from turnframe.providers.rules.several import each_record_asked
-from turnframe.providers.rules.spelling import COMMAND_WORDS, correct, remap
+from turnframe.providers.rules.several import each_record_asked, each_record_changed
+from turnframe.providers.rules.spelling import (
+    COMMAND_WORDS,
+    Corrected,
+    correct,
+    keep_typed_words,
+    remap,
+)
 from turnframe.providers.rules.split import split_clauses
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.unnamed import read_repeats, read_unnamed
@@ -84,6 +99,9 @@ def _vocabulary(workflow: Workflow[Any]) -> Vocabulary:
     return vocabulary_of(workflow)
 
 
+_INVERTED = re.compile("[\u00bf\u00a1]")
+
+
 def _read(
     turn: UserTurn,
     vocab: Vocabulary,
@@ -102,6 +120,11 @@ def _read(
         return plan.plan()
     if recall.read_recollect(text, plan):  # a command: its cue is the words exactly as typed
         return plan.plan()
+    if _INVERTED.search(text):  # "¿Could you …?": the Spanish opening marks are only marks
+        turn = attrs.evolve(turn, text=_INVERTED.sub(" ", text))
+        text_read = Corrected(text=turn.text, original=text, swaps=())
+    else:
+        text_read = None
     names = {*case_labels, *(case_names or {})}
     name_words = frozenset(w.casefold() for n in names for w in re.findall(r"[A-Za-z]+", n))
     # Politeness, emphasis and dictation said plainly first (evidence maps back to the text).
@@ -109,15 +132,19 @@ def _read(
     plain = prepared(text, vocab.words | COMMAND_WORDS, vocab.record_nouns, numbers)
     if plain is not None:
         turn = attrs.evolve(turn, text=plain.text)
-    corrected = correct(turn.text, vocab.words, name_words)
+    corrected = correct(turn.text, vocab.words, name_words, verbs=frozenset(vocab.operation_verbs))
     context = (case_labels, focus_label, glossary, case_names, tuple(previous_acts), recall_pending)
     if corrected is None:
         read = _read_english(turn, vocab, *context)
     else:
         fixed = attrs.evolve(turn, text=corrected.text)
-        read = remap(_read_english(fixed, vocab, *context), corrected)
+        read = _read_english(fixed, vocab, *context)
+        read = remap(keep_typed_words(read, corrected, free_text(vocab.workflow)), corrected)
     if plain is not None:
         read = remap(read, plain)
+    if text_read is not None:
+        read = remap(read, text_read)
+    read = map_free_text(read, free_text(vocab.workflow), unwrapped)
     # In the user's own words (a typo fixed into an operation's word included): a reversed
     # request ("unsubmit", "undo the payment") never runs as the operation it reverses.
     return reverse_checked(read, text, vocab)
@@ -160,17 +187,29 @@ def _read_english(
     completed = disposition is None and complete_previous(
         text, plan=plan, vocab=vocab, targets=targets, ctx=reader.ctx, previous=previous_acts
     )
-    for clause in () if completed else split_clauses(text, vocab):
+    clauses = () if completed else split_clauses(text, vocab)
+    for clause in senders_clauses(clauses, text, plan):  # never a forwarded or quoted request
         if disposition is None or clause.start >= disposition.end:
             reader.read(clause)
     if recall_pending in ("asked", "presented"):
         recall.answer_in_own_words(text, plan)
+    # "add the following note to order 1002: … Thanks, Maria": the value whole, no sign-off.
+    whole_values(plan, text, vocab, targets, reader.ctx)
+    described_values(plan, vocab, reader.ctx)  # "set the email to her new address, V"
+    judged_values(plan)  # "the name is silly now": a verdict, never the new value
+    wished_values(plan, text, vocab, reader.ctx)  # "we want to leave in 2 weeks, set the date"
+    # "… charged us 25 for nothing. Can you fix that?": the one change the story implies, on a
+    # card, else the reducer asks what should change.
+    vague_ask(plan, text, vocab, targets, reader.ctx, previous_acts)
+    # "[forwarded: the tour is 20 a person] please add that for 2 people": on a card.
+    referred_values(plan, text, vocab, reader.ctx)
     # "… was charged 15 twice. Please undo it.": a carded request takes what the story named.
     fill_from_story(plan, text, vocab, reader.ctx, aliases)
     # "add a lamp twice", "… and one for Rui": two requests, read before they are vetted.
     read_repeats(plan)
     mentioned = lambda s, e: {m.label for m in targets.mentions(s, e)}  # noqa: E731
     each_record_asked(plan, lambda s, e: [m.label for m in targets.mentions(s, e)])
+    each_record_changed(plan, targets.labels, vocab.record_nouns)  # "… on both orders"
     # An operation asked to act on something it does not take is not that operation.
     foreign_objects(plan, vocab, mentioned)
     # A change the reading cannot vouch for waits for a card or asks (ADR 0019).

@@ -77,8 +77,73 @@ def asks_whether_allowed(body: str) -> bool:
     return _MAY_I_IF.match(body) is not None
 
 
+#: How people ask where a record stands without the word: "where are we with 1002?", "any news
+#: on it?", "is it sorted yet?", "has it been dealt with?".
+_WHERE_IT_STANDS = re.compile(
+    r"(?<!\w)(?:where\s+are\s+(?:we|things|you)\s+(?:with|on|at)|what['\u2019]?s\s+happening"
+    r"|what\s+is\s+happening|what['\u2019]?s\s+going\s+on|any\s+(?:news|updates?|progress|word)"
+    r"|(?:what['\u2019]?s|what\s+is)\s+the\s+(?:latest|news|progress|situation|state)"
+    r"|how['\u2019]?s\s+(?:it|that|this|\S+)\s+(?:going|coming\s+along|looking)"
+    r"|how\s+(?:is|are)\s+(?:\S+\s+){1,3}?(?:going|coming\s+along|looking)"
+    r"|(?:is|are|was|has|have)\s+(?:\S+\s+){1,4}?(?:(?:all|been|got|gotten|now|yet)\s+)*"
+    r"(?:sorted|sorted\s+out|dealt\s+with|handled|processed|taken\s+care\s+of|done|finished"
+    r"|settled|resolved|through|gone\s+through|complete|completed|ready)"
+    r"|did\s+(?:\S+\s+){1,4}?(?:go|get|come)\s+through)(?!\w)",
+    ICASE,
+)
+#: "how much was order 1001 again?", "what did it cost?": what a record cost.
+_WHAT_IT_COST = re.compile(
+    r"(?<!\w)(?:how\s+much\s+(?:was|is|were|are)\s+(?!\w+ed\b|there\b|left\b|still\b)"
+    r"|how\s+much\s+did\s+(?:\S+\s+){1,4}?(?:cost|come\s+to)"
+    r"|what\s+(?:did|does)\s+(?:\S+\s+){1,4}?cost"
+    r"|(?:what['\u2019]?s|what\s+(?:is|was|were))\s+the\s+(?:total|damage|price|bill|amount))",
+    ICASE,
+)
+
+
+#: Leaving and coming back said with a particle: "set off", "head out", "heading home".
+_SETTING_OFF = re.compile(
+    r"(?<!\w)(?:head|heading|set|setting|go|going|start|starting|fly|flying|take|taking)"
+    r"\s+(?:off|out|away)(?!\w)",
+    ICASE,
+)
+_COMING_HOME = re.compile(
+    r"(?<!\w)(?:head|heading|go|going|get|getting|fly|flying|come|coming"
+    r"|be|back)\s+(?:home|back)(?!\w)",
+    ICASE,
+)
+
+
+def _base_forms(word: str) -> set[str]:
+    """ "flying" → "fly", "leaving" → "leave", "getting" → "get": a verb's plain forms."""
+    if len(word) <= 5 or not word.endswith("ing"):
+        return set()
+    stem = word[:-3]
+    forms = {stem, stem + "e"}
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+        forms.add(stem[:-1])  # "getting" → "get"
+    return forms
+
+
+def _said(body: str) -> frozenset[str]:
+    """The content words of a question, with the plain words its idioms stand for."""
+    said = {_IRREGULAR.get(w, w) for w in tokens(body)}
+    said |= {f for w in list(said) for f in _base_forms(w)}
+    if _WHERE_IT_STANDS.search(body):
+        said |= tokens("status")
+    if _WHAT_IT_COST.search(body):
+        said |= tokens("cost")
+    if "home" in said:
+        said |= tokens("back")  # "when do we get home?": the way back
+    if _SETTING_OFF.search(body) and not _COMING_HOME.search(body):
+        said |= tokens("leave")  # "when do we set off?"
+    if _COMING_HOME.search(body):
+        said |= tokens("come back")  # "when are we heading home?"
+    return frozenset(said)
+
+
 def workflow_question(body: str, vocab: Vocabulary) -> str | None:
-    said = frozenset(_IRREGULAR.get(w, w) for w in tokens(body))
+    said = _said(body)
     for name, needed in vocab.questions:
         if needed <= said:
             return name

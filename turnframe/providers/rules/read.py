@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -87,14 +88,15 @@ from turnframe.providers.rules.questions import (
     read_question,
 )
 from turnframe.providers.rules.recall import recall_description
+from turnframe.providers.rules.refer import amount_pointed_at
 from turnframe.providers.rules.several import bare_question
 from turnframe.providers.rules.shapes import (
     CHITCHAT,
     FOLLOW_UP,
     ICASE,
     LEADING_FILLER,
-    MONEY,
     TRAILING_FILLER,
+    TRAILING_POLITENESS,
     TRIM,
 )
 from turnframe.providers.rules.split import Clause, marker_at, story
@@ -117,7 +119,8 @@ _LEADING_VALUE = re.compile(
 #: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
 _SECOND_OBJECT = re.compile(
     r"(?:,?\s+(?P<and>and)\s+(?:also\s+)?|,\s*)"
-    r"(?=(?:a|an|another|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+[a-z])",
+    r"(?=(?P<the>the\s+)?(?(the)|(?:a|an|another|one|two|three|four|five|six|seven|eight|nine"
+    r"|ten|\d+)\s+)[a-z])",
     ICASE,
 )
 #: A count before the object's words ("3 maps", "two guides"), not an amount ("35 euros").
@@ -176,7 +179,7 @@ _ASKS_WHETHER = re.compile(
     r"\s+(?:if|whether|when|how)\b",
     ICASE,
 )
-_QUOTE_PAIRS = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+_QUOTE_PAIRS = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 #: "can you …", "could you please …" right before a clause: a request said as a question.
 _ASKED_TO_DO = re.compile(
     r"(?<!\w)(?:can|could|would|will)\s+(?:you|u)"
@@ -194,9 +197,10 @@ _STAYS = re.compile(
 )
 #: "I've told you five times", "I said already that": a complaint before what was said.
 _TOLD_YOU = re.compile(
-    r"(?:i(?:['\u2019]ve|\s+have)?\s+)(?:told|said\s+to|written\s+to|asked)\s+you"
+    r"(?:i(?:['\u2019]ve|\s+have)?\s+)(?:(?:told|said\s+to|written\s+to|asked)\s+you"
+    r"|said|wrote|written|explained|mentioned)"
     r"(?:\s+(?:already|before|again\s+and\s+again|again|(?:\d+|[a-z]+)\s+times"
-    r"|so\s+many\s+times))*"
+    r"|so\s+many\s+times|twice|thrice|(?:this|it)\s+(?:already|before)))*"
     r"(?:\s+that)?[\s,:]+(?=(?:my|our|the)\s)",
     ICASE,
 )
@@ -214,6 +218,52 @@ _REPLACED = re.compile(
     r"(?:(?:on|for)\s+.{1,40})?$",
     ICASE,
 )
+#: "the second visit must be on 20 March": a thing, then the value it must have.
+_MUST_BE = re.compile(
+    r"(?:the|my|our|his|her|their)\s+(?P<subj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+"
+    r"(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:on\s+|at\s+)?(?P<v>\S.{0,40})",
+    ICASE,
+)
+
+
+#: "we want to take …", "I'd like to have …": a wish whose verb names no operation.
+_WANT_TO = re.compile(
+    r"(?:(?:we|i)\s+(?:(?:really|would|just|also|now)\s+|['\u2019]d\s+)*(?:want|need|like|wish)"
+    r"\s+to\s+)?(?:take|have|get|catch|make|put)\s+",
+    ICASE,
+)
+
+
+#: "… gives him the Wednesday off, so we want to take …": the wish after its reason.
+_SO_WE_WANT_TO = re.compile(
+    r"(?<=,\s)(?:so|and|therefore)\s+(?:we|i)\s+(?:(?:really|would|just|also|now)\s+"
+    r"|['\u2019]d\s+)*(?:want|need|like|wish)\s+to\s+(?:take|have|get|catch|make|put)\s+",
+    ICASE,
+)
+
+
+def _parses(argument: Any, words: str, ctx: ParseContext) -> bool:
+    try:
+        argument.parse(words, ctx)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+#: A request that calls what it acts on "it": "move it to 14 March instead".
+_CALLED_IT = re.compile(r"(?<!\w)(?:it|that\s+one|this\s+one)(?!\w)", ICASE)
+#: An object said as a pronoun only: "add one", "add it".
+_ONE_OF_THEM = re.compile(r"(?:one|it|one\s+of\s+(?:those|these|them))", ICASE)
+#: "what's a city card", "what is an e-bike exactly": a question about what a thing is.
+_WHAT_IS_A = re.compile(
+    r"(?:(?:and|so|but|ok(?:ay)?)\s+)?what(?:['\u2019]s|\s+is)\s+(?:an?\s+)"
+    r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?:\s+exactly)?[\s?]*",
+    ICASE,
+)
+#: "the following", "these" in a frame before a colon: the requests come after it.
+_POINTS_AHEAD = re.compile(
+    r"(?<!\w)(?:the\s+following|as\s+follows|below|these(?:\s+things)?)(?!\w)", ICASE
+)
 #: "I want to know …", "I'd also like to know …": a question's frame.
 _WANT_TO_KNOW = re.compile(
     r"i(?:['\u2019]d|\s+would|\s+just|\s+only|\s+also|\s+really)*\s+(?:want|like|need)\s+to"
@@ -225,11 +275,52 @@ _ITEM_OWNER = re.compile(
     r"(?:and\s+|also\s+|then\s+)*(?:for|on)\s+(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?",
     ICASE,
 )
+#: A clause joined to the one before: "and …", "also …", "plus …", "& …".
+_LEANS_BACK = re.compile(r"(?:(?<!\w)(?:and|also|plus)|&|,)\s*$", ICASE)
+#: A verb that makes a clause a request of its own ("and set …", "and change …").
+_A_VERB = re.compile(
+    r"(?<!\w)(?:set|change|update|modify|make|put|add|write|rename|move|switch|correct|fix"
+    r"|please|can|could|would|will|is|are|should)(?!\w)",
+    ICASE,
+)
+@functools.cache
+def _colon_field(field_pattern: str) -> re.Pattern[str]:
+    """ "note:", "note on 1001:", "the note for order 1001:": a field, its record, a colon."""
+    return re.compile(
+        rf"(?<!\w)(?P<f>{field_pattern})(?:\s+(?:on|for|to|of)\s+[^:\n]{{1,30}}?)?\s*:(?=\s*\S)",
+        ICASE,
+    )
+
+
+#: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
+_CHECKING = re.compile(
+    r"(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|ok|okay|still\s+(?:right|correct|valid))"
+    r"|(?:that'?s|this\s+is)\s+(?:right|correct)(?:\s*,?\s*(?:isn'?t\s+it|yes|no|right))?"
+    r"|right|correct|yes|no|isn'?t\s+it|am\s+i\s+right|can\s+you\s+(?:check|confirm)(?:\s+that)?"
+    r"|(?:could|can)\s+you\s+double[-\s]?check(?:\s+that)?)\s*\?*",
+    ICASE,
+)
 #: Words that send one thing somewhere, and words that make a value the one used from now on.
 _SEND_WORDS = frozenset({"send", "sending", "write", "writing", "reach", "get", "touch"})
 _FROM_NOW = frozenset(
-    {"now", "forward", "forwards", "future", "onwards", "instead", "new", "changed", "moved",
-     "updated", "latest", "current", "use", "using", "everything", "all"}
+    {
+        "now",
+        "forward",
+        "forwards",
+        "future",
+        "onwards",
+        "instead",
+        "new",
+        "changed",
+        "moved",
+        "updated",
+        "latest",
+        "current",
+        "use",
+        "using",
+        "everything",
+        "all",
+    }
 )
 #: A share of what the workflow proposes, said alone: "the full amount", "half", "all of it".
 _WHOLE_SHARE = re.compile(
@@ -257,7 +348,6 @@ _BARE_ASK = re.compile(
     ICASE,
 )
 #: Words that point back to something said before: "that payment", "do the same".
-_POINTS_BACK = re.compile(r"(?<!\w)(?:that|this|the\s+same)(?!\w)", ICASE)
 _FRAME_WORD = re.compile(r"^(?:to|into|as)\s+(?=\S)", ICASE)
 _FRAME_AT = re.compile(_FRAME_WORD.pattern.removeprefix("^"), ICASE)
 _WRONG_ONE = re.compile(
@@ -330,6 +420,7 @@ _HEDGE = re.compile(
     r"[\s,]+(?:(?:just\s+)?to\s+be\s+(?:safe|sure)|just\s+in\s+case)[\s.!]*$", ICASE
 )
 
+
 @functools.cache
 def _none(field_pattern: str) -> re.Pattern[str]:
     """ "no note", "none", "nothing at all": a correction that takes the change back."""
@@ -356,8 +447,9 @@ def _not_that(value: str) -> str:
     m = _NOT_THAT.search(value)
     if m is None:
         return value
-    denied = re.sub(r"^[\s,]*(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?", "", m.group(0),
-                    flags=ICASE).strip(" .!")
+    denied = re.sub(
+        r"^[\s,]*(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?", "", m.group(0), flags=ICASE
+    ).strip(" .!")
     words = denied.split()
     valued = any(c.isdigit() or c in "#€$£" for c in denied)
     if len(words) > 1 and not valued and not all(w[:1].isupper() for w in words):
@@ -492,6 +584,8 @@ class Reader:
         s, e = self._without_fillers(s, e)
         if s >= e:
             return
+        if clause.question and self._checking(s, e):
+            return
         told = _TOLD_YOU.match(self.text, s, e)
         if clause.marker is None and told is not None and told.end() < e:
             # "I've told you five times my email is V": the complaint, then the statement
@@ -501,6 +595,8 @@ class Reader:
             return
         if clause.marker is None and self._record_answered(s, e):
             return  # "pay 20" → which one? → "order 1001": the change on that record
+        if clause.marker is None and self._framed_before_colon(clause, s, e):
+            return  # "Please do the following for order 1001: set the note to …"
         listed = self._listed_item(clause, s, e) or self._announced(clause, s, e)
         if clause.marker is None and listed:
             return  # "please add the following:" and its items
@@ -536,10 +632,14 @@ class Reader:
             return
         if self._arrowed_before_a_field(clause, s, e):
             return
+        if clause.marker is None and self._verbless_after_operation(clause, s, e):
+            return
         asked = QUESTION_OPENING.match(body) is not None or _IF.match(body) is not None
         asked = asked and _WHAT_I_NEED.match(body) is None  # "what I need is a note: …"
         if self._action(clause, s, e, asked=asked, question_mark=clause.question):
             return
+        if clause.marker is None and self._wanted_choice(s, e):
+            return  # "the second visit must be on 20 March": that visit moved, on a card
         if clause.marker is None and (self._agreed(s, e) or self._implied(clause, s, e)):
             return  # "that works for me", "50 euros would be fair": a request without its verb
         if _STAYS.fullmatch(body):
@@ -604,8 +704,11 @@ class Reader:
             self._listed = attrs.evolve(op, args=args)
             return True
         act = OperationAct(
-            target=op.target, operation=op.operation, args=args,
-            evidence=self.plan.evidence((s, e)), confirm=True,
+            target=op.target,
+            operation=op.operation,
+            args=args,
+            evidence=self.plan.evidence((s, e)),
+            confirm=True,
         )
         self._emit(act, Note(operation=op.operation, args=args))  # its object is asked for
         return True
@@ -630,7 +733,9 @@ class Reader:
             return False
         args = {**listed.args, **reading.args}
         act = OperationAct(
-            target=listed.target, operation=listed.operation, args=args,
+            target=listed.target,
+            operation=listed.operation,
+            args=args,
             evidence=self.plan.evidence((s, e)),
         )
         self._emit(act, Note(operation=listed.operation, args=args))
@@ -666,7 +771,9 @@ class Reader:
         except ValueError:
             return False
         act = SetFieldAct(
-            target=target or self.targets.find(s, e, [span]), field=name, value=value,
+            target=target or self.targets.find(s, e, [span]),
+            field=name,
+            value=value,
             evidence=self.plan.evidence((s, e)),
         )
         self._emit(act, Note(field=name, span=(s, e)))
@@ -723,6 +830,20 @@ class Reader:
             self._emit(act, Note(field=act.field, span=(s, e)))
         return True
 
+    def _framed_before_colon(self, clause: Clause, s: int, e: int) -> bool:
+        """ "Please do the following for order 1001: set the note to …": a frame that
+        announces the requests and names their record, then the first request in the same
+        clause. The frame is read as one, the words after the colon as the next clause."""
+        colon = self.text.find(":", s, e)
+        if colon <= s or not self.text[colon + 1 : e].strip(TRIM):
+            return False
+        if _POINTS_AHEAD.search(self.text, s, colon) is None or not self._frame_words(s, colon):
+            return False
+        if not self._frame(attrs.evolve(clause, end=colon, intro=True), s, colon):
+            return False
+        self.read(attrs.evolve(clause, start=colon + 1, lead=colon + 1, question=False))
+        return True
+
     def _frame(self, clause: Clause, s: int, e: int) -> bool:
         """A clause that only frames the requests around it: it names their record ("Re:
         order 1002", "I'm <name>", "this is about my order 1001") before any change is read,
@@ -752,7 +873,8 @@ class Reader:
         shaped = [
             f.name
             for f in self.vocab.workflow.fields
-            if f.type is str and typed_value_ok(self.vocab, f.name, "some words", self.ctx) is False
+            if f.type is str
+            and typed_value_ok(self.vocab, f.name, "some words", self.ctx) is False
             and f.validate is not None
         ]
         if not shaped:
@@ -821,21 +943,22 @@ class Reader:
     def _implied_by_amount(self, s: int, e: int) -> bool:
         """ "… he mentioned 30 euros. can we do that": the one amount said elsewhere in the
         message, and the one operation argument it fits, on a card."""
-        if not _POINTS_BACK.search(self.text, s, e):
+        said = amount_pointed_at(self.text, s, e)
+        if said is None:
             return False
-        said = [m for m in MONEY.finditer(self.text) if not s <= m.start() < e]
-        if len({m.group("money").casefold() for m in said}) != 1:
-            return False
-        value = said[0].group("money")
+        value = said.group("money")
         options = [o for o in implied_places(value, self.vocab, self.ctx) if o[1] is not None]
         if len(options) != 1:
             return False
         name, argument = options[0]
         assert argument is not None
         args = {argument: value}
-        evidence = (*self.plan.evidence(said[0].span("money")), *self.plan.evidence((s, e)))
+        evidence = (*self.plan.evidence(said.span("money")), *self.plan.evidence((s, e)))
         act = OperationAct(
-            target=self.targets.default(), operation=name, args=args, evidence=evidence,
+            target=self.targets.default(),
+            operation=name,
+            args=args,
+            evidence=evidence,
             confirm=True,
         )
         self._emit(act, Note(operation=name, args=args, numbers=(argument,)))
@@ -937,11 +1060,14 @@ class Reader:
                 return True
             return False
         self._last_condition = reading.condition
-        if reading.unread is not None:
-            self.plan.not_understood(*reading.unread)
         a_start, a_end = reading.act_span
         rest = _OTHERWISE_INSIDE.search(self.text, a_start, a_end)
+        before = len(self.plan.acts)
         self._conditioned(clause, (a_start, rest.start() if rest else a_end), reading.condition)
+        # "only pay 1001 if the invoice is in — 40 euros": the value after the dash is
+        # the conditioned request's
+        if reading.unread is not None and not self._more_args(before, reading.unread):
+            self.plan.not_understood(*reading.unread)
         if rest is not None:
             self._conditional(clause, rest.start("tail"), a_end)
         elif reading.otherwise is not None:
@@ -1021,6 +1147,96 @@ class Reader:
                 return condition_named(words, self.vocab)
         return None
 
+    def _wanted_choice(self, s: int, e: int) -> bool:
+        """ "the second visit must be on 20 March": the subject is a choice of exactly one
+        operation's argument (the workflow's parser reads it) and the value one of its typed
+        arguments: that operation, on a card that shows both; anything else reads nothing."""
+        m = _MUST_BE.fullmatch(self.text, s, e)
+        if m is None:
+            return self._wanted_by_args(s, e)
+        subject, value = m.group("subj"), m.group("v").strip(TRIM)
+        found: list[tuple[str, dict[str, str]]] = []
+        for op in self.vocab.workflow.operations:
+            chosen = next(
+                (a for a in op.arguments if a.choices and _parses(a, subject, self.ctx)), None
+            )
+            typed = next(
+                (
+                    a
+                    for a in op.arguments
+                    if a is not chosen and a.type is not str and _parses(a, value, self.ctx)
+                ),
+                None,
+            )
+            if chosen is not None and typed is not None:
+                found.append((op.name, {chosen.name: subject, typed.name: value}))
+        if len(found) != 1:
+            return False
+        name, args = found[0]
+        act = OperationAct(
+            target=self.targets.find(s, e, [m.span("v")]),
+            operation=name,
+            args=args,
+            evidence=self.plan.evidence((s, e)),
+            confirm=True,
+        )
+        self._emit(act, Note(operation=name, args=args))
+        return True
+
+    def _wanted_by_args(self, s: int, e: int) -> bool:
+        """ "we want to have the second visit a day earlier": after "we want to <verb>",
+        words that exactly one operation reads whole as one of its choices and a typed value
+        (or a move of one): that operation, on a card."""
+        m = _WANT_TO.match(self.text, s, e) or _SO_WE_WANT_TO.search(self.text, s, e)
+        if m is None:
+            return False
+        found: list[tuple[str, dict[str, str]]] = []
+        for op in self.vocab.workflow.operations:
+            choice = next((a for a in op.arguments if a.required and a.choices), None)
+            if choice is None:
+                continue
+            reading = read_arguments(
+                op, self.text, m.end(), e, ctx=self.ctx, aliases=self.aliases
+            )
+            types = {a.name: a.type for a in op.arguments}
+            typed = [n for n in reading.args if n != choice.name and types.get(n) is not str]
+            said = reading.args.get(choice.name)
+            if reading.unread or not typed or said is None or not _parses(choice, said, self.ctx):
+                continue
+            found.append((op.name, reading.args))
+        if len(found) != 1:
+            return False
+        name, args = found[0]
+        act = OperationAct(
+            target=self.targets.default(),
+            operation=name,
+            args=args,
+            evidence=self.plan.evidence((s, e)),
+            confirm=True,
+        )
+        self._emit(act, Note(operation=name, args=args))
+        return True
+
+    def _more_args(self, since: int, span: Span) -> bool:
+        """Words that only give the one operation read since act ``since`` arguments it has
+        not got yet: they are added to it (and to its evidence). ``False`` otherwise."""
+        acts = [i for i in range(since, len(self.plan.acts))]
+        if len(acts) != 1 or not isinstance(self.plan.acts[acts[0]], OperationAct):
+            return False
+        act = self.plan.acts[acts[0]]
+        assert isinstance(act, OperationAct)
+        op = self.vocab.operation(act.operation)
+        more = read_arguments(
+            op, self.text, *span, ctx=self.ctx, aliases=self.aliases, object_start=span[1]
+        )
+        if more.unread or not more.args or set(more.args) & set(act.args):
+            return False
+        evidence = (*act.evidence, *self.plan.evidence(span))
+        self.plan.acts[acts[0]] = attrs.evolve(
+            act, args={**act.args, **more.args}, evidence=evidence
+        )
+        return True
+
     def _conditioned(self, clause: Clause, span: Span, condition: ActCondition) -> None:
         before = len(self.plan.acts)
         s, e = self._without_fillers(*span)
@@ -1032,7 +1248,7 @@ class Reader:
             if isinstance(act, OperationAct | SetFieldAct):
                 self.plan.acts[index] = attrs.evolve(act, condition=condition)
 
-    def _follow_up(self, s: int, e: int) -> bool:
+    def _follow_up(self, s: int, e: int, accept: Callable[[Act], bool] | None = None) -> bool:
         lead = _JOINED_BEFORE.search(self.text, max(0, s - 8), s)
         if lead is not None:  # "and a kayak tour at 35": the "and" a filler trim took off
             s = lead.start()
@@ -1045,7 +1261,7 @@ class Reader:
             ctx=self.ctx,
             context=self.previous,
         )
-        if found is None:
+        if found is None or (accept is not None and not accept(found.act)):
             return False
         if found.continues is None and self._unjoined_object(found.act, s, e):
             return False
@@ -1068,7 +1284,6 @@ class Reader:
         if not re.search(r"[.!?;\n]", self.text[said_before:s]):
             return False  # the same sentence: "add a guide, a city card"
         return _JOINED.search(self.text[s : max(e, self._clause_end)]) is None
-
 
     def _names_same_case(self, span: Span, target: Any) -> bool:
         """ "… on 1001" after a corrected value, when the act is already on that case."""
@@ -1111,7 +1326,10 @@ class Reader:
         lead = LEADING_FILLER.match(self.text[s:e])
         if lead is not None:
             s += lead.end()
-        tail = TRAILING_FILLER.search(self.text[s:e])
+        # "Note on 1001: guest arrives Friday instead": after a text field's colon the words
+        # are the value as written; only politeness at its end is not part of it.
+        trailing = TRAILING_POLITENESS if self._text_after_colon(s, e) else TRAILING_FILLER
+        tail = trailing.search(self.text[s:e])
         if tail is not None:
             e = s + tail.start()
         while s < e and self.text[s] in TRIM:
@@ -1119,6 +1337,14 @@ class Reader:
         while e > s and self.text[e - 1] in TRIM:
             e -= 1
         return s, e
+
+    def _text_after_colon(self, s: int, e: int) -> bool:
+        """Whether the clause names a plain-text field, then a colon, then its value."""
+        m = _colon_field(self.vocab.field_pattern).search(self.text, s, e)
+        if m is None:
+            return False
+        field = self.vocab.workflow.field(self.vocab.field_named(m.group("f")))
+        return field is not None and field.type is str and field.validate is None
 
     def _field_without_value(self, s: int, e: int) -> bool:
         """ "set the limit", "change the email on 1001", "rename it": a field named for a
@@ -1226,7 +1452,7 @@ class Reader:
         )
 
     def _take_back(self, clause: Clause, s: int, e: int) -> bool:
-        """"leave the X as it is", "forget the X part", "just the A": earlier acts of the
+        """ "leave the X as it is", "forget the X part", "just the A": earlier acts of the
         turn that the clause names (or, for "just", does not name) are taken back."""
         roots = taken_back(self.text, s, e, self.plan, self.vocab)
         for root in roots:
@@ -1238,6 +1464,51 @@ class Reader:
 
     def _add_cancel(self, index: int, span: Span) -> None:
         self._emit(CancelAct(cancels=self.plan.root(index), evidence=self.plan.evidence(span)))
+
+    def _verbless_after_operation(self, clause: Clause, s: int, e: int) -> bool:
+        """ "move the first one to 3 March and the second to 9 March": a clause joined by "and"
+        with no verb of its own, right after an operation, is that operation again with its
+        own arguments (the issue's follow-up rule), never a field change the words could also
+        spell (a field named like one of the operation's choices)."""
+        index = self.plan.last_change()
+        if index is None or not isinstance(self.plan.acts[index], OperationAct):
+            return False
+        joined = _JOINED.match(self.text[clause.start : e]) or _LEANS_BACK.search(
+            self.text, max(0, clause.start - 12), clause.start
+        )
+        if joined is None:
+            return False
+        if self.vocab.operation_regex.search(self.text, s, e) or _A_VERB.search(self.text, s, e):
+            return False
+        return self._follow_up(s, e, accept=self._same_object)
+
+    def _same_object(self, act: Act) -> bool:
+        """Whether ``act`` names no new free-text object ("and the limit to 500" is no new
+        object called "limit"): its arguments are choices, values and the object said before."""
+        index = self.plan.last_change()
+        if not isinstance(act, OperationAct) or index is None:
+            return False
+        before = self.plan.acts[index]
+        op = self.vocab.workflow.operation(act.operation)
+        if op is None or not isinstance(before, OperationAct):
+            return False
+        free = [a.name for a in op.arguments if a.type is str and not a.choices]
+        return all(act.args.get(n) == before.args.get(n) for n in free)
+
+    def _checking(self, s: int, e: int) -> bool:
+        """ "the email on 1001 is V, is that right?": a value stated, then asked to be checked.
+        The user may be asking what is on file, not changing it: the change waits for a card
+        that shows it (confirming it is their answer), never commits on the statement alone."""
+        if _CHECKING.fullmatch(self.text, s, e) is None:
+            return False
+        index = self.plan.last_change()
+        if index is None:
+            return False
+        act = self.plan.acts[index]
+        if not isinstance(act, SetFieldAct | OperationAct):
+            return False
+        self.plan.acts[index] = attrs.evolve(act, confirm=True)
+        return True
 
     def _keep(self, clause: Clause, s: int, e: int) -> bool:
         if NOTHING_ELSE.fullmatch(self.text, s, e) and self.plan.last_change() is not None:
@@ -1299,23 +1570,39 @@ class Reader:
     # -- actions ----------------------------------------------------------------------------
     def _it_is_the_field_asked(self, clause: Clause, s: int, e: int) -> bool:
         """ "What's the due date? Change it to March 13.": "it" is the field the previous
-        question asked about, when a question and a field share a name."""
+        question asked about, when a question and a field share a name; or the one field
+        the words nothing read before it name ("NO, NOT A LIMIT OF 500. set it to 5000")."""
         m = _MAKE_IT.match(self.text, s, e)
         if m is None or self.plan.last_change() is not None:
             return False
         asked = next((a for a in reversed(self.plan.acts) if isinstance(a, QuestionAct)), None)
         field = None if asked is None or asked.question is None else asked.question
-        if asked is None or field is None or self.vocab.workflow.field(field) is None:
-            return False
+        target = None if asked is None else asked.target
+        if field is None or self.vocab.workflow.field(field) is None:
+            field = self._field_said_unread(s)
+            target = None
+            if field is None:
+                return False
         value, _ = clean_value(self.text, (m.end(), e), self.aliases)
         if not value:
             return False
-        target = asked.target if asked.target is not None else self.targets.default()
+        target = target if target is not None else self.targets.default()
         act = SetFieldAct(
             target=target, field=field, value=value, evidence=self.plan.evidence((s, e))
         )
         self._emit(act, Note(field=field, span=(s, e)))
         return True
+
+    def _field_said_unread(self, before: int) -> str | None:
+        """ "NO I DID NOT ASK FOR A LIMIT OF 500. set it to 5000 euros": the one field named
+        in the words nothing read before ``before`` (what "it" stands for), or ``None``."""
+        named: set[str] = set()
+        pattern = re.compile(rf"(?<!\w)(?:{self.vocab.field_pattern})(?!\w)", ICASE)
+        for unread in self.plan.unread:
+            if unread.end > before:
+                continue
+            named |= {self.vocab.field_named(m.group(0)) for m in pattern.finditer(unread.text)}
+        return named.pop() if len(named) == 1 else None
 
     def _action(
         self, clause: Clause, s: int, e: int, *, asked: bool = False, question_mark: bool = False
@@ -1366,8 +1653,12 @@ class Reader:
             if objects:
                 # "add a city pass, 2 maps and a museum ticket": one operation per object.
                 first = read_operation(
-                    self.text, (s, objects[0][0]), self.vocab, self.targets,
-                    ctx=self.ctx, aliases=self.aliases,
+                    self.text,
+                    (s, objects[0][0]),
+                    self.vocab,
+                    self.targets,
+                    ctx=self.ctx,
+                    aliases=self.aliases,
                 )
                 if first is not None:
                     self._operation(clause, first, (s, objects[0][0]))
@@ -1425,9 +1716,7 @@ class Reader:
         its own (a change of that field); anything else is another object of the operation."""
         words = self._without_fillers(s, e)
         if words[0] < words[1]:
-            field = read_field(
-                self.text, words, self.vocab, self.targets, self.aliases, self.ctx
-            )
+            field = read_field(self.text, words, self.vocab, self.targets, self.aliases, self.ctx)
             if field is not None:
                 self._set_field(clause, field, words)
                 return
@@ -1446,9 +1735,7 @@ class Reader:
         if arrow is None:
             return False
         head = self.text[s : arrow.start()].strip(" ,;:")
-        named = re.fullmatch(
-            rf"(?:(?:the|my|our)\s+)?(?:{self.vocab.field_pattern})", head, ICASE
-        )
+        named = re.fullmatch(rf"(?:(?:the|my|our)\s+)?(?:{self.vocab.field_pattern})", head, ICASE)
         if named is not None or self.vocab.operation_regex.search(head):
             return False
         arrowed = read_arrowed_operation(
@@ -1486,7 +1773,11 @@ class Reader:
             if not _CASE_LIST_GAP.fullmatch(self.text, before.end, after.start):
                 return False
         head = read_operation(
-            self.text, (s, said[0].end), self.vocab, self.targets, ctx=self.ctx,
+            self.text,
+            (s, said[0].end),
+            self.vocab,
+            self.targets,
+            ctx=self.ctx,
             aliases=self.aliases,
         )
         if head is None or head.unread or head.target != LabelTarget(label=said[0].label):
@@ -1524,6 +1815,8 @@ class Reader:
         out: list[Span] = []
         for m in _SECOND_OBJECT.finditer(self.text, op.phrase_span[1], e):
             joined = m.group("and")
+            if m.group("the") is not None and (joined is None or not out):
+                continue  # "… and the X" is a further object only in a list already going
             if joined is not None:
                 if not _MEASURE.match(self.text, m.end(), e):
                     out.append((m.start(), m.start("and")))
@@ -1565,7 +1858,52 @@ class Reader:
     def _target_of(self, index: int) -> Any:
         return getattr(self.plan.acts[self.plan.root(index)], "target", None)
 
+    def _object_asked_about(self, reading: OperationReading) -> OperationReading:
+        """ "what's a city card and can you add one?": an object said only as "one" (or
+        "it") is the thing the question just before asked about."""
+        declared = self.vocab.operation(reading.operation)
+        name = next(
+            (a.name for a in declared.arguments if a.required and a.type is str and not a.choices),
+            None,
+        )
+        if name is None or _ONE_OF_THEM.fullmatch(reading.args.get(name, "")) is None:
+            return reading
+        asked = [a for a in self.plan.acts if isinstance(a, QuestionAct)]
+        if not asked or asked[-1] is not self.plan.acts[-1]:
+            return reading
+        m = _WHAT_IS_A.fullmatch(" ".join(ev.text for ev in asked[-1].evidence))
+        if m is None:
+            return reading
+        return attrs.evolve(reading, args={**reading.args, name: m.group("x")})
+
+    def _choice_said_before(self, reading: OperationReading, span: Span) -> OperationReading:
+        """ "move the outbound to 13 March" then "move it to 14 March instead": "it" is what
+        the previous turn's same operation named; a choice argument it left out is that one's
+        (only for an operation that waits for a card: the card shows it)."""
+        if _CALLED_IT.search(self.text, *span) is None or not self.previous:
+            return reading
+        op = self.vocab.operation(reading.operation)
+        if not needs_confirmation(op.policy, is_destructive=op.is_destructive):
+            return reading
+        earlier = [
+            a
+            for a in self.previous
+            if isinstance(a, OperationAct) and a.operation == reading.operation
+        ]
+        if len(earlier) != 1:
+            return reading
+        filled = {
+            a.name: earlier[0].args[a.name]
+            for a in op.arguments
+            if a.required and a.choices and a.name not in reading.args and a.name in earlier[0].args
+        }
+        if not filled:
+            return reading
+        return attrs.evolve(reading, args={**reading.args, **filled}, unsure=True)
+
     def _operation(self, clause: Clause, reading: OperationReading, span: Span) -> None:
+        reading = self._object_asked_about(reading)
+        reading = self._choice_said_before(reading, span)
         if clause.marker is not None:
             earlier = self.plan.latest(
                 lambda _, act, __: (
@@ -1576,9 +1914,6 @@ class Reader:
             )
             if earlier is not None:
                 self._add_cancel(earlier, (clause.lead, span[1]))
-        referred = self._amount_referred(reading, span)
-        if referred:  # "… agreed to 40 euros. Please make that payment": carded
-            reading = attrs.evolve(reading, args={**reading.args, **referred}, unsure=True)
         act = OperationAct(
             target=reading.target,
             operation=reading.operation,
@@ -1593,31 +1928,6 @@ class Reader:
         for unread in reading.unread:
             if not self._inner_correction(*unread):
                 self.plan.not_understood(*unread)
-
-    def _amount_referred(self, reading: OperationReading, span: Span) -> dict[str, str]:
-        """ "your colleague agreed to 40 euros. Please make that payment": a required
-        amount the request leaves out but points back to ("that", "this", "the same") is the one
-        amount said elsewhere in the message, when exactly one is; the act then waits for a
-        card. Two different amounts, or none, and nothing is taken."""
-        if not _POINTS_BACK.search(self.text, *span):
-            return {}
-        declared = self.vocab.operation(reading.operation)
-        missing = [
-            a for a in declared.arguments
-            if a.required and a.type is not str and a.name not in reading.args
-        ]
-        said = [m for m in MONEY.finditer(self.text) if not span[0] <= m.start() < span[1]]
-        out: dict[str, str] = {}
-        for argument in missing:
-            values: dict[Any, str] = {}
-            for m in said:
-                try:
-                    values[argument.parse(m.group("money"), self.ctx)] = m.group("money")
-                except (ValueError, TypeError):
-                    continue
-            if len(values) == 1 and len(said) == 1:
-                out[argument.name] = next(iter(values.values()))
-        return out
 
     def _inner_correction(self, s: int, e: int) -> bool:
         """ "pay 45 euros on 1001 I mean 54": a correction marker inside a clause, with
@@ -1830,8 +2140,9 @@ class Reader:
         if m.group("f") is not None:
             field = self.vocab.field_named(m.group("f"))
             named = self.plan.latest(
-                lambda _, act, note: isinstance(act, SetFieldAct | CorrectAct)
-                and note.field == field
+                lambda _, act, note: (
+                    isinstance(act, SetFieldAct | CorrectAct) and note.field == field
+                )
             )
             if named is None:
                 return False
@@ -1848,15 +2159,18 @@ class Reader:
         last = earlier[-1]
         evidence = self.plan.evidence((clause.lead, span[1]))
         said = self._named_cases(*span)
-        ends = bool(said) and re.fullmatch(
-            r"[\s,.!?]*", self.text[said[-1].end : span[1]]
-        ) is not None
+        ends = (
+            bool(said) and re.fullmatch(r"[\s,.!?]*", self.text[said[-1].end : span[1]]) is not None
+        )
         if ends:  # only the case said, with words that point at it: "I meant 1001"
             named = self.text[said[-1].start : said[-1].end].casefold()
             head = value[: max(0, value.casefold().rfind(named))]
-            ends = re.fullmatch(
-                rf"(?:{_ONLY_CASE.pattern}|(?:{self.vocab.record_nouns})s?\b\s*)*", head, ICASE
-            ) is not None
+            ends = (
+                re.fullmatch(
+                    rf"(?:{_ONLY_CASE.pattern}|(?:{self.vocab.record_nouns})s?\b\s*)*", head, ICASE
+                )
+                is not None
+            )
         if ends and len(value.split()) <= 3:  # "sorry, wrong order, I meant 1001"
             target = LabelTarget(label=said[-1].label)
             self._emit(attrs.evolve(last, target=target, evidence=evidence))
@@ -1899,7 +2213,10 @@ class Reader:
         name, said = fits[0]
         args = {**last.args, name: said}
         act = OperationAct(
-            target=last.target, operation=last.operation, args=args, evidence=evidence,
+            target=last.target,
+            operation=last.operation,
+            args=args,
+            evidence=evidence,
             confirm=True,
         )
         self._emit(act, Note(operation=last.operation, args=args, numbers=(name,)))
@@ -1918,8 +2235,9 @@ class Reader:
         if s >= e:
             return False
         op = self.vocab.operation(act.operation)
-        reading = read_arguments(op, self.text, s, e, ctx=self.ctx, aliases=self.aliases,
-                                 object_start=e)
+        reading = read_arguments(
+            op, self.text, s, e, ctx=self.ctx, aliases=self.aliases, object_start=e
+        )
         if reading.unread or not reading.args:
             return False
         self._add_cancel(index, (clause.lead, span[1]))
@@ -1960,4 +2278,3 @@ class Reader:
             self._emit(corrected, attrs.evolve(note, args=args))
             return True
         return False
-

@@ -77,10 +77,31 @@ def reverse_checked(plan: UserTurnPlan, text: str, vocab: Vocabulary) -> UserTur
         if not isinstance(act, OperationAct) or not act.evidence:
             continue
         said = reversed_word(text, act, vocab)
+        if said is None:
+            said = other_form(text, act)
         if said is not None:
             acts[index] = attrs.evolve(act, operation=said, args={}, confirm=False)
             changed = True
     return attrs.evolve(plan, acts=tuple(acts)) if changed else plan
+
+
+#: "… in loyalty points instead of money", "… as store credit rather than cash": the request is
+#: for the operation in a form put in place of the ordinary one (money, cash, a payment), which
+#: no workflow declares. A value said after "instead of" ("20 instead of 30") is a correction.
+_OTHER_FORM = re.compile(
+    r"(?<!\w)(?:instead\s+of|rather\s+than|in\s+place\s+of|and\s+not)\s+(?:(?:the|a|an|my|real)\s+)?"
+    r"(?:money|cash|a\s+payment|payment|bank\s+transfer|transfer|card)(?!\w)",
+    ICASE,
+)
+
+
+def other_form(text: str, act: OperationAct) -> str | None:
+    """The words asking for ``act`` in another form than the ordinary one, or None."""
+    for ev in act.evidence:
+        m = _OTHER_FORM.search(text, ev.start, ev.end)
+        if m is not None:
+            return m.group(0)
+    return None
 
 
 def reversed_word(text: str, act: OperationAct, vocab: Vocabulary) -> str | None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import attrs
 
-from turnframe.plan import LabelTarget, QuestionAct
+from turnframe.plan import LabelTarget, OperationAct, QuestionAct, SetFieldAct
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.completions import only_records
 from turnframe.providers.rules.shapes import ICASE
@@ -36,6 +36,42 @@ def each_record_asked(plan: PlanBuilder, mentions: Mentions) -> None:
         plan.acts[index] = attrs.evolve(act, target=LabelTarget(label=labels[0]))
         for label in labels[1:]:
             plan.add(attrs.evolve(act, target=LabelTarget(label=label)), Note())
+
+
+def _every(nouns: str) -> re.Pattern[str]:
+    """ "on both", "both orders", "all my orders", "each of the records": every record."""
+    owned = r"(?:\s+(?:of\s+)?(?:my|our|the|your|those|these))?"
+    return re.compile(
+        r"(?<!\w)(?:(?:on|for|to|in)\s+(?P<both>both)(?!\s+of\s+(?:us|you|them)|\s+(?:\w+\s+)?and)"
+        rf"(?:{owned}\s+(?:{nouns})s?)?|(?P<both2>both){owned}\s+(?:{nouns})s?"
+        rf"|(?:all|each|every){owned}\s+(?:{nouns})s?)(?!\w)",
+        ICASE,
+    )
+
+
+def each_record_changed(plan: PlanBuilder, labels: tuple[str, ...], nouns: str) -> None:
+    """ "set the note to 'x' on both orders", "… for all my records": a change that names no
+    record but all of them (both: when there are exactly two) is made on each, in the order
+    the records are listed. Only a change left without a record gets there."""
+    distinct = list(dict.fromkeys(lb for lb in labels if lb.strip()))
+    if len(distinct) < 2:
+        return
+    every = _every(nouns)
+    for index, act in enumerate(list(plan.acts)):
+        if not isinstance(act, SetFieldAct | OperationAct) or not act.evidence:
+            continue
+        if act.target != LabelTarget(label=""):
+            continue
+        said = " ".join(ev.text for ev in act.evidence).casefold()
+        values = [act.value] if isinstance(act, SetFieldAct) else list(act.args.values())
+        for value in values:  # "set the note to 'both orders checked'": words of the value
+            said = said.replace(value.casefold(), " " * len(value))
+        m = every.search(said)
+        if m is None or ((m.group("both") or m.group("both2")) and len(distinct) != 2):
+            continue
+        plan.acts[index] = attrs.evolve(act, target=LabelTarget(label=distinct[0]))
+        for label in distinct[1:]:
+            plan.add(attrs.evolve(act, target=LabelTarget(label=label)), plan.notes[index])
 
 
 _BARE = re.compile(

@@ -96,11 +96,17 @@ LEADING_VALUE = (
     rf"(?<![\w.,])(?:{_CURRENCY_FIRST}\s?{_NUMBER}"
     rf"|{_NUMBER}(?:\s?(?:[€$£¥₹]|{_CURRENCY}(?!\w)))?)"
 )
+_PER_UNIT = (
+    r"each|apiece|a\s+piece|pp|a\s+head|per\s+(?:person|head|unit|piece|item|ticket|day)"
+)
 #: A bare number said as a price ("at 30 each", "for 12 per day", "at 8/day"): group
 #: ``number``. A number followed by other words ("for 3 days") is not a price.
 PRICED = re.compile(
-    rf"(?<!\w)(?:at|for)\s+(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
-    r"(?:\s+(?:each|apiece|a\s+piece|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
+    # "…, 25 each", "30 apiece": with a word that makes it a price per unit, the number is a
+    # price without "at" too (never an object called "each").
+    rf"(?:(?<!\w)(?:at|for)\s+|(?<![\w.,])(?=\d+(?:[.,]\d{{1,2}})?\s+(?:{_PER_UNIT})(?!\w)))"
+    rf"(?P<number>\d+(?:[.,]\d{{1,2}})?|{NUMBER_WORDS.pattern})"
+    r"(?:\s+(?:each|apiece|a\s+piece|pp|(?:per|an?)\s+[a-z]+)(?!\w)|\s?/\s?[a-z]+(?!\w)"
     r"|(?![\w.,]|\s*[a-z]))",
     ICASE,
 )
@@ -139,6 +145,8 @@ SHARE = re.compile(
     r"|some\s+money|some|part(?:\s+of\s+it)?|a\s+bit|partially|a\s+partial\s+amount)(?!\w)",
     ICASE,
 )
+#: A share written as a fraction or a percentage ("1/2", "50%"): group ``share``.
+FRACTION = re.compile(r"(?<![\w/.,])(?P<share>1/[234](?![\d/])|(?:50|100)\s?%)")
 #: A number followed by a word ("3 boxes", "two tickets"): group ``count`` is the number.
 COUNT = re.compile(
     rf"(?<![\w.,])(?P<count>\d+|{NUMBER_WORDS.pattern})(?=\s+[a-z])", ICASE
@@ -160,7 +168,7 @@ LEADING_FILLER = re.compile(
     r"^(?:(?:please|kindly|ok(?:ay)?|so|well|now|just|and|also|then|plus|oh|hmm+|right"
     r"|alright|great|perfect|thanks|thank\s+you)(?:[\s,:]+|$)"
     r"|(?:dear|hi|hello|hey)\s+(?:support|team|there|all|folks)[\s,]+"
-    r"|(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|morning)[\s,!]+|only\s+"
+    r"|(?:good\s+(?:morning|afternoon|evening|day)|hello|hi|hey|morning)[\s,!]+|only\s+"
     r"|[:;]-?[()dp]+[\s,!]*|but[\s,]+"
     r"|(?:so\s+)?sorry\s+to\s+(?:bother|trouble|ask|disturb)(?:\s+you)?(?:\s+again)?(?:[\s,]+|$)"
     r"|(?:possibly|perhaps)\s+|for\s+now[\s,]+"
@@ -183,9 +191,14 @@ LEADING_FILLER = re.compile(
     ICASE,
 )
 #: Politeness at the end of a clause ("…, please", "… thanks").
+#: Politeness alone at the end of a text value written after "note:" (see read.py).
+TRAILING_POLITENESS = re.compile(
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+away|asap))+$", ICASE
+)
 TRAILING_FILLER = re.compile(
-    r"(?:[\s,]+(?:please|thanks|thank\s+you|(?<!from)\s*now|right\s+away|asap|for\s+me"
-    r"|instead|too|as\s+well))+$",
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|right\s+now|(?<!from)\s*now|right\s+away|asap"
+    r"|for\s+me|instead|too|as\s+well|immediately|at\s+once|straight\s+away|without\s+delay"
+    r"|this\s+(?:instant|minute)))+$",
     ICASE,
 )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -23,6 +24,7 @@ from rapidfuzz.distance import OSA
 from spellchecker import SpellChecker
 
 from turnframe.plan import Evidence, UserTurnPlan
+from turnframe.providers.rules.freetext import FreeText, map_free_text
 
 _WORD = re.compile(r"(?<![\w@.'])[A-Za-z]+(?![\w@'])")
 #: Where a clause opens: the start, or after a sentence end, a comma, a line break, a list marker.
@@ -41,10 +43,28 @@ _COMMANDS = (
 COMMAND_WORDS = frozenset(_COMMANDS.split(" "))
 #: Short-hands that are words of the interpreter once spelled out.
 SHORTHANDS = {
-    "pls": "please", "plz": "please", "thx": "thanks", "ty": "thanks", "fr": "for", "abt": "about",
-    "u": "you", "ur": "your", "wat": "what", "teh": "the", "whn": "when",
-    "wht": "what", "wut": "what", "wot": "what", "wats": "what's", "wots": "what's",
-    "wen": "when", "wens": "when's", "wich": "which", "hows": "how's", "hw": "how",
+    "pls": "please",
+    "plz": "please",
+    "thx": "thanks",
+    "ty": "thanks",
+    "fr": "for",
+    "abt": "about",
+    "u": "you",
+    "ur": "your",
+    "wat": "what",
+    "teh": "the",
+    "whn": "when",
+    "pleas": "please",
+    "wht": "what",
+    "wut": "what",
+    "wot": "what",
+    "wats": "what's",
+    "wots": "what's",
+    "wen": "when",
+    "wens": "when's",
+    "wich": "which",
+    "hows": "how's",
+    "hw": "how",
 }
 _COMMON = 1e-7  # a word more frequent than this in English is never a typo
 
@@ -79,7 +99,12 @@ def _limit(word: str) -> int:
     return 1 if len(word) <= 7 else 2
 
 
-def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
+def _closest(
+    word: str, vocabulary: Iterable[str], prefer: frozenset[str] = frozenset()
+) -> str | None:
+    """The one word of ``vocabulary`` closest to ``word`` within the bound; among the closest,
+    one of ``prefer`` (where a clause opens: the workflow's operation verbs, "archivd the
+    case" is "archive", not "archived") wins alone; a tie is never guessed."""
     lowered = word.casefold()
     limit = _limit(lowered)
     best: list[tuple[int, str]] = []
@@ -91,6 +116,12 @@ def _closest(word: str, vocabulary: Iterable[str]) -> str | None:
             best.append((distance, candidate))
     if not best:
         return None
+    nearest = min(d for d, _ in best)
+    preferred = {c for d, c in best if d == nearest and c in prefer}
+    # "archive" and its inflection "archives": the verb itself
+    preferred = {c for c in preferred if not any(c != o and c.startswith(o) for o in preferred)}
+    if len(preferred) == 1:
+        return preferred.pop()
     best.sort(key=lambda item: (item[0], len(item[1]) != len(lowered), item[1]))
     tied = sorted({c for d, c in best if d == best[0][0] and len(c) == len(best[0][1])})
     if len(tied) > 1:
@@ -132,14 +163,62 @@ def _derived(word: str, known: str) -> bool:
     return longer and (word.endswith(known) or word.startswith(known))
 
 
-def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Corrected | None:
-    """The text with typos of vocabulary words corrected, or ``None`` when nothing changed."""
+_EVERYDAY = 1e-4  # a word at least this frequent in English is an everyday word ("is")
+_TOKEN = re.compile(r"(?<![\w@.'])[A-Za-z]{1,9}(?![\w@'])")
+
+
+def _space_slipped(text: str, known: frozenset[str]) -> str:
+    """ "ho wmuch is left": a space typed one letter early or late between two words, when
+    moving that letter across it makes both words English, one of them the interpreter's
+    own, and one of them as typed is no word of English. The text keeps its length."""
+    english = _english()
+    out = list(text)
+    words = list(_TOKEN.finditer(text))
+    done = -1
+    for first, second in itertools.pairwise(words):
+        if first.start() <= done or second.start() != first.end() + 1 or text[first.end()] != " ":
+            continue
+        a, b = first.group(0), second.group(0)
+        if a.casefold() in known and b.casefold() in known:
+            continue
+        if (
+            english.word_usage_frequency(a.casefold()) > _COMMON
+            and english.word_usage_frequency(b.casefold()) > _COMMON
+        ):
+            continue
+        for left, right in ((a + b[0], b[1:]), (a[:-1], a[-1] + b)):
+            if not left or not right:
+                continue
+            pair = (left.casefold(), right.casefold())
+            if any(w in known and len(w) > 2 for w in pair) and all(
+                w in known or english.word_usage_frequency(w) > _EVERYDAY for w in pair
+            ):
+                out[first.start() : second.end()] = f"{left} {right}"
+                done = second.end()
+                break
+    return "".join(out)
+
+
+def correct(
+    text: str,
+    vocabulary: frozenset[str],
+    names: frozenset[str],
+    *,
+    verbs: frozenset[str] = frozenset(),
+) -> Corrected | None:
+    """The text with typos of vocabulary words corrected, or ``None`` when nothing changed;
+    a word that opens a clause is first taken for one of ``verbs`` (the operations' verbs)."""
     english = _english()
     pieces: list[str] = []
     swaps: list[tuple[int, int, int, int]] = []
     at = 0
     length = 0
     known = vocabulary | COMMAND_WORDS
+    original = text
+    text = _space_slipped(text, known)  # as long as the user's text: positions stay
+    slips = [
+        (i, i + 1, i, i + 1) for i, (a, b) in enumerate(zip(text, original, strict=True)) if a != b
+    ]
     for m in _WORD.finditer(text):
         word = m.group(0)
         lowered = word.casefold()
@@ -158,7 +237,8 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
                 continue  # a proper name
             if english.word_usage_frequency(lowered) > _COMMON:
                 continue
-            fixed = _closest(lowered, known)
+            opening = verbs if _opens_clause(text, m.start()) else frozenset()
+            fixed = _closest(lowered, known, opening)
             if fixed is None or _derived(lowered, fixed):
                 continue
         pieces.append(text[at : m.start()])
@@ -167,10 +247,17 @@ def correct(text: str, vocabulary: frozenset[str], names: frozenset[str]) -> Cor
         pieces.append(fixed)
         length += len(fixed)
         at = m.end()
-    if not swaps:
+    if not swaps and not slips:
         return None
     pieces.append(text[at:])
-    return Corrected(text="".join(pieces), original=text, swaps=tuple(swaps))
+    moved = []  # a slipped letter, where it stands once the words before it are corrected
+    for _, _, old, _ in slips:
+        if any(w[2] <= old < w[3] for w in swaps):
+            continue  # inside a word corrected as a whole
+        shift = sum((w[1] - w[0]) - (w[3] - w[2]) for w in swaps if w[3] <= old)
+        moved.append((old + shift, old + shift + 1, old, old + 1))
+    spans = sorted(swaps + moved)
+    return Corrected(text="".join(pieces), original=original, swaps=tuple(spans))
 
 
 def remap(plan: UserTurnPlan, corrected: Corrected) -> UserTurnPlan:
@@ -186,3 +273,21 @@ def remap(plan: UserTurnPlan, corrected: Corrected) -> UserTurnPlan:
     )
     unread = tuple(span(ev) for ev in plan.not_understood)
     return attrs.evolve(plan, acts=acts, not_understood=unread)
+
+
+
+def keep_typed_words(plan: UserTurnPlan, corrected: Corrected, free: FreeText) -> UserTurnPlan:
+    """The plan read from the corrected text, with every free-text value (a note, an item) in
+    the user's own words: a correction is for reading the request, never for what is written
+    ("cust called" stays "cust called", not "cost called"). Spans are in the corrected text."""
+
+    def typed(value: str, evidence: tuple[Evidence, ...]) -> str:
+        for ev in evidence:
+            at = corrected.text.find(value, ev.start, ev.end)
+            if at >= 0:
+                start = corrected.position(at, end=False)
+                end = corrected.position(at + len(value), end=True)
+                return corrected.original[start:end]
+        return value
+
+    return map_free_text(plan, free, typed)

@@ -67,16 +67,23 @@ def vague_value(value: str) -> bool:
     return bool(value.strip()) and _VAGUE_VALUE.fullmatch(value) is not None
 
 
-#: A value said to be a part without saying which: "partially", "part of it", "some of it".
+#: A value said to be a part without saying which: "partially", "part of it", "some of it";
+#: or an amount pointed at that was never said here: "the difference", "the amount we agreed
+#: on the phone", "what you promised".
 _PARTIAL = re.compile(
     r"(?<!\w)(?:partial(?:ly)?|partly|in\s+part|(?:a\s+)?part\s+of|some\s+of|a\s+portion"
-    r"|a\s+bit\s+of|a\s+little)(?!\w)",
+    r"|a\s+bit\s+of|a\s+little|the\s+difference"
+    r"|(?:the\s+)?(?:amount|sum|price|figure)\s+(?:that\s+)?(?:we|you|they|he|she|i|your\s+\w+)"
+    r"\s+(?:had\s+|have\s+)?(?:agreed|discussed|mentioned|promised|offered|quoted|said|settled)"
+    r"|(?:the\s+)?(?:agreed|promised|discussed|quoted|offered)\s+(?:amount|sum|price|figure)"
+    r"|what\s+(?:we|you|they|he|she)\s+(?:had\s+|have\s+)?(?:agreed|promised|offered|quoted))(?!\w)",
     ICASE,
 )
 
 
 def partial_words(words: str) -> str | None:
-    """Words that say a value is a part of something, without saying how much."""
+    """Words that say a value is a part of something, or one agreed elsewhere, without saying
+    how much: the workflow's proposal (the whole) never stands for it."""
     m = _PARTIAL.search(words)
     return None if m is None else m.group(0)
 

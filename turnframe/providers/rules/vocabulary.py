@@ -26,6 +26,11 @@ _STOP_WORDS = (
 _STOP = frozenset(_STOP_WORDS.split())
 
 
+#: English verbs that move a date earlier, for an operation with an argument counted from a
+#: current value (``Argument.current``): the workflow's own words name the later moves.
+_MOVES_EARLIER = ("bring ... forward", "pull ... forward", "brought ... forward")
+
+
 def phrase_key(text: str) -> str:
     """Case-, spacing- and article-insensitive key of a phrase."""
     return " ".join(w for w in text.casefold().split() if w not in ARTICLES)
@@ -140,6 +145,10 @@ def vocabulary_of(workflow: Workflow[Any]) -> Vocabulary:
     operations |= {
         s: o.name for o in workflow.operations for s in workflow.synonyms.get(o.name, ())
     }
+    for o in workflow.operations:  # a date it moves: "bring the first one forward a day"
+        if any(a.current is not None for a in o.arguments):
+            for phrase in _MOVES_EARLIER:
+                operations.setdefault(phrase, o.name)
     for phrase, name in list(operations.items()):
         for form in inflections(phrase):
             operations.setdefault(form, name)
