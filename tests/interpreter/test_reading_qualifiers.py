@@ -160,3 +160,20 @@ async def test_a_field_joined_after_an_extra_is_still_the_field() -> None:
         },
     )
     assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add a kayak at about 40 euros",
+        "add a kayak for roughly €40",
+        "add a boat trip, around 40 each",
+        "add a kayak at approx. 40 euros for me and one for Pedro",
+    ],
+)
+async def test_an_estimated_price_is_asked_about_and_its_hedge_is_never_part_of_the_item(
+    said: str,
+) -> None:
+    graded = await talk("travel-desk", (said,), {"ends_with": "clarification"})
+    assert graded.events == (), graded.events
+    assert "card:provide_argument" in graded.shown

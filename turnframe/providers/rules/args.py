@@ -56,6 +56,12 @@ from turnframe.references import AliasMatch
 from turnframe.workflow import Argument, Operation, ParseContext
 
 Span = tuple[int, int]
+#: Words before an amount that make it an estimate ("at about 40", "for roughly 30 euros").
+_HEDGE_BEFORE = re.compile(
+    r"(?<!\w)(?:(?:at|for|of|costs?|is)\s+)?(?:about|around|roughly|approx(?:imately|\.)?"
+    r"|circa|ca\.|maybe|perhaps|something\s+like|more\s+or\s+less|~)\s*[€$£]?\s*$",
+    ICASE,
+)
 #: Words before a number that say it is left out ("minus the minibar (15)", "except the 20").
 _EXCEPT = re.compile(
     r"(?<!\w)(?:minus|less|except(?:\s+for)?|apart\s+from|excluding|excluded|other\s+than"
@@ -317,6 +323,15 @@ class _Carver:
         asked (or a card shows the rest), never the left-out part taken for the whole."""
         for at, name in self.numbers:
             if _EXCEPT.search(self.text, max(start, at - 40), at) and name in self.args:
+                self.args[name] = f"\u2026 {self.args[name]}"
+
+    def hedged_amounts(self, start: int) -> None:
+        """ "at about 40 euros", "for roughly 30": an amount said as an estimate is asked
+        about (made unreadable), and the words that hedge it are never part of the object."""
+        for at, name in self.numbers:
+            hedge = _HEDGE_BEFORE.search(self.text, max(start, at - 30), at)
+            if hedge is not None and name in self.args and self.free(hedge.span()):
+                self.consumed.append(hedge.span())
                 self.args[name] = f"\u2026 {self.args[name]}"
 
     def for_counts(self, start: int, end: int) -> None:
@@ -641,6 +656,7 @@ def read_arguments(
     carver.shapes(NUMBER, "number", start, end)
     carver.total_of_several()
     carver.excepted(start)
+    carver.hedged_amounts(start)
     priced_per_person = carver.per_person()
     for n, (a, b) in enumerate(carver.consumed):  # "15 euro each one": the "one" too
         if carver.text[a:b].rstrip().casefold().endswith("each"):
