@@ -177,3 +177,17 @@ async def test_an_estimated_price_is_asked_about_and_its_hedge_is_never_part_of_
     graded = await talk("travel-desk", (said,), {"ends_with": "clarification"})
     assert graded.events == (), graded.events
     assert "card:provide_argument" in graded.shown
+
+
+@pytest.mark.parametrize(
+    ("said", "item"),
+    [
+        ("We talked about a sauna and a wine tasting; add only the wine tasting", "wine tasting"),
+        ("please just add a beach towel", "beach towel"),
+    ],
+)
+async def test_a_focus_word_before_the_item_is_no_part_of_its_name(said: str, item: str) -> None:
+    added = {"case": "lisbon", "type": "extra_added", "data": {"item": item}}
+    graded = await talk("travel-desk", (said,), {"events": [added], "ends_with": "committed"})
+    assert not graded.wrong_commits, graded.events
+    assert [e["data"]["item"] for e in graded.events] == [item], graded.events

@@ -273,7 +273,10 @@ DEICTIC = re.compile(
 LEADING_PREPOSITION = re.compile(r"^(?:(?:at|for|to|on|of|with|by|in|from|about)\s+)+", ICASE)
 TRAILING_PREPOSITION = re.compile(r"(?:\s+(?:at|for|to|on|of|with|by|in|from|and))+$", ICASE)
 LEADING_ARTICLE = re.compile(
-    r"^(?:(?:one\s+more|a\s+second|an\s+additional|a|an|the|some|another|more)\s+)+", ICASE
+    # "only the kayak tour", "just a towel": a focus word before the article is no part of it
+    r"^(?:(?:only|just|simply|merely|one\s+more|a\s+second|an\s+additional|a|an|the|some"
+    r"|another|more)\s+)+",
+    ICASE,
 )
 #: An object that names nothing ("some stuff for the kids", "something nice"): asked about.
 VAGUE_OBJECT = re.compile(
