@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from turnframe.providers.rules.quoting import quoted_parts
+from turnframe.providers.rules.quoting import line_spans, quoted_parts
 from turnframe.providers.rules.shapes import ICASE
 
 Span = tuple[int, int]
@@ -178,16 +178,6 @@ LIST_OBJECT = re.compile(
 _LOOK = 12  # a signature is a few short lines; the look-back from the end stays bounded
 
 
-def _lines(text: str) -> list[Span]:
-    out: list[Span] = []
-    at = 0
-    for m in re.finditer(r"\n", text):
-        out.append((at, m.start()))
-        at = m.end()
-    out.append((at, len(text)))
-    return out
-
-
 def _stripped(text: str, span: Span) -> Span:
     s, e = span
     while s < e and text[s] in " \t\r":
@@ -209,7 +199,7 @@ def signature(text: str, vocabulary: frozenset[str]) -> tuple[int, Span | None]:
     lines or a mail program's line, or everything after a signature delimiter ("-- "); a mail
     program's lines at the very end are a signature on their own. Names alone, with no closing
     before them, are not: a name may be what the user answers."""
-    lines = [_stripped(text, span) for span in _lines(text)]
+    lines = [_stripped(text, span) for span in line_spans(text)]
     end = len(text)
     last = len(lines)
     # A line of dashes that closes a forwarded or quoted block is no signature delimiter.

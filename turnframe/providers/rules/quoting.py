@@ -74,7 +74,8 @@ _WRITER = re.compile(
 )
 
 
-def _lines(text: str) -> list[Span]:
+def line_spans(text: str) -> list[Span]:
+    """Where each line of ``text`` starts and ends (line breaks excluded)."""
     out: list[Span] = []
     at = 0
     for m in re.finditer(r"\n", text):
@@ -98,7 +99,7 @@ def quoted_parts(text: str) -> tuple[Span, ...]:
     splitter's signature and the reader ask for the same text: read once)."""
     if "\n" not in text and "wrote" not in text.casefold() and ">" not in text:
         return ()
-    lines = _lines(text)
+    lines = line_spans(text)
     parts: list[Span] = []
     index = 0
     while index < len(lines):
