@@ -262,3 +262,26 @@ async def test_politeness_inside_a_quoted_value_is_kept_as_written(text: str) ->
     graded = await talk("travel-desk", (text,), {"events": [], "ends_with": "committed"})
     notes = [e["data"]["value"] for e in graded.events if e["type"] == "field_set"]
     assert len(notes) == 1 and notes[0].endswith(("possible", "you can")), graded.events
+
+
+@pytest.mark.parametrize(
+    "answer", ["order 1001, 50 euros", "1001, 50 euros", "50 euros on 1001", "for 1001, 50"]
+)
+async def test_naming_the_record_asked_for_with_the_amount_beside_it_completes_the_request(
+    answer: str,
+) -> None:
+    graded = await talk(
+        "refund-desk",
+        ("refund please", answer, "/click confirm"),
+        {"events": [_refund(5000)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_naming_the_record_asked_for_with_a_story_beside_it_commits_nothing() -> None:
+    graded = await talk(
+        "refund-desk",
+        ("refund please", "1001, the hotel was awful", "/click confirm"),
+        {"ends_with": "nothing"},
+    )
+    assert graded.events == (), graded.events

@@ -34,6 +34,7 @@ from turnframe.plan import (
     QuestionAct,
     SetFieldAct,
 )
+from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
 from turnframe.providers.rules.edits import Edit, inside
 from turnframe.providers.rules.follow import follow_up
@@ -177,6 +178,10 @@ def complete_previous(
     same = _SAME_FOR.match(text, start, end)
     at = about.end() if about is not None else same.end() if same is not None else start
     said = targets.mentions(at, end)
+    if said and about is None and same is None and not only_records(
+        text, at, end, said, vocab.record_nouns
+    ):
+        return _record_with_values(text, (at, end), said, previous, plan, vocab, targets, ctx)
     if not said or not only_records(text, at, end, said, vocab.record_nouns):
         return False
     if same is not None and not isinstance(earlier[-1], QuestionAct):
@@ -206,3 +211,48 @@ def complete_previous(
     targets.remember(target)
     return True
 
+
+
+def _record_with_values(
+    text: str,
+    span: tuple[int, int],
+    said: Sequence[Mention],
+    previous: Sequence[Act],
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+) -> bool:
+    """ "order 1001, 50 euros" after "which record?": the one open request of the previous
+    turn, on that record, with the values said beside it (its typed arguments only: the words
+    that name no value, or name a new object, leave the turn to the clause reader)."""
+    open_acts = [a for a in previous if isinstance(a, OperationAct) and _unresolved(a)]
+    if len(open_acts) != 1 or len({m.label for m in said}) != 1 or not _plain(previous):
+        return False
+    act = open_acts[0]
+    op = vocab.workflow.operation(act.operation)
+    if op is None:
+        return False
+    skip = [_with_lead(text, m.start, m.end, vocab.record_nouns) for m in said]
+    reading = read_arguments(op, text, *span, ctx=ctx, skip=skip)
+    free = {a.name for a in op.arguments if a.type is str}
+    if reading.unread or not reading.args or free & reading.args.keys():
+        return False
+    target = LabelTarget(label=said[0].label)
+    evidence = plan.evidence((span[0], len(text.rstrip())))
+    args = {**act.args, **reading.args}
+    plan.add(attrs.evolve(act, target=target, args=args, evidence=evidence), Note(
+        operation=act.operation, args=args, numbers=tuple(reading.args)
+    ))
+    targets.remember(target)
+    return True
+
+
+def _with_lead(text: str, start: int, end: int, nouns: str) -> tuple[int, int]:
+    """A record's mention with the words that lead it ("on order 1001", "for #1001")."""
+    lead = re.search(
+        rf"(?:(?:on|for|to|in)\s+)?(?:(?:the|my|our)\s+)?(?:(?:{nouns})s?\s+)?(?:(?:no\.?|number)\s*)?$",
+        text[max(0, start - 40) : start],
+        ICASE,
+    )
+    return (start - (len(lead.group(0)) if lead else 0), end)
