@@ -169,6 +169,7 @@ async def test_a_field_joined_after_an_extra_is_still_the_field() -> None:
         "add a kayak for roughly €40",
         "add a boat trip, around 40 each",
         "add a kayak at approx. 40 euros for me and one for Pedro",
+        "add a kayak for like 40",
     ],
 )
 async def test_an_estimated_price_is_asked_about_and_its_hedge_is_never_part_of_the_item(
@@ -191,3 +192,16 @@ async def test_a_focus_word_before_the_item_is_no_part_of_its_name(said: str, it
     graded = await talk("travel-desk", (said,), {"events": [added], "ends_with": "committed"})
     assert not graded.wrong_commits, graded.events
     assert [e["data"]["item"] for e in graded.events] == [item], graded.events
+
+
+async def test_like_before_an_amount_is_a_hedge_but_would_like_is_a_request() -> None:
+    said = ("can u refund 1001 like 30",)
+    hedged = await talk("refund-desk", said, {"ends_with": "clarification"})
+    assert "card:provide_argument" in hedged.shown and hedged.events == ()
+    card = {"case": "order-1001", "operation": "refund", "arguments": {"amount": 3000}}
+    wanted = await talk(
+        "refund-desk",
+        ("I'd like 30 back on 1001",),
+        {"events": [], "ends_with": "card", "card": card},
+    )
+    assert wanted.right, wanted.why

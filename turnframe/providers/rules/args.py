@@ -59,7 +59,8 @@ Span = tuple[int, int]
 #: Words before an amount that make it an estimate ("at about 40", "for roughly 30 euros").
 _HEDGE_BEFORE = re.compile(
     r"(?<!\w)(?:(?:at|for|of|costs?|is)\s+)?(?:about|around|roughly|approx(?:imately|\.)?"
-    r"|circa|ca\.|maybe|perhaps|something\s+like|more\s+or\s+less|~)\s*[€$£]?\s*$",
+    r"|circa|ca\.|maybe|perhaps|something\s+like|more\s+or\s+less|~"
+    r"|(?<!would\s)(?<!['\u2019]d\s)(?<!i\s)(?<!we\s)(?<!you\s)like)\s*[€$£]?\s*$",
     ICASE,
 )
 #: Words before a number that say it is left out ("minus the minibar (15)", "except the 20").
