@@ -53,6 +53,7 @@ from turnframe.providers.rules.notes import (
     wished_values,
 )
 from turnframe.providers.rules.objects import foreign_objects
+from turnframe.providers.rules.pasted import without_pasted_changes
 from turnframe.providers.rules.quoting import referred_values, senders_clauses
 from turnframe.providers.rules.read import Reader
 from turnframe.providers.rules.records import unnamed_records
@@ -159,6 +160,7 @@ def _read(
     if text_read is not None:
         read = remap(read, text_read)
     read = map_free_text(read, free_text(vocab.workflow), unwrapped)
+    read = without_pasted_changes(read, text, vocab)
     # In the user's own words (a typo fixed into an operation's word included): a reversed
     # request ("unsubmit", "undo the payment") never runs as the operation it reverses.
     return taken_back(reverse_checked(read, text, vocab), text, vocab, previous_acts)
