@@ -285,3 +285,29 @@ async def test_naming_the_record_asked_for_with_a_story_beside_it_commits_nothin
         {"ends_with": "nothing"},
     )
     assert graded.events == (), graded.events
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "refund 1001 50. actually 60. no wait, the first number was right",
+        "refund 50 on 1001, no make it 60, hmm no, the first one was right",
+        "refund 50 on 1001. sorry, 60. ugh, go back to the original amount",
+    ],
+)
+async def test_the_first_value_said_again_as_right_is_the_one_confirmed(said: str) -> None:
+    graded = await talk(
+        "refund-desk",
+        (said, "/click confirm"),
+        {"events": [_refund(5000)], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_the_first_one_was_right_is_never_taken_for_a_value() -> None:
+    graded = await talk(
+        "refund-desk",
+        ("set the note on 1001 to 'vip', no, 'regular', actually the first one was right",),
+        {"ends_with": "committed"},
+    )
+    assert all(e["data"]["value"] != "the first one" for e in graded.events), graded.events

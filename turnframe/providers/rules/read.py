@@ -300,6 +300,17 @@ def _colon_field(field_pattern: str) -> re.Pattern[str]:
     )
 
 
+#: "the first number was right", "go back to the original amount": the value said first.
+_FIRST_WAS_RIGHT = re.compile(
+    r"(?:(?:no|nope|actually|wait|hmm+|sorry|oh|ugh|ok(?:ay)?)[\s,.!]+)*"
+    r"(?:(?:(?:the|my)\s+)?(?:first|original|earlier|previous|initial)"
+    r"(?:\s+(?:one|number|amount|value|figure|date|address|email|price))?"
+    r"\s+(?:was|is)\s+(?:right|correct|fine|ok(?:ay)?|good)(?:\s+after\s+all)?"
+    r"|(?:let['\u2019]?s\s+)?go\s+back\s+to\s+the\s+(?:first|original)"
+    r"(?:\s+(?:one|number|amount|value|figure|date))?|(?:keep|use)\s+the\s+(?:first|original)"
+    r"(?:\s+(?:one|number|amount|value|figure|date))?(?:\s+after\s+all)?)",
+    ICASE,
+)
 #: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
 _CHECKING = re.compile(
     r"(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|ok|okay|still\s+(?:right|correct|valid))"
@@ -593,6 +604,8 @@ class Reader:
         if s >= e:
             return
         if clause.question and self._checking(s, e):
+            return
+        if self._back_to_first(s, e):
             return
         back = clause.marker is None and _AFTER_ALL.search(self.text, s, clause.end)
         if back and _LEADING_VALUE.match(self.text, s, e):  # "13 March after all": corrects
@@ -1337,6 +1350,40 @@ class Reader:
         if isinstance(act, OperationAct | SetFieldAct):
             self.plan.acts[root] = attrs.evolve(act, confirm=True)
 
+    def _back_to_first(self, s: int, e: int) -> bool:
+        """ "pay 50. actually 60. no wait, the first number was right": back to the value
+        said first for the request corrected since. The latest reading is taken back and the
+        first one said again (for a field, a correction to its first value)."""
+        if _FIRST_WAS_RIGHT.fullmatch(self.text, s, e) is None:
+            return False
+        index = self.plan.last_change()
+        if index is None:
+            return False
+        root = self.plan.root(index)
+        latest, first = self.plan.acts[index], self.plan.acts[root]
+        evidence = self.plan.evidence((s, e))
+        if isinstance(first, SetFieldAct) and root != index:
+            self._emit(CorrectAct(corrects=root, value=first.value, evidence=evidence))
+            return True
+        if not isinstance(latest, OperationAct):
+            return True  # no correction was read since: the value said first stands
+        earlier = [
+            i
+            for i, a in enumerate(self.plan.acts[:index])
+            if isinstance(a, OperationAct)
+            and a.operation == latest.operation
+            and a.target == latest.target
+            and a.args != latest.args
+        ]
+        if not earlier:
+            return True  # the request was never read with another value: it stands
+        said_first = self.plan.acts[earlier[0]]
+        assert isinstance(said_first, OperationAct)
+        again = attrs.evolve(said_first, evidence=evidence, confirm=True)
+        self._add_cancel(index, (s, e))
+        self._emit(again, Note(operation=again.operation, args=dict(again.args)))
+        return True
+
     def _doubt_last_change(self) -> None:
         """A correction the rules could not read: the change it corrects must not run as
         read. An operation waits for a card that shows it; a field change is taken back."""
@@ -2072,6 +2119,8 @@ class Reader:
         return before, (start, e)
 
     def _correction(self, clause: Clause, s: int, e: int) -> bool:
+        if self._back_to_first(*self._without_fillers(s, e)):
+            return True  # "…, actually the first one was right": no value of its own
         make_it = _MAKE_IT.match(self.text, s, e)
         if make_it is None and clause.marker is None and not _NEW_ONE.match(self.text, s, e):
             return False
