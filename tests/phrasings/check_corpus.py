@@ -226,6 +226,7 @@ LATER_CORPORA = {
     "third": ("third", "holdout/third", 110, 45),
     "fourth": ("fourth", "holdout/fourth", 140, 45),
     "fifth": ("fifth", "holdout/fifth", 140, 45),
+    "sixth": ("sixth", "holdout/sixth", 110, 35),
 }
 
 
