@@ -205,3 +205,25 @@ async def test_like_before_an_amount_is_a_hedge_but_would_like_is_a_request() ->
         {"events": [], "ends_with": "card", "card": card},
     )
     assert wanted.right, wanted.why
+
+
+async def test_a_decimal_comma_in_a_price_is_one_amount_never_a_second_extra() -> None:
+    data = {"item": "museum tickets", "quantity": 2, "unit_price": 1250}
+    added = {"case": "lisbon", "type": "extra_added", "data": data}
+    graded = await talk(
+        "travel-desk",
+        ("add 2 museum tickets at EUR 12,50 each",),
+        {"events": [added], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+
+
+async def test_a_second_extra_for_a_record_the_desk_does_not_know_is_asked_about() -> None:
+    towel = {"case": "lisbon", "type": "extra_added", "data": {"item": "towel"}}
+    graded = await talk(
+        "travel-desk",
+        ("add a towel to the Lisbon trip and a bike to the Porto trip",),
+        {"events": [towel], "ends_with": "committed"},
+    )
+    assert graded.right, graded.why
+    assert "notice:needs_clarification" in graded.shown

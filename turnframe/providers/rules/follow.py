@@ -19,7 +19,15 @@ from typing import Any
 
 import attrs
 
-from turnframe.plan import Act, CorrectAct, LabelTarget, OperationAct, QuestionAct, SetFieldAct
+from turnframe.plan import (
+    Act,
+    CorrectAct,
+    LabelTarget,
+    OperationAct,
+    QuestionAct,
+    SetFieldAct,
+    Target,
+)
 from turnframe.providers.rules.actions import unnamed_owner
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
@@ -197,10 +205,25 @@ def follow_up(
         numeric = {a.name for a in op.arguments if a.type in (int, float)}
         args = {k: v for k, v in args.items() if k not in numeric}
     args.update(reading.args)
-    other: Act = OperationAct(
-        target=previous.target, operation=previous.operation, args=args, evidence=evidence
-    )
+    on: Target = previous.target
+    for a in op.arguments:  # "and a bike to the Porto project": another record, by its name
+        named = _other_record(vocab.record_nouns).search(str(args.get(a.name, "")))
+        if a.type is str and named is not None and named.start() > 0:
+            args[a.name] = args[a.name][: named.start()].strip()
+            on = LabelTarget(label=named.group("name"))
+    other: Act = OperationAct(target=on, operation=previous.operation, args=args, evidence=evidence)
     return FollowUp(act=other, note=Note(operation=previous.operation, args=args))
+
+
+@functools.cache
+def _other_record(nouns: str) -> re.Pattern[str]:
+    """ "… to the Porto project", "… for our Madrid booking": a record named by a capitalised
+    name and the workflow's record noun, at the end of an object's words."""
+    return re.compile(
+        rf"\s+(?:to|for|on|in)\s+(?:the|my|our)\s+(?P<name>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)"
+        rf"\s+(?:{nouns})s?$",
+        ICASE,
+    )
 
 
 def _from_context(

@@ -118,7 +118,7 @@ _LEADING_VALUE = re.compile(
 )
 #: "… and a museum pass", "…, and 2 city cards": a second object of the same operation.
 _SECOND_OBJECT = re.compile(
-    r"(?:,?\s+(?P<and>and)\s+(?:also\s+)?|,\s*)"
+    r"(?:,?\s+(?P<and>and)\s+(?:also\s+)?|(?<!\d),\s*|,\s+)"  # "12,50 each" is one amount
     r"(?=(?P<the>the\s+)?(?(the)|(?:a|an|another|one|two|three|four|five|six|seven|eight|nine"
     r"|ten|\d+)\s+)[a-z])",
     ICASE,
