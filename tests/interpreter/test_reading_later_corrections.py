@@ -311,3 +311,31 @@ async def test_the_first_one_was_right_is_never_taken_for_a_value() -> None:
         {"ends_with": "committed"},
     )
     assert all(e["data"]["value"] != "the first one" for e in graded.events), graded.events
+
+
+@pytest.mark.parametrize(
+    ("turns", "expect"),
+    [
+        (
+            ("set the budget", "the budget? 2000 euros"),
+            {"events": [field_event("lisbon", "budget", 200000)], "ends_with": "committed"},
+        ),
+        (
+            ("rebook the outbound", "date? 13 march"),
+            {
+                "events": [],
+                "ends_with": "card",
+                "card": {
+                    "case": "lisbon",
+                    "operation": "rebook",
+                    "arguments": {"date": "2026-03-13"},
+                },
+            },
+        ),
+    ],
+)
+async def test_an_answer_that_says_the_question_back_first_is_read_as_the_answer(
+    turns: tuple[str, ...], expect: dict[str, object]
+) -> None:
+    graded = await talk("travel-desk", turns, expect)
+    assert graded.right, graded.why

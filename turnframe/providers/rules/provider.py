@@ -105,6 +105,19 @@ _INVERTED = re.compile("[\u00bf\u00a1]")
 _EMPHATIC_DO = re.compile(r"(?<![\w'\u2019])do\s+", re.IGNORECASE)
 
 
+#: "the amount? 40 euros", "date? 13 march": the question asked, said back before the answer.
+_ECHOED = re.compile(r"\s*(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s*\?\s+(?=\S)", re.IGNORECASE)
+
+
+def _question_echoed(text: str) -> str:
+    """An answer that first says the question asked back (one or two words and a question
+    mark): the echo is blanked out, same length, and the answer is read alone."""
+    m = _ECHOED.match(text)
+    if m is None or "?" in text[m.end() :]:
+        return text
+    return " " * m.end() + text[m.end() :]
+
+
 def _marks_only(text: str, vocab: Vocabulary) -> str:
     """The text with what only marks a request blanked out, same length (evidence stays put):
     a Spanish opening "¿"/"¡", and an emphatic "do" before an operation's word in a message
@@ -136,6 +149,8 @@ def _read(
     if recall.read_recollect(text, plan):  # a command: its cue is the words exactly as typed
         return plan.plan()
     marks = _marks_only(text, vocab)
+    if previous_acts:
+        marks = _question_echoed(marks)
     text_read = None
     if marks != text:
         turn = attrs.evolve(turn, text=marks)
