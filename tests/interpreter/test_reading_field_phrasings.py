@@ -73,3 +73,27 @@ async def test_a_record_or_a_date_where_the_value_should_be_is_never_the_value(
 ) -> None:
     graded = await talk(desk, (said,), {"ends_with": "clarification"})
     assert not graded.events, graded.events
+
+
+async def test_a_note_for_each_of_two_records_after_their_colons_goes_to_each() -> None:
+    graded = await talk(
+        "refund-desk",
+        ("note on 1001: late checkout, on 1002: waiting for papers",),
+        {
+            "events": [
+                field_event("order-1001", "note", "late checkout"),
+                field_event("order-1002", "note", "waiting for papers"),
+            ],
+            "ends_with": "committed",
+        },
+    )
+    assert graded.right, graded.why
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["can you add a leg to the trip", "add a flight to the trip", "add a third leg to Porto"],
+)
+async def test_adding_what_another_operation_takes_is_never_an_extra(said: str) -> None:
+    graded = await talk("travel-desk", (said,), {"ends_with": "rejected"})
+    assert graded.events == (), graded.events

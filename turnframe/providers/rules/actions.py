@@ -473,6 +473,15 @@ def read_field(
             if close > value_start + 1:
                 value_end = close + 1
         said = [] if closing is not None else targets.mentions(value_start, value_end)
+        next_record = None
+        for mention in said:  # "note on 4711: late, on 4712: no papers yet": two records
+            lead = _NEXT_RECORD.search(text, value_start, mention.start)
+            if lead is not None and re.match(r"\s*:", text[mention.end : value_end]):
+                next_record = lead.start()
+                break
+        if next_record is not None and next_record > value_start:
+            value_end = next_record
+            said = [m for m in said if m.end <= value_end]
         if said and not text[value_start : said[0].start].strip(TRIM) and (
             not text[said[-1].end : value_end].strip(TRIM)
         ):
@@ -496,6 +505,8 @@ def read_field(
                 text, after, vocab
             ):
                 rest = after
+        if next_record is not None and next_record > value_start:
+            rest = (next_record, end)  # the next record's own value, read as a follow-up
         if cut is not None:  # "the limit is 1000 euros, not whatever …": the value, then words
             rest = (value_span[0] + len(cut), value_span[1])
             value = cut
@@ -717,6 +728,8 @@ def read_operation(
     )
     if reading.names_field:
         return None  # "add a note" with no value: a field without its value, not an object
+    if _names_other_argument(vocab, name, reading.args):
+        return None  # "add a step to it": what another operation takes, never an object
     target = named or (targets.find(owner[0], owner[1]) if owner else targets.default())
     return OperationReading(
         operation=name,
@@ -785,3 +798,34 @@ def read_start(text: str, span: Span) -> StartReading | None:
     if label and re.search(r"[:;,]|\d", label):
         return None  # "a new one for X: item, 15 euros" is more than a name: not read
     return StartReading(label=label.strip(TRIM) if label else None)
+
+
+#: ", on 1002" / ", and for #1002" before another record's colon: where its value starts.
+_NEXT_RECORD = re.compile(
+    r"[,;]\s*(?:and\s+)?(?:on|for|to)\s+(?:the\s+)?(?:[a-z]+\s+)?(?:no\.?\s*|#)?$", re.IGNORECASE
+)
+_HEAD_END = re.compile(r"\s+(?:to|for|on|in|at|from|with)\s.*$", re.IGNORECASE)
+
+
+def _names_other_argument(vocab: Vocabulary, name: str, args: dict[str, str]) -> bool:
+    """Whether the object's head word is what another operation of the workflow takes as an
+    argument ("a step" to an operation that adds things, when another one moves steps): the
+    request is for something the workflow does another way, or not at all."""
+    op = vocab.workflow.operation(name)
+    if op is None:
+        return False
+    own = {a.name for a in op.arguments}
+    others = {
+        a.name.replace("_", " ")
+        for other in vocab.workflow.operations
+        if other.name != name
+        for a in other.arguments
+        if a.name not in own
+    }
+    for a in op.arguments:
+        value = args.get(a.name)
+        if a.required and a.type is str and not a.choices and value:
+            head = _HEAD_END.sub("", phrase_key(value)).split()
+            if head and head[-1].rstrip("s") in others:
+                return True
+    return False

@@ -336,9 +336,10 @@ def _value_on_case(
     if declared is None:
         return None
     quoted = _QUOTED.fullmatch(raw)
+    colon = re.match(r"\s*:", text[mention.end : end]) is not None  # "on 4712: call back"
     if quoted is not None:
         value = quoted.group("v").strip()
-    elif _free_text(declared, ctx):
+    elif _free_text(declared, ctx) and not colon:
         return None
     if not _accepts(declared, value, ctx):
         return None
