@@ -197,24 +197,34 @@ def _check_union(value: Any, args: tuple[Any, ...], path: Path, out: list[ShapeP
     out.append(ShapeProblem(path=path, message=f"{json_type_name(value)} fits none of {rest!r}"))
 
 
-def _check_tagged(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
-    tag_name, members = _TAGGED[tp]
+def _tag_of(
+    value: Any, tag_name: str, known: Any, path: Path, out: list[ShapeProblem]
+) -> str | None:
+    """The tag of a tagged union's value, or None with the problem recorded: not an object,
+    no tag, or a tag that names none of the ``known`` members."""
     if not isinstance(value, dict):
         _wrong(value, "an object", path, out)
-        return
+        return None
     if tag_name not in value:
         out.append(ShapeProblem(path=(*path, tag_name), message="required field missing"))
-        return
+        return None
     tag = value[tag_name]
-    if not isinstance(tag, str) or tag not in members:
+    if not isinstance(tag, str) or tag not in known:
         out.append(
             ShapeProblem(
                 path=(*path, tag_name),
-                message=f"unknown {tag_name} {tag!r}; expected one of {sorted(members)!r}",
+                message=f"unknown {tag_name} {tag!r}; expected one of {sorted(known)!r}",
             )
         )
-        return
-    _check_attrs({k: v for k, v in value.items() if k != tag_name}, members[tag], path, out)
+        return None
+    return tag
+
+
+def _check_tagged(value: Any, tp: Any, path: Path, out: list[ShapeProblem]) -> None:
+    tag_name, members = _TAGGED[tp]
+    tag = _tag_of(value, tag_name, members, path, out)
+    if tag is not None:
+        _check_attrs({k: v for k, v in value.items() if k != tag_name}, members[tag], path, out)
 
 
 def _check_attrs(value: Any, cls: type[Any], path: Path, out: list[ShapeProblem]) -> None:
@@ -399,25 +409,11 @@ def _build(tp: Any) -> Checker:
 def _build_tagged(tp: Any) -> Checker:
     tag_name, members = _TAGGED[tp]
     by_tag = {tag: _attrs_checker(member) for tag, member in members.items()}
-    expected = sorted(members)
 
     def check(value: Any, path: Path, out: list[ShapeProblem]) -> None:
-        if not isinstance(value, dict):
-            _wrong(value, "an object", path, out)
-            return
-        if tag_name not in value:
-            out.append(ShapeProblem(path=(*path, tag_name), message="required field missing"))
-            return
-        tag = value[tag_name]
-        if not isinstance(tag, str) or tag not in by_tag:
-            out.append(
-                ShapeProblem(
-                    path=(*path, tag_name),
-                    message=f"unknown {tag_name} {tag!r}; expected one of {expected!r}",
-                )
-            )
-            return
-        by_tag[tag]({k: v for k, v in value.items() if k != tag_name}, path, out)
+        tag = _tag_of(value, tag_name, by_tag, path, out)
+        if tag is not None:
+            by_tag[tag]({k: v for k, v in value.items() if k != tag_name}, path, out)
 
     return check
 
