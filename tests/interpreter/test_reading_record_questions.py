@@ -7,7 +7,7 @@ The phrasings are written for these tests (never taken from the corpus)."""
 from __future__ import annotations
 
 import pytest
-from interpreter_kit import REFUND, read
+from interpreter_kit import REFUND, read, talk
 from test_reading_safety import events, play, shown
 
 from turnframe.plan import QuestionAct
@@ -91,3 +91,19 @@ async def test_a_case_number_then_words_that_ask_nothing_are_not_read_as_a_headi
 def test_how_much_can_still_be_got_back_asks_what_is_left_to_refund() -> None:
     act = _question("how much can we still get back on order 1002?", REFUND.name)
     assert act.question == "refundable"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Why do you need a receipt for a refund?",
+        "What happens if I ask for more than was paid?",
+        "why is a receipt needed at all?",
+    ],
+)
+async def test_how_things_work_asked_of_no_record_is_answered_never_which_record(
+    said: str,
+) -> None:
+    graded = await talk("refund-desk", (said,), {"events": [], "ends_with": "answer"})
+    assert graded.right, graded.why

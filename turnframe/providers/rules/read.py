@@ -311,6 +311,8 @@ _FIRST_WAS_RIGHT = re.compile(
     r"(?:\s+(?:one|number|amount|value|figure|date))?(?:\s+after\s+all)?)",
     ICASE,
 )
+#: A question that asks for a reason.
+_WHY = re.compile(r"\s*(?:but\s+|and\s+|so\s+)?why\b", ICASE)
 #: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
 _CHECKING = re.compile(
     r"(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|ok|okay|still\s+(?:right|correct|valid))"
@@ -2080,6 +2082,14 @@ class Reader:
             return
         named = self.targets.mentions(s, e)
         unknown = None if named else unnamed_owner(self.text, s, e, self.vocab)
+        if not named and unknown is None and (reading.hypothetical or _WHY.match(self.text, s, e)):
+            # "what happens if I ask for more than was paid?", "why do you need a signature?":
+            # how things work, asked of no record: answered from knowledge, never "which one?"
+            act = QuestionAct(
+                question=None, target=None, hypothetical=reading.hypothetical, evidence=evidence
+            )
+            self._emit(act)
+            return
         if reading.about_case and unknown is not None and unknown[1] is not None:
             # "the status of the Berlin case": a record that is none of the user's is asked
             # about (the reducer asks which), never answered about another record.
