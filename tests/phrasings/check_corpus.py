@@ -227,6 +227,7 @@ LATER_CORPORA = {
     "fourth": ("fourth", "holdout/fourth", 140, 45),
     "fifth": ("fifth", "holdout/fifth", 140, 45),
     "sixth": ("sixth", "holdout/sixth", 110, 35),
+    "seventh": ("seventh", "holdout/seventh", 110, 35),
 }
 
 
