@@ -60,6 +60,7 @@ _TRIM = " \t\r\n.,;:!?\"'\u201c\u201d"
 _AMENDING = re.compile(
     r"(?<!\w)(?:make\s+(?:it|that)|change\s+(?:it|that)\s+to|it\s+should\s+be|no|sorry"
     r"|actually|instead|rather|i\s+mean[t]?|wait|please|oops|correction|not\s+\S+\s+but|hmm+"
+    r"|just|only|of\s+(?:it|that|this)"
     r"|(?:is|was|would\s+be|sounds|seems)\s+(?:fair|right|correct|better|fine|good|ok(?:ay)?))"
     r"(?!\w)",
     re.IGNORECASE,
@@ -154,9 +155,7 @@ def answered_act(card: InteractionToCreate, value: str) -> Act | None:
     return attrs.evolve(act, args={**act.args, card.argument: value})
 
 
-def completed_in_words(
-    card: InteractionToCreate, said: str, ctx: ReductionContext
-) -> Act | None:
+def completed_in_words(card: InteractionToCreate, said: str, ctx: ReductionContext) -> Act | None:
     """The card's act completed by words: a free-text value said in words (a field's, or an
     operation's free-text argument: "a snorkelling trip, 60 euros") still waits for a card that
     shows it (any words read as free text; the user confirms they meant it), unless the answer

@@ -22,6 +22,7 @@ from turnframe.reduce.refine import apply_refinements
 from turnframe.reduce.targets import clarify_targets, place_entries
 from turnframe.reduce.units import assign_units, reduce_cases_by_unit
 from turnframe.reduce.unnamed import ask_what_to_change
+from turnframe.reduce.unread import expire_cards_unread_words_may_change
 from turnframe.reduce.work import Entry, Work
 from turnframe.results import (
     ACT_CHITCHAT,
@@ -92,6 +93,8 @@ def reduce(plan: UserTurnPlan, context: ReductionContext) -> ReductionPlan:
     link_chains(work)
     place_entries(work, decision.case_id if decision is not None and selected else None)
     bind_decision(work, decision)
+    if decision is None and not answered_in_words:
+        expire_cards_unread_words_may_change(work, plan)
     apply_precedence(work)
     ask_what_to_change(work, answered_in_words=answered_in_words)
     clarify_targets(work)

@@ -96,7 +96,7 @@ _WRONG_THEN = re.compile(
     r"\s+(?:be|say|read)\s+(?=\S)",
     ICASE,
 )
-_QUOTES = {"\"": "\"", "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
+_QUOTES = {'"': '"', "\u201c": "\u201d", "'": "'", "\u2018": "\u2019"}
 #: Where a typed value may end before more words: "1,800 euros so we keep track".
 _VALUE_STOP = re.compile(
     r",\s+(?=[a-z])|\s+(?:so|because|since|as|which|that|and|but|not)\s+", ICASE
@@ -142,6 +142,8 @@ def _owner_lead(nouns: str) -> re.Pattern[str]:
 def _owner_noun(nouns: str) -> re.Pattern[str]:
     """After a case's name: the noun it names (the record noun, "one")."""
     return re.compile(rf"\s+(?:{nouns}|one)s?(?!\w)", ICASE)
+
+
 #: Words a request opens with, before the operation's phrase.
 _REQUEST_LEAD = r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
 _REQUEST_FRAME = (
@@ -366,9 +368,7 @@ def typed_value_ok(vocab: Vocabulary, name: str, value: str, ctx: ParseContext |
     return field.validate(junk) is not None
 
 
-def _typed_prefix(
-    vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None
-) -> str | None:
+def _typed_prefix(vocab: Vocabulary, name: str, value: str, ctx: ParseContext | None) -> str | None:
     """The part of a value before a comma, when the whole is not a valid value of a typed or
     validated field and that part is."""
     if not _VALUE_STOP.search(value) or ctx is None or value[:1] in _QUOTES:
@@ -482,8 +482,10 @@ def read_field(
         if next_record is not None and next_record > value_start:
             value_end = next_record
             said = [m for m in said if m.end <= value_end]
-        if said and not text[value_start : said[0].start].strip(TRIM) and (
-            not text[said[-1].end : value_end].strip(TRIM)
+        if (
+            said
+            and not text[value_start : said[0].start].strip(TRIM)
+            and (not text[said[-1].end : value_end].strip(TRIM))
         ):
             continue  # "set the email on order 1001": the record, and no value
         if said and said[-1].end == value_end:
@@ -624,8 +626,7 @@ def _phrase(
             if _ASKED_REQUEST.fullmatch(before):
                 return m
         elif _REQUEST.fullmatch(before) or (
-            _confirmed(vocab, vocab.operation_named(m.group(0)))
-            and not _NEGATED.search(before)
+            waits_for_card(vocab, vocab.operation_named(m.group(0))) and not _NEGATED.search(before)
         ):
             return m
     return None
@@ -637,7 +638,8 @@ def _holds_quote(m: re.Match[str], quoted: Sequence[Span]) -> bool:
     return any(s <= m.start() < e or (m.start() <= s and e <= m.end()) for s, e in quoted)
 
 
-def _confirmed(vocab: Vocabulary, name: str) -> bool:
+def waits_for_card(vocab: Vocabulary, name: str) -> bool:
+    """Whether the workflow's operation ``name`` waits for a confirmation card."""
     op = vocab.operation(name)
     return needs_confirmation(op.policy, is_destructive=op.is_destructive)
 
@@ -768,7 +770,7 @@ def read_arrowed_operation(
     found: list[OperationReading] = []
     for op in vocab.workflow.operations:
         choice = next((a for a in op.arguments if a.choices and a.required), None)
-        if choice is None or not _confirmed(vocab, op.name):
+        if choice is None or not waits_for_card(vocab, op.name):
             continue
         reading = read_arguments(op, text, arrow.end(), end, ctx=ctx, aliases=aliases)
         typed = {n: v for n, v in reading.args.items() if n in reading.numbers}

@@ -50,6 +50,7 @@ from turnframe.providers.rules.actions import (
     read_start,
     typed_value_ok,
     unnamed_owner,
+    waits_for_card,
 )
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
@@ -1820,13 +1821,16 @@ class Reader:
         name (a field named by one word, and a choice of a carded operation named by that word
         and another) name what the operation picks; read as that operation (it waits for a
         card), never as the field the first word names. The field's name alone stays the
-        field."""
+        field, unless it is also, word for word, a choice that operation picks ("return ->
+        17/03": the return leg, moved on a card, never the field committed at once)."""
         arrow = _ARROW_AT.search(self.text, s, e)
         if arrow is None:
             return False
         head = self.text[s : arrow.start()].strip(" ,;:")
         named = re.fullmatch(rf"(?:(?:the|my|our)\s+)?(?:{self.vocab.field_pattern})", head, ICASE)
-        if named is not None or self.vocab.operation_regex.search(head):
+        if named is not None and not self._a_carded_choice(head):
+            return False
+        if self.vocab.operation_regex.search(head):
             return False
         arrowed = read_arrowed_operation(
             self.text, (s, e), self.vocab, self.targets, ctx=self.ctx, aliases=self.aliases
@@ -1835,6 +1839,17 @@ class Reader:
             return False
         self._operation(clause, arrowed, (s, e))
         return True
+
+    def _a_carded_choice(self, head: str) -> bool:
+        """Whether ``head`` (without its determiner) is one of the choices of an operation
+        argument, on an operation that waits for a confirmation card."""
+        said = re.sub(r"^(?:the|my|our)\s+", "", head.strip(), flags=ICASE).casefold()
+        return any(
+            said in (c.casefold() for c in a.choices)
+            for op in self.vocab.workflow.operations
+            if waits_for_card(self.vocab, op.name)
+            for a in op.arguments
+        )
 
     def _listed_field_without_value(self, s: int, e: int) -> bool:
         """ "…, and a note": a field named in a list of objects with nothing after it is that

@@ -1,0 +1,66 @@
+"""Classes found on the seventh blind corpus's development set, through the real runtime with
+the rules interpreter. The phrasings are written for these tests (never taken from the corpus);
+each test names the class it proves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from turnframe.testing.phrasings import Graded, play_turns
+
+pytestmark = pytest.mark.anyio
+
+
+async def play(desk_name: str, *turns: str) -> Graded:
+    return await play_turns(desk_name, turns)
+
+
+def shown(graded: Graded) -> list[str]:
+    return [b.strip() for b in graded.shown.split(",") if b.strip()]
+
+
+def events(graded: Graded) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["type"], dict(e["data"])) for e in graded.events]
+
+
+# -- a card and words that may change it -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "unread", ["eh, 35 of what I paid maybe", "thirty five tops, the rest is fine"]
+)
+async def test_a_click_never_confirms_a_card_after_unread_words_that_say_a_value(
+    unread: str,
+) -> None:
+    graded = await play("refund-desk", "money back for order 1001", unread, "/click confirm")
+    assert events(graded) == []
+    assert "notice:card_stale" in shown(graded)
+
+
+async def test_unread_words_without_a_value_leave_the_card_to_be_confirmed() -> None:
+    graded = await play("refund-desk", "refund 25 euros on 1001", "hmm okay then", "/click confirm")
+    assert events(graded) == [("refund_requested", {"amount": 2500, "reason": ""})]
+
+
+@pytest.mark.parametrize("said", ["only 35 of it", "just 35 of that please", "\u20ac35!!"])
+async def test_an_amount_of_it_after_a_card_amends_the_cards_amount(said: str) -> None:
+    graded = await play("refund-desk", "I'd like a refund on order 1001", said, "/click confirm")
+    assert [e[1]["amount"] for e in events(graded)] == [3500]
+
+
+# -- arrows ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["return -> 19/03", "the return \u2192 19 March"])
+async def test_a_leg_before_an_arrow_moves_that_leg_on_a_card_even_when_a_field_has_its_name(
+    said: str,
+) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [] and "card:confirm_command" in shown(graded)
+
+
+async def test_the_fields_full_name_before_an_arrow_still_sets_the_field() -> None:
+    graded = await play("travel-desk", "return date -> 19/03")
+    assert events(graded) == [("field_set", {"field": "return_date", "value": "2026-03-19"})]
