@@ -64,3 +64,31 @@ async def test_a_leg_before_an_arrow_moves_that_leg_on_a_card_even_when_a_field_
 async def test_the_fields_full_name_before_an_arrow_still_sets_the_field() -> None:
     graded = await play("travel-desk", "return date -> 19/03")
     assert events(graded) == [("field_set", {"field": "return_date", "value": "2026-03-19"})]
+
+
+# -- a value asked for, answered in the next turn -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "first", ["could you update the email address on 1002?", "I need to change the email on 1002"]
+)
+async def test_an_address_alone_answering_the_question_for_it_commits_without_a_card(
+    first: str,
+) -> None:
+    graded = await play("refund-desk", first, "rui.new@example.org")
+    assert events(graded) == [
+        ("field_set", {"field": "contact_email", "value": "rui.new@example.org"})
+    ]
+
+
+async def test_words_that_are_no_address_answering_the_question_for_one_commit_nothing() -> None:
+    graded = await play("refund-desk", "change the email on 1002", "rui at example dot org")
+    assert events(graded) == []
+
+
+@pytest.mark.parametrize("answer", ["Lisbon 2027", "Lisbon kids 2"])
+async def test_a_name_answering_the_question_for_it_may_hold_the_records_own_name_and_digits(
+    answer: str,
+) -> None:
+    graded = await play("travel-desk", "I want to rename the trip", answer)
+    assert events(graded) == [("field_set", {"field": "name", "value": answer})]

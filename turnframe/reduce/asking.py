@@ -38,7 +38,7 @@ from turnframe.results import (
     InteractionToCreate,
     OptionAction,
 )
-from turnframe.workflow import Operation, ParseContext
+from turnframe.workflow import Field, Operation, ParseContext
 
 #: Acts that ask for something themselves: a turn with any of them is not an answer.
 _ASKING_KINDS = frozenset(
@@ -181,12 +181,29 @@ def completed_in_words(card: InteractionToCreate, said: str, ctx: ReductionConte
     if not isinstance(act, SetFieldAct):
         return act
     field = workflow.field(act.field)
-    return attrs.evolve(act, confirm=True) if field is not None and field.type is str else act
+    if field is None or field.type is not str or _checked_word(field, said, card, ctx):
+        return act
+    return attrs.evolve(act, confirm=True)
+
+
+def _checked_word(
+    field: Field[Any], said: str, card: InteractionToCreate, ctx: ReductionContext
+) -> bool:
+    """Whether ``said`` is one word that the field's own check accepts ("ana@new.pt" for an
+    address): the whole answer is the value, so it needs no card to show what was read."""
+    word = said.strip().strip(_TRIM)
+    if not word or any(c.isspace() for c in word) or field.validate is None:
+        return False
+    try:
+        value = field.parse(word, ParseContext.of(ctx.turn, _state_of(card, ctx)))
+    except ValueError:
+        return False
+    return field.validate(value) is None
 
 
 _ARTICLE = re.compile(r"^\s*(?:a|an|the|some)\s+", re.IGNORECASE)
-#: A few plain words: letters, spaces, hyphens and apostrophes, nothing else.
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z' -]{0,39}")
+#: A few plain words: letters (then digits), spaces, hyphens and apostrophes, nothing else.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9' -]{0,39}")
 #: Words that answer no question with a value: refusals, doubts and placeholders.
 _NOT_A_VALUE = re.compile(
     r"(?:no|nope|nah|none|nothing|never\s*mind|cancel|stop|skip|forget\s+it|not\s+sure|idk"

@@ -237,7 +237,29 @@ def _from_context(
     ctx: ParseContext,
 ) -> FollowUp | None:
     """A follow-up of the previous turn's act: the same on another case, the same again, or
-    (for an operation) with other arguments."""
+    (for an operation) with other arguments. A field change still without its value is
+    followed by nothing here: the desk asked for the value, so the words answer it ("Lisbon
+    2026" is the new name, never the same empty change on the record "Lisbon")."""
+    found = _follow_context(
+        text, span, previous, plan=plan, vocab=vocab, targets=targets, ctx=ctx
+    )
+    if isinstance(previous, SetFieldAct) and not previous.value and found is not None:
+        act = found.act
+        if isinstance(act, SetFieldAct) and act.field == previous.field and not act.value:
+            return None
+    return found
+
+
+def _follow_context(
+    text: str,
+    span: Span,
+    previous: Act,
+    *,
+    plan: PlanBuilder,
+    vocab: Vocabulary,
+    targets: Targets,
+    ctx: ParseContext,
+) -> FollowUp | None:
     evidence = plan.evidence(span)
     if isinstance(previous, SetFieldAct):  # "the due date too, 17 March"
         also = _other_field_too(text, span, previous.target, vocab, ctx, evidence)
