@@ -92,3 +92,18 @@ async def test_a_name_answering_the_question_for_it_may_hold_the_records_own_nam
 ) -> None:
     graded = await play("travel-desk", "I want to rename the trip", answer)
     assert events(graded) == [("field_set", {"field": "name", "value": answer})]
+
+
+# -- a star corrects the last thing said ------------------------------------------------------
+
+
+@pytest.mark.parametrize("star", ["*19 march", "19 march*"])
+async def test_a_starred_value_in_the_next_turn_corrects_the_value_just_set(star: str) -> None:
+    graded = await play("travel-desk", "set the travel date to 18 march", star)
+    assert events(graded)[-1] == ("field_set", {"field": "travel_date", "value": "2026-03-19"})
+
+
+async def test_a_starred_amount_after_a_card_amends_the_card_the_click_confirms() -> None:
+    graded = await play("refund-desk", "refund 30 on 1001", "*35", "/click confirm")
+    assert [e[1]["amount"] for e in events(graded)] == [3500]
+

@@ -130,6 +130,35 @@ def _marks_only(text: str, vocab: Vocabulary) -> str:
     return out
 
 
+#: A chat correction: the right word or value after (or before) a star, alone in a turn.
+_STARRED = re.compile(r"\s*(?:\*(?P<a>[^*\s][^*]*?)|(?P<b>[^*\s][^*]*?)\*)\s*")
+#: What the star stands for.
+_I_MEAN = "I mean "
+
+
+def _starred(text: str) -> Corrected | None:
+    """ "*18 march" (or "18 march*") after a request, the chat way of correcting the last
+    thing said: read as "I mean 18 march" (evidence still cites what was typed)."""
+    m = _STARRED.fullmatch(text)
+    if m is None:
+        return None
+    group = "a" if m.group("a") else "b"
+    said, at = m.group(group), m.start(group)
+    if len(said.split()) > 6:
+        return None
+    if group == "a":  # "*X": the star itself reads "I mean "
+        fixed = text[: at - 1] + _I_MEAN + text[at:]
+        return Corrected(
+            text=fixed,
+            original=text,
+            swaps=((at - 1, at - 1 + len(_I_MEAN), at - 1, at),),
+        )
+    # "X*": "I mean " before the value, the star a space
+    star = m.end("b")
+    fixed = text[:at] + _I_MEAN + said + " " + text[star + 1 :]
+    return Corrected(text=fixed, original=text, swaps=((at, at + len(_I_MEAN), at, at),))
+
+
 def _read(
     turn: UserTurn,
     vocab: Vocabulary,
@@ -151,8 +180,11 @@ def _read(
     marks = _marks_only(text, vocab)
     if previous_acts:
         marks = _question_echoed(marks)
-    text_read = None
-    if marks != text:
+    text_read = _starred(marks) if previous_acts else None
+    if text_read is not None:
+        turn = attrs.evolve(turn, text=text_read.text)
+        text_read = attrs.evolve(text_read, original=text)
+    elif marks != text:
         turn = attrs.evolve(turn, text=marks)
         text_read = Corrected(text=marks, original=text, swaps=())
     names = {*case_labels, *(case_names or {})}
