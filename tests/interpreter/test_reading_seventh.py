@@ -107,3 +107,47 @@ async def test_a_starred_amount_after_a_card_amends_the_card_the_click_confirms(
     graded = await play("refund-desk", "refund 30 on 1001", "*35", "/click confirm")
     assert [e[1]["amount"] for e in events(graded)] == [3500]
 
+
+# -- other Englishes, and words in the way ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Kindly revert with the status of order 1001.",
+        "please revert back on the status of 1001",
+        "waht is the status of 1001?",
+    ],
+)
+async def test_a_status_question_in_other_words_or_with_letters_swapped_is_answered(
+    said: str,
+) -> None:
+    graded = await play("refund-desk", said)
+    assert "answer:case_question" in shown(graded) and events(graded) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Reckon you could refund me 25 euros on order 1001?",
+        "do you reckon you could refund us €25 on 1001",
+    ],
+)
+async def test_a_reckoned_request_with_me_or_us_before_the_amount_shows_the_card(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert "card:confirm_command" in shown(graded) and "notice:not_understood" not in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "could you add my email, rui.c@example.org, to order 1002? much obliged",
+        "please do the needful and update the mail id on 1002 to rui.c@example.org",
+        "add the email rui.c@example.org to 1002",
+    ],
+)
+async def test_an_address_between_the_field_and_the_record_is_set_on_that_record(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert events(graded) == [
+        ("field_set", {"field": "contact_email", "value": "rui.c@example.org"})
+    ]

@@ -231,7 +231,7 @@ REFUND_DESK_WORKFLOW: Workflow[Order] = Workflow(
             "... back",
         ),
         "note": ("memo",),
-        "contact_email": ("e-mail", "email address", "mail"),
+        "contact_email": ("e-mail", "email address", "mail", "mail id", "email id", "e-mail id"),
     },
 )
 

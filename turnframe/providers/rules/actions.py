@@ -288,6 +288,19 @@ def _value_first_shaped(field_pattern: str) -> re.Pattern[str]:
 
 
 @functools.cache
+def _field_then_shaped(field_pattern: str) -> re.Pattern[str]:
+    """ "add my email, ana@x.pt, to order 1001": the field, one unquoted word, then the record
+    after "to"; read only when that field's validator takes the word and refuses plain words
+    (so "to" is where the value goes, never the start of the value)."""
+    return re.compile(
+        r"(?:put|set|add|save|attach|include)\s+(?:(?:the|my|a|our|his|her)\s+)?(?:new\s+)?"
+        rf"(?P<f>{field_pattern})\s*[,:(]?\s*(?P<v>[^\s,\"'\u201c\u2018()]+)\s*[,)]?"
+        r"\s+(?:to|on|for|in)\s+[\w#.-]+(?:\s+[\w#.-]+){0,3}[\s.!?]*",
+        ICASE,
+    )
+
+
+@functools.cache
 def _bare(field_pattern: str) -> re.Pattern[str]:
     return re.compile(
         rf"{DETERMINER}?(?P<f>{field_pattern})(?:\s+(?:of|for|on)\s+|\s+)"
@@ -407,7 +420,9 @@ def read_field(
             opening=end - start,
             value_span=value_span,
         )
-    shaped = _value_first_shaped(vocab.field_pattern).fullmatch(text, start, end)
+    shaped = _value_first_shaped(vocab.field_pattern).fullmatch(
+        text, start, end
+    ) or _field_then_shaped(vocab.field_pattern).fullmatch(text, start, end)
     if shaped is not None:  # "put ana@x.pt as the contact email for 1001": a shaped value
         name = vocab.field_named(shaped.group("f"))
         value = shaped.group("v")

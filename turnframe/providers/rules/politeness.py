@@ -9,7 +9,9 @@
   great", "any chance you could add …" and "I was wondering whether you could add …" read as
   "could you add …", as do "I want that you add …" and "please to add …" (as people writing in
   a second language say it); "I was wondering whether it might be possible to …" and "is
-  possible to …" as "would it be possible to …". A question inside a wrapper stays a question.
+  possible to …" as "would it be possible to …"; "reckon you could add …" as "could you add
+  …"; "kindly revert with the status …" as "tell me the status …". A question inside a
+  wrapper stays a question; "refund me 30 euros" is "refund 30 euros".
 - A softener that ends a request ("… at your earliest convenience", "… if possible", "…
   when you get a chance") is dropped: the request is asked all the same.
 - A closing courtesy said as a sentence of its own ("No worries if not.", "Thank you for
@@ -58,6 +60,12 @@ _SALUTATION = re.compile(
 )
 #: "Please to add …" (a request said with "to"): "please add …".
 _PLEASE_TO = re.compile(_OPENING + r"(?P<w>please)\s+to\s+(?=[a-z])", ICASE)
+#: "Kindly revert with the status …" (as English is written in India): "tell me the status …".
+_REVERT = re.compile(
+    _OPENING + r"(?:(?:kindly|please|pls)\s+)?(?P<w>revert(?:\s+back)?(?:\s+to\s+(?:me|us))?"
+    r"\s+(?:with|on|about))\s+(?=\S)",
+    ICASE,
+)
 #: A sentence that only announces the requests after it: "I just want to update my details:".
 _ANNOUNCE = re.compile(
     _OPENING + r"(?P<w>(?:i|we)\s+(?:just\s+|also\s+)?(?:want(?:ed)?|would\s+like|['\u2019]d\s+like"
@@ -89,10 +97,11 @@ _SEQUENCE = re.compile(
     r"|last\s+(?:one|thing|but\s+not\s+least))\s*[,:\u2013\u2014-]\s*)(?=\S)",
     ICASE,
 )
-#: Who a request is for, said between its verb and its object ("add for us 2 tickets"), and
-#: "each one" after a price: the plain order is "add 2 tickets", "15 each".
+#: Who a request is for, said between its verb and its object ("add for us 2 tickets", "refund
+#: me 30 euros"), and "each one" after a price: the plain order is "add 2 tickets", "15 each".
 _FOR_US = re.compile(
-    r"(?<=[a-z])\s+(?P<w>for\s+(?:us|me|them|him|her)(?:\s+(?:both|all|two|2))?)(?=\s+(?:\d|a\s|an\s"
+    r"(?<=[a-z])\s+(?P<w>(?:for\s+(?:us|me|them|him|her)|me|us)(?:\s+(?:both|all|two|2))?)"
+    r"(?=\s+(?:\d|[\u20ac$\u00a3]|a\s|an\s"
     r"|one|two|three|four|five|six|some|the\s))",
     ICASE,
 )
@@ -118,6 +127,7 @@ _ASK = re.compile(
     r"|(?:please\s+)?be\s+so\s+kind\s+(?:as\s+)?(?:to|and)"
     r"|(?:i|we)(?:['\u2019]d|\s+would)\s+like\s+to\s+ask\s+(?:you\s+)?to"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?help\s+(?:me|us)(?:\s+to)?"
+    r"|(?:do\s+)?(?:you\s+)?(?:i\s+)?reckon\s+you\s+(?:could|can|would)(?:\s+please)?"
     r"|if\s+you\s+(?:could|would)(?:\s+please)?"
     r"|it\s+would\s+be\s+(?:(?:really|so|very)\s+)?(?:great|lovely|wonderful|amazing|perfect"
     r"|fantastic|brilliant|helpful|nice)\s+if\s+you\s+(?:could|would|can)(?:\s+please)?"
@@ -149,7 +159,7 @@ _CLOSING = re.compile(
     r"|no\s+(?:worries|problem|stress|pressure|rush)(?:\s+(?:if\s+not|either\s+way|at\s+all"
     r"|if\s+(?:it['\u2019]?s|that['\u2019]?s|it\s+is)\s+not\s+possible|if\s+you\s+can['\u2019]?t))?"
     r"|(?:it['\u2019]?s\s+|that['\u2019]?s\s+)?(?:totally\s+|completely\s+)?(?:fine|ok(?:ay)?)"
-    r"\s+if\s+not|(?:much|greatly|really|very\s+much)\s+appreciated"
+    r"\s+if\s+not|(?:much|greatly|really|very\s+much)\s+appreciated|(?:much|most)\s+obliged"
     r"|(?:(?:i|we)(?:['\u2019]d|\s+would)?\s+)?(?:really\s+|greatly\s+|truly\s+)?appreciate"
     r"\s+(?:it|this|that|your\s+help)|(?:any|your)\s+help\s+(?:is|would\s+be)\s+(?:much\s+|greatly\s+"
     r"|very\s+much\s+|really\s+)?appreciated|i\s+hope\s+(?:that['\u2019]?s|this\s+is)\s+ok(?:ay)?"
@@ -237,6 +247,9 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     for m in _PLEASE_TO.finditer(text):
         if not inside(kept, m.start("w"), m.end()):
             edits.append(Edit(start=m.start("w"), end=m.end(), words="please "))
+    for m in _REVERT.finditer(text):
+        if not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="tell me"))
     for m in _POSSIBLE.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
             edits.append(Edit(start=m.start("w"), end=m.end("w"), words="would it be possible to"))

@@ -117,6 +117,11 @@ def _closest(
     if not best:
         return None
     nearest = min(d for d, _ in best)
+    swapped = [c for d, c in best if d == nearest and sorted(c) == sorted(lowered)]
+    if len(swapped) == 1 and len({c for d, c in best if d == nearest}) > 1:
+        # Letters swapped are the likeliest slip, before any preference: "waht" opening a
+        # question is "what", never the verb "want".
+        return swapped[0]
     preferred = {c for d, c in best if d == nearest and c in prefer}
     # "archive" and its inflection "archives": the verb itself
     preferred = {c for c in preferred if not any(c != o and c.startswith(o) for o in preferred)}
