@@ -161,7 +161,7 @@ def completed_in_words(card: InteractionToCreate, said: str, ctx: ReductionConte
     shows it (any words read as free text; the user confirms they meant it), unless the answer
     is a few plain words that can only be the value ("bike rental")."""
     act = answered_act(card, said)
-    if _plain_answer(said):
+    if _plain_answer(said, digits=isinstance(act, SetFieldAct)):
         if isinstance(act, OperationAct) and card.argument in act.args:
             # "a kayak": the thing itself, as a request names it ("add a kayak")
             named = _ARTICLE.sub("", act.args[card.argument], count=1)
@@ -202,8 +202,10 @@ def _checked_word(
 
 
 _ARTICLE = re.compile(r"^\s*(?:a|an|the|some)\s+", re.IGNORECASE)
-#: A few plain words: letters (then digits), spaces, hyphens and apostrophes, nothing else.
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9' -]{0,39}")
+#: A few plain words: letters, spaces, hyphens and apostrophes, nothing else.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z' -]{0,39}")
+#: ... and, for a field's value ("Acme 2026" for a name), digits after the first letter.
+_PLAIN_DIGITS = re.compile(r"[A-Za-z][A-Za-z0-9' -]{0,39}")
 #: Words that answer no question with a value: refusals, doubts and placeholders.
 _NOT_A_VALUE = re.compile(
     r"(?:no|nope|nah|none|nothing|never\s*mind|cancel|stop|skip|forget\s+it|not\s+sure|idk"
@@ -213,10 +215,10 @@ _NOT_A_VALUE = re.compile(
 )
 
 
-def _plain_answer(said: str) -> bool:
+def _plain_answer(said: str, *, digits: bool = False) -> bool:
     words = said.strip().rstrip(".!")
     return (
-        _PLAIN.fullmatch(words) is not None
+        (_PLAIN_DIGITS if digits else _PLAIN).fullmatch(words) is not None
         and len(words.split()) <= 4
         and _NOT_A_VALUE.fullmatch(words) is None
         and not _NOT_A_VALUE.match(words.split()[0] + " ")

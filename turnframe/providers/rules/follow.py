@@ -238,8 +238,8 @@ def _from_context(
 ) -> FollowUp | None:
     """A follow-up of the previous turn's act: the same on another case, the same again, or
     (for an operation) with other arguments. A field change still without its value is
-    followed by nothing here: the desk asked for the value, so the words answer it ("Lisbon
-    2026" is the new name, never the same empty change on the record "Lisbon")."""
+    followed by nothing here: the workflow asked for the value, so the words answer it ("Acme
+    2026" is the new name, never the same empty change on the record "Acme")."""
     found = _follow_context(
         text, span, previous, plan=plan, vocab=vocab, targets=targets, ctx=ctx
     )

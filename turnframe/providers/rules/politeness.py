@@ -11,7 +11,7 @@
   a second language say it); "I was wondering whether it might be possible to …" and "is
   possible to …" as "would it be possible to …"; "reckon you could add …" as "could you add
   …"; "kindly revert with the status …" as "tell me the status …". A question inside a
-  wrapper stays a question; "refund me 30 euros" is "refund 30 euros".
+  wrapper stays a question; "pay me 30 euros" is "pay 30 euros".
 - A softener that ends a request ("… at your earliest convenience", "… if possible", "…
   when you get a chance") is dropped: the request is asked all the same.
 - A closing courtesy said as a sentence of its own ("No worries if not.", "Thank you for
@@ -97,7 +97,7 @@ _SEQUENCE = re.compile(
     r"|last\s+(?:one|thing|but\s+not\s+least))\s*[,:\u2013\u2014-]\s*)(?=\S)",
     ICASE,
 )
-#: Who a request is for, said between its verb and its object ("add for us 2 tickets", "refund
+#: Who a request is for, said between its verb and its object ("add for us 2 tickets", "pay
 #: me 30 euros"), and "each one" after a price: the plain order is "add 2 tickets", "15 each".
 _FOR_US = re.compile(
     r"(?<=[a-z])\s+(?P<w>(?:for\s+(?:us|me|them|him|her)|me|us)(?:\s+(?:both|all|two|2))?)"

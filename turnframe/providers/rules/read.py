@@ -1822,7 +1822,7 @@ class Reader:
         and another) name what the operation picks; read as that operation (it waits for a
         card), never as the field the first word names. The field's name alone stays the
         field, unless it is also, word for word, a choice that operation picks ("return ->
-        17/03": the return leg, moved on a card, never the field committed at once)."""
+        17/03": that choice, changed on a card, never the field committed at once)."""
         arrow = _ARROW_AT.search(self.text, s, e)
         if arrow is None:
             return False
