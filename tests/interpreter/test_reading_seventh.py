@@ -151,3 +151,31 @@ async def test_an_address_between_the_field_and_the_record_is_set_on_that_record
     assert events(graded) == [
         ("field_set", {"field": "contact_email", "value": "rui.c@example.org"})
     ]
+
+
+# -- a record by the plain words of its name, and short follow-ups --------------------------------
+
+
+@pytest.mark.parametrize(
+    "said", ["the city break: set the budget to 1400", "set the budget for the city break to 1400"]
+)
+async def test_the_plain_words_after_a_names_first_word_name_that_record(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [("field_set", {"field": "budget", "value": 140000})]
+
+
+@pytest.mark.parametrize("said", ["and a note: quiet room", "also a note: quiet room"])
+async def test_a_field_with_its_article_and_a_colon_in_the_next_turn_is_set(said: str) -> None:
+    graded = await play("travel-desk", "budget 900", said)
+    assert events(graded)[-1] == ("field_set", {"field": "note", "value": "quiet room"})
+
+
+@pytest.mark.parametrize("said", ["ok, submit it then", "fine, submit then"])
+async def test_a_closing_then_after_a_request_changes_nothing_about_it(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [("submitted", {})]
+
+
+async def test_then_inside_a_free_text_value_stays_in_the_value() -> None:
+    graded = await play("travel-desk", "set the note to call us back then")
+    assert events(graded) == [("field_set", {"field": "note", "value": "call us back then"})]

@@ -451,7 +451,14 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             holds=lambda s, ctx: (
                 s.discount is not None and s.discount.valid_until >= ctx.now.date()
             ),
-            aliases=("discount is still valid", "discount is valid", "discount still applies"),
+            aliases=(
+                "discount is still valid",
+                "discount is valid",
+                "discount still applies",
+                "discount still works",
+                "code is still valid",
+                "code still works",
+            ),
         ),
         Condition(
             name="discount_expired",

@@ -72,8 +72,10 @@ _FIELD_FORMS = (
     r"|reads|says|needs\s+to\s+be)\s+"
     r"|\s*(?:[:=]|->|=>|\u2192)\s*)",
     rf"{DETERMINER}?{_POSSESSOR}(?P<f>F){_OWNER}\s+(?:to|as)\s+",
-    # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500".
-    rf"{DETERMINER}?(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
+    # "F [case] V" with a separator or a quoted value: "note 4711: "VIP"", "limit 1500", "and
+    # a note: call back".
+    rf"(?:{DETERMINER}|(?:and\s+|also\s+|plus\s+)?(?:an?|another)\s+)?"
+    r"(?P<f>F)(?:\s+(?:of|for|on)?\s*[\w#-]+)?\s*(?:[:=]|->|=>|\u2192)\s*",
     # "[case] F is now V", the case named first by its number: "4711 email is now …".
     r"(?:(?:N)\s+)?#?\d{3,}(?:['\u2019]s)?\s+(?P<f>F)\s+(?:is\s+now|should\s+be|has\s+changed\s+to"
     r"|changed\s+to|must\s+be)\s+",

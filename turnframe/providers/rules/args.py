@@ -81,10 +81,11 @@ _FOR_PRONOUN = re.compile(
 _LEADING_FOR_PRONOUN = re.compile(
     r"^(?:(?:for|to)\s+(?:me|us|him|her|them|you)|(?:me|us|them))\s+(?=\w)", ICASE
 )
-#: "submit it already", "send it right away": the case called "it", and how soon.
+#: "submit it already", "send it right away", "submit it then": the case called "it", and how
+#: soon.
 _IT_ALREADY = re.compile(
     r"(?:(?:it|this|that)\s+)?(?:already|immediately|at\s+once|right\s+away|straight\s+away"
-    r"|asap|now|right\s+now|for\s+me)(?:\s+(?:please|pls|thanks))?[\s.!]*",
+    r"|asap|now|right\s+now|for\s+me|then)(?:\s+(?:please|pls|thanks))?[\s.!]*",
     ICASE,
 )
 #: A unit of time right after a count: " days", " weeks".

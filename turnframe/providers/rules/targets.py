@@ -43,8 +43,10 @@ def _stand_for(said: str, labels: tuple[str, ...]) -> str:
 
 def partial_names(names: Sequence[str], ordinary: frozenset[str]) -> dict[str, str]:
     """Shorter ways to say a name, each with the name: its comma-separated parts of two words
-    or more ("Casa Verde" of "Casa Verde, 2 rooms") and its capitalized words ("Ana",
-    "Verde") that no other name shares and that are not the workflow's own words."""
+    or more ("Casa Verde" of "Casa Verde, 2 rooms"), the two or more plain words after a
+    capitalized first word ("spring retreat" of "Sintra spring retreat") and its capitalized
+    words ("Ana", "Verde") that no other name shares and that are not the workflow's own
+    words."""
     counts: dict[str, int] = {}
     found: dict[str, set[str]] = {}
     for name in names:
@@ -54,6 +56,13 @@ def partial_names(names: Sequence[str], ordinary: frozenset[str]) -> dict[str, s
             shorter = len(segment.strip()) < len(name.strip())
             if len(words) >= 2 and shorter and words[0][0].isalpha():
                 parts.add(" ".join(words))
+            rest = words[1:]
+            if (
+                len(rest) >= 2
+                and words[0][0].isupper()
+                and all(w.isalpha() and w.islower() for w in rest)
+            ):
+                parts.add(" ".join(rest))  # "spring retreat" of "Sintra spring retreat"
         for word in re.findall(r"[^\W\d_][\w'-]*", name):
             if len(word) >= 3 and word[0].isupper() and word.casefold() not in ordinary:
                 parts.add(word)
@@ -96,8 +105,10 @@ def _name_table(
         return table, partial, None
     body = "|".join(r"\s+".join(map(re.escape, lb.split())) for lb in ordered)
     # Never inside an address or a file name ("ana.r@example.com" does not name Ana).
-    return table, partial, re.compile(
-        rf"(?<![\w@])(?<!\w\.)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4@]|[.@]\w)", ICASE
+    return (
+        table,
+        partial,
+        re.compile(rf"(?<![\w@])(?<!\w\.)(?:{body})(?:'s|\u2019s)?(?![\w\u00b4@]|[.@]\w)", ICASE),
     )
 
 
