@@ -179,3 +179,54 @@ async def test_a_closing_then_after_a_request_changes_nothing_about_it(said: str
 async def test_then_inside_a_free_text_value_stays_in_the_value() -> None:
     graded = await play("travel-desk", "set the note to call us back then")
     assert events(graded) == [("field_set", {"field": "note", "value": "call us back then"})]
+
+
+# -- what is left, things named loosely, requests in general --------------------------------------
+
+
+async def test_the_rest_after_a_committed_request_asks_for_what_is_left_on_a_card() -> None:
+    graded = await play(
+        "refund-desk",
+        "refund 30 on 1001",
+        "/click confirm",
+        "and the remainder too",
+        "/click confirm",
+    )
+    assert [e[1]["amount"] for e in events(graded)] == [3000, 9000]
+
+
+@pytest.mark.parametrize(
+    "said", ["what's the status of the lounge thing?", "is there a receipt for my lounge one"]
+)
+async def test_a_plain_word_of_a_records_name_then_thing_or_one_names_that_record(
+    said: str,
+) -> None:
+    graded = await play("refund-desk", said)
+    assert "answer:case_question" in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said", ["Do refunds go back to the original card?", "are refunds paid in cash?"]
+)
+async def test_a_question_about_a_request_in_general_is_answered_from_knowledge(said: str) -> None:
+    graded = await play("refund-desk", said)
+    assert "answer:knowledge" in shown(graded) and "notice:needs_clarification" not in shown(graded)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "could you add a note: landing late, very tired?",
+        "add 2 beach towels at 6 euros each and do the needful",
+    ],
+)
+async def test_a_comma_inside_a_note_or_a_closing_needful_does_not_hold_the_change(
+    said: str,
+) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) and "card:confirm_command" not in shown(graded)
+
+
+async def test_a_comma_before_another_fields_words_in_a_note_still_waits_for_a_card() -> None:
+    graded = await play("travel-desk", "set the note to late, budget 500")
+    assert events(graded) == [] and "card:confirm_command" in shown(graded)

@@ -145,6 +145,15 @@ _SEPARATOR = re.compile(
     r"[,;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)"
     r"|[\"\u201d\u2019'](?=\s)"  # a quote closing inside the value: more words follow it
 )
+#: After a comma in a text, what starts another request rather than more of the text: a
+#: joining word ("…, and on 1002 …"), or a record's number.
+_ANOTHER_AFTER_COMMA = re.compile(
+    r"^,\s*(?:and|but|also|plus|then|or|as\s+well)(?!\w)|(?<![\w.])#?\d{3,}(?![\w.])", ICASE
+)
+#: ... in a text (a note), where a comma belongs to the text itself.
+_SENTENCE_SEPARATOR = re.compile(
+    r"[;:?!+&/\n()\u2014\u2013]|\s-\s|(?<!\w)x\s?\d|\d\s?x(?!\w)|[\"\u201d\u2019'](?=\s)"
+)
 #: A free-text value that opens by counting itself ("second pass", "another bag",
 #: "additional seat"): a count or an ordinal was read as part of the name.
 _COUNTED = re.compile(
@@ -215,8 +224,24 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
     stripped = value.strip()
     if _QUOTED.fullmatch(stripped):
         return None
-    for pattern in (_NEGATION, _CORRECTING, _SEPARATOR, MARKER_AT):
+    for pattern in (
+        _NEGATION,
+        _CORRECTING,
+        _SENTENCE_SEPARATOR if sentence else _SEPARATOR,
+        MARKER_AT,
+    ):
         m = pattern.search(stripped)
+        if m is not None:
+            return m.group(0)
+    if sentence and "," in stripped:
+        # "arriving late, super tired": a comma inside a text is the text's own, unless what
+        # follows it names one of the workflow's requests or fields (a second request).
+        after = stripped[stripped.index(",") :]
+        m = (
+            vocab.operation_regex.search(after)
+            or re.search(rf"(?<!\w)(?:{vocab.field_pattern})(?!\w)", after, ICASE)
+            or _ANOTHER_AFTER_COMMA.search(after)
+        )
         if m is not None:
             return m.group(0)
     if not sentence:
@@ -382,9 +407,7 @@ def vet(
         # the sentence before counts too.
         reach_back = doubt.kind == "hedge" or asked or bool(marked)
         changes = [i for i in near.changes(unread.start, reach_back) if i not in cancelled]
-        corrects = bool(
-            _CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words)
-        )
+        corrects = bool(_CORRECTING.search(words) or MARKER_AT.match(words) or _HEDGE.search(words))
         if corrects and not _VALUE.search(words) and near.corrected(unread.start, reach_back):
             continue  # "scrap that", "wait": the marker of a correction the reading made
         elsewhere = mentions(unread.start, unread.end)
@@ -559,9 +582,7 @@ _RETRACTION = re.compile(
     ICASE,
 )
 #: An operation asked to do nothing: "pay back nothing", "add none".
-_NOTHING = re.compile(
-    r"\s+(?:me\s+|us\s+)?(?P<none>nothing|none|zero|not\s+anything)(?!\w)", ICASE
-)
+_NOTHING = re.compile(r"\s+(?:me\s+|us\s+)?(?P<none>nothing|none|zero|not\s+anything)(?!\w)", ICASE)
 
 
 def _take_back_before(plan: PlanBuilder, words: Evidence, cancelled: set[int]) -> None:

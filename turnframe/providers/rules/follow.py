@@ -292,6 +292,22 @@ def _follow_context(
             return _same_on(previous, previous, plan, 0, target, evidence)
     if isinstance(previous, SetFieldAct) and said:  # "and on 1002 'all good'"
         return _value_on_case(text, (start, end), previous.field, vocab, targets, ctx, evidence)
+    if isinstance(previous, OperationAct) and _REST.fullmatch(text, start, end):
+        # "and the rest too": the same operation for what is left, which the workflow
+        # proposes (its card shows the value); without a proposal, nothing is guessed.
+        op = vocab.operation(previous.operation)
+        proposed = {a.name for a in op.arguments if a.propose is not None}
+        if not proposed:
+            return None
+        args = {k: v for k, v in previous.args.items() if k not in proposed}
+        rest = OperationAct(
+            target=previous.target,
+            operation=previous.operation,
+            args=args,
+            evidence=evidence,
+            confirm=True,
+        )
+        return FollowUp(act=rest, note=Note(operation=previous.operation, args=args))
     if isinstance(previous, OperationAct) and m is not None:
         op = vocab.operation(previous.operation)
         owner = unnamed_owner(text, start, end, vocab)
@@ -311,6 +327,12 @@ def _follow_context(
     return None
 
 
+#: What is left of a value already asked for: "the rest", "the remainder", "what's left".
+_REST = re.compile(
+    r"(?:the\s+)?(?:rest|remainder|remaining\s+(?:amount|part|balance)|balance"
+    r"|what['\u2019]?s\s+left|what\s+is\s+left)(?:\s+(?:of\s+it|please|pls))*",
+    ICASE,
+)
 _QUOTED = re.compile(r"[\"\u201c'\u2018](?P<v>[^\"\u201d'\u2019]+)[\"\u201d'\u2019]")
 #: "4712's to 'pending'", "on Rui's to b@y.pt", "for 4712 b@y.pt": after the case, its
 #: possessive or noun, an optional field name, then "to", ":" or "is" before the value.

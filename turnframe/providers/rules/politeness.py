@@ -177,9 +177,11 @@ _CLOSING = re.compile(
 )
 
 
-#: A softener at the end of a request: "… at your earliest convenience", "… if possible".
+#: A softener at the end of a request: "… at your earliest convenience", "… if possible", "…
+#: and do the needful".
 _SOFTENER = re.compile(
     r"(?<=[\w'\"\u2019\u201d)])[\s,]+(?P<w>at\s+your\s+(?:earliest\s+)?convenience"
+    r"|(?:and\s+)?(?:kindly\s+|please\s+)?do\s+the\s+needful"
     r"|when(?:ever)?\s+you\s+(?:get\s+a"
     r"\s+(?:chance|moment|minute)|have\s+(?:a\s+)?(?:moment|minute|second|sec|time)|can)"
     r"|if\s+(?:you\s+can|possible|at\s+all\s+possible|you\s+don['\u2019]?t\s+mind"

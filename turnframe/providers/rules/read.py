@@ -314,6 +314,13 @@ _FIRST_WAS_RIGHT = re.compile(
 )
 #: A question that asks for a reason.
 _WHY = re.compile(r"\s*(?:but\s+|and\s+|so\s+)?why\b", ICASE)
+#: "do repairs come with a warranty?", "are cancellations free?": a question whose subject is a
+#: request in general (its word in the plural); group ``w`` is that word.
+_IN_GENERAL = re.compile(
+    r"\s*(?:(?:but|and|so)\s+)?(?:do|are|will|can|could|would|should|must|how\s+do)\s+"
+    r"(?P<w>[a-z]+s)\s+(?!(?:on|for|of)\s)",
+    ICASE,
+)
 #: A value said, then asked to be checked: "…, is that right?", "… correct?", "right?".
 _CHECKING = re.compile(
     r"(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|ok|okay|still\s+(?:right|correct|valid))"
@@ -1840,6 +1847,17 @@ class Reader:
         self._operation(clause, arrowed, (s, e))
         return True
 
+    def _in_general(self, s: int, e: int) -> bool:
+        """Whether the question at ``s`` asks about one of the workflow's requests in general
+        ("do repairs come with a warranty?"), its word in the plural as the subject."""
+        m = _IN_GENERAL.match(self.text, s, e)
+        if m is None:
+            return False
+        word = m.group("w")
+        return any(
+            self.vocab.operation_regex.fullmatch(w) is not None for w in (word, word[:-1])
+        )
+
     def _a_carded_choice(self, head: str) -> bool:
         """Whether ``head`` (without its determiner) is one of the choices of an operation
         argument, on an operation that waits for a confirmation card."""
@@ -2097,7 +2115,9 @@ class Reader:
             return
         named = self.targets.mentions(s, e)
         unknown = None if named else unnamed_owner(self.text, s, e, self.vocab)
-        if not named and unknown is None and (reading.hypothetical or _WHY.match(self.text, s, e)):
+        if not named and unknown is None and (
+            reading.hypothetical or _WHY.match(self.text, s, e) or self._in_general(s, e)
+        ):
             # "what happens if I ask for more than was paid?", "why do you need a signature?":
             # how things work, asked of no record: answered from knowledge, never "which one?"
             act = QuestionAct(

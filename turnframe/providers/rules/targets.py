@@ -41,11 +41,16 @@ def _stand_for(said: str, labels: tuple[str, ...]) -> str:
     return labels[0] if len(set(labels)) == 1 else said
 
 
+#: Words for any thing, after a plain word of a name: "the gym thing", "my spa one".
+_ANY_THING = ("thing", "one", "stuff")
+
+
 def partial_names(names: Sequence[str], ordinary: frozenset[str]) -> dict[str, str]:
     """Shorter ways to say a name, each with the name: its comma-separated parts of two words
     or more ("Casa Verde" of "Casa Verde, 2 rooms"), the two or more plain words after a
-    capitalized first word ("spring retreat" of "Sintra spring retreat") and its capitalized
-    words ("Ana", "Verde") that no other name shares and that are not the workflow's own
+    capitalized first word ("spring retreat" of "Sintra spring retreat"), its capitalized
+    words ("Ana", "Verde") and a plain word of it then "thing", "one" or "stuff" ("the spa
+    thing" of "spa day pass") that no other name shares and that are not the workflow's own
     words."""
     counts: dict[str, int] = {}
     found: dict[str, set[str]] = {}
@@ -66,6 +71,9 @@ def partial_names(names: Sequence[str], ordinary: frozenset[str]) -> dict[str, s
         for word in re.findall(r"[^\W\d_][\w'-]*", name):
             if len(word) >= 3 and word[0].isupper() and word.casefold() not in ordinary:
                 parts.add(word)
+            if len(word) >= 4 and word.islower() and word not in ordinary:
+                # "my gym thing": a plain word of the name, then a word for any thing
+                parts.update(f"{word} {thing}" for thing in _ANY_THING)
         for part in parts:
             counts[part.casefold()] = counts.get(part.casefold(), 0) + 1
         found[name] = parts
