@@ -300,14 +300,14 @@ def _follow_context(
         if not proposed:
             return None
         args = {k: v for k, v in previous.args.items() if k not in proposed}
-        rest = OperationAct(
+        rest_act = OperationAct(
             target=previous.target,
             operation=previous.operation,
             args=args,
             evidence=evidence,
             confirm=True,
         )
-        return FollowUp(act=rest, note=Note(operation=previous.operation, args=args))
+        return FollowUp(act=rest_act, note=Note(operation=previous.operation, args=args))
     if isinstance(previous, OperationAct) and m is not None:
         op = vocab.operation(previous.operation)
         owner = unnamed_owner(text, start, end, vocab)
