@@ -230,3 +230,8 @@ async def test_a_comma_inside_a_note_or_a_closing_needful_does_not_hold_the_chan
 async def test_a_comma_before_another_fields_words_in_a_note_still_waits_for_a_card() -> None:
     graded = await play("travel-desk", "set the note to late, budget 500")
     assert events(graded) == [] and "card:confirm_command" in shown(graded)
+
+
+async def test_a_count_of_something_after_a_comma_in_a_note_waits_for_a_card() -> None:
+    graded = await play("travel-desk", "set the note to ring us, 3 pillows")
+    assert events(graded) == [] and "card:confirm_command" in shown(graded)

@@ -146,9 +146,12 @@ _SEPARATOR = re.compile(
     r"|[\"\u201d\u2019'](?=\s)"  # a quote closing inside the value: more words follow it
 )
 #: After a comma in a text, what starts another request rather than more of the text: a
-#: joining word ("…, and on 1002 …"), or a record's number.
+#: joining word ("…, and on 1002 …"), a record's number, or a count of something.
 _ANOTHER_AFTER_COMMA = re.compile(
-    r"^,\s*(?:and|but|also|plus|then|or|as\s+well)(?!\w)|(?<![\w.])#?\d{3,}(?![\w.])", ICASE
+    r"^,\s*(?:and|but|also|plus|then|or|as\s+well)(?!\w)|(?<![\w.])#?\d{3,}(?![\w.])"
+    r"|(?<![\w.:])\d+\s+(?!(?:am|pm|h|hrs?|hours?|minutes?|mins?|days?|weeks?|o['\u2019]clock"
+    r"|people|persons?|adults?|kids|children|guests?)\b)[a-z]",  # "…, 2 towels": an object
+    ICASE,
 )
 #: ... in a text (a note), where a comma belongs to the text itself.
 _SENTENCE_SEPARATOR = re.compile(
