@@ -28,12 +28,14 @@ async def test_an_amount_said_wrong_in_the_next_turn_is_confirmed_at_the_new_amo
 async def test_an_earlier_date_called_right_after_all_is_the_one_confirmed() -> None:
     graded = await talk(
         "travel-desk",
-        ("rebook the return to 17 March", "no, 18 March", "sorry, 17 March is fine after all",
-         "/click confirm"),
+        (
+            "rebook the return to 17 March",
+            "no, 18 March",
+            "sorry, 17 March is fine after all",
+            "/click confirm",
+        ),
         {
-            "events": [
-                {"case": "lisbon", "type": "rebooked", "data": {"date": "2026-03-17"}}
-            ],
+            "events": [{"case": "lisbon", "type": "rebooked", "data": {"date": "2026-03-17"}}],
             "ends_with": "committed",
         },
     )
@@ -213,11 +215,8 @@ async def test_a_readable_correction_still_moves_the_card_to_the_new_value() -> 
     assert graded.right, graded.why
 
 
-@pytest.mark.parametrize(
-    "answer",
-    ["a snorkelling trip, 60 euros", "the boat tour for 2, around 40 each", "kayak x2 maybe"],
-)
-async def test_a_free_text_argument_answered_in_words_waits_for_a_card_that_shows_it(
+@pytest.mark.parametrize("answer", ["the boat tour for 2, around 40 each", "kayak x2 maybe"])
+async def test_a_hedged_free_text_answer_is_shown_on_a_card_or_asked_never_committed(
     answer: str,
 ) -> None:
     graded = await talk(
@@ -226,7 +225,7 @@ async def test_a_free_text_argument_answered_in_words_waits_for_a_card_that_show
         {"events": [], "ends_with": "card"},
     )
     assert graded.events == (), graded.why
-    assert "card:confirm_command" in graded.shown
+    assert "card:confirm_command" in graded.shown or "notice:needs_argument" in graded.shown
 
 
 @pytest.mark.parametrize(

@@ -235,3 +235,36 @@ async def test_a_comma_before_another_fields_words_in_a_note_still_waits_for_a_c
 async def test_a_count_of_something_after_a_comma_in_a_note_waits_for_a_card() -> None:
     graded = await play("travel-desk", "set the note to ring us, 3 pillows")
     assert events(graded) == [] and "card:confirm_command" in shown(graded)
+
+
+# -- a routine request's missing object, answered in the next turn --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "added"),
+    [
+        ("a snorkelling trip, 60 euros", {"item": "snorkelling trip", "unit_price": 6000}),
+        (
+            "3 deck chairs at 7 euros each",
+            {"item": "deck chairs", "quantity": 3, "unit_price": 700},
+        ),
+    ],
+)
+async def test_an_answer_that_reads_wholly_as_the_missing_arguments_completes_the_request(
+    answer: str, added: dict[str, Any]
+) -> None:
+    graded = await play("travel-desk", "want to add an extra", answer)
+    [(kind, data)] = events(graded)
+    assert kind == "extra_added" and added.items() <= data.items()
+
+
+async def test_a_question_already_answered_by_the_completed_request_takes_no_second_answer() -> (
+    None
+):
+    graded = await play("travel-desk", "add an extra", "2 deck chairs at 7 euros each", "kayak")
+    assert [e[1]["item"] for e in events(graded)] == ["deck chairs"]
+
+
+async def test_a_hedge_inside_the_answered_object_waits_for_a_card() -> None:
+    graded = await play("travel-desk", "add an extra", "2 paddle boards maybe")
+    assert events(graded) == [] and "card:confirm_command" in shown(graded)

@@ -147,6 +147,7 @@ def _relative(words: str, today: date) -> date | None:
     }
     if words in fixed:
         return fixed[words]
+    words = re.sub(r"\b(?:a|one)\s+fortnight\b", "2 weeks", words)  # a fortnight: two weeks
     match = re.fullmatch(r"(?:the\s+)?end\s+of\s+(the|this|next)\s+month", words)
     if match is not None:
         year, month = (today.year, today.month) if match.group(1) != "next" else _next_month(today)

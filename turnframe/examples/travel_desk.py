@@ -478,6 +478,8 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
             "reschedule",
             "push",
             "postpone",
+            "prepone",
+            "bring forward",
             "move my flight",
             "change my flight",
             "put ... on",

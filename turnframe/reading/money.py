@@ -25,7 +25,7 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
     "CAD": ("cad", "c$", "ca$"),
     "AUD": ("aud", "a$", "au$"),
     "JPY": ("¥", "jpy", "yen"),
-    "INR": ("₹", "inr", "rupee", "rupees"),
+    "INR": ("₹", "inr", "rs", "rupee", "rupees"),
     "CNY": ("cny", "rmb", "yuan"),
     "SEK": ("sek", "kronor", "krona"),
     "NOK": ("nok", "kroner", "krone"),

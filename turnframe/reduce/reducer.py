@@ -7,7 +7,14 @@ the same input gives the same ReductionPlan byte for byte. Every act gets exactl
 from __future__ import annotations
 
 from turnframe._identity import plan_hash
-from turnframe.plan import ChitchatAct, QuestionAct, RecallAct, UserTurnPlan, check_plan
+from turnframe.plan import (
+    ChitchatAct,
+    OperationAct,
+    QuestionAct,
+    RecallAct,
+    UserTurnPlan,
+    check_plan,
+)
 from turnframe.reduce.asking import completed_in_words, text_amendment, text_answer
 from turnframe.reduce.context import ReductionContext
 from turnframe.reduce.interactions import (
@@ -34,6 +41,7 @@ from turnframe.results import (
     GroundingRequest,
     InteractionKind,
     InteractionOutcomeStatus,
+    InteractionToCreate,
     Notice,
     PlannedActResult,
     ReductionPlan,
@@ -181,18 +189,36 @@ def _superseded(work: Work, answered: str | None) -> tuple[str, ...]:
         and r.kind in ("set_field", "correct", "operation")
         and r.status is not ActStatus.REJECTED
     }
+    # An operation decided on a case answers the open question for that operation's argument
+    # there ("add an extra" asked which; "2 beach chairs at 8 euros each" added them).
+    done = {
+        (r.case_id, entry.act.operation)
+        for entry, r in zip(work.entries, work.results, strict=True)
+        if r is not None
+        and r.case_id is not None
+        and isinstance(entry.act, OperationAct)
+        and r.status is not ActStatus.REJECTED
+        and r.status is not ActStatus.NEEDS_CLARIFICATION
+    }
     return tuple(
         i.interaction_id
         for i in work.ctx.open_interactions
         if i.interaction_id != answered
         and (
             i.interaction_id in work.expired
+            or (i.kind is InteractionKind.PROVIDE_ARGUMENT and _asks_for(i) in done)
             or (i.kind is InteractionKind.CONFIRM_COMMAND and i.case_id in new_cases)
             or (i.kind is InteractionKind.SELECT_TARGET and i.target_label in new_labels)
             or (i.kind in _QUESTIONS and asks)
             or (i.kind is InteractionKind.CHOOSE_CHANGE and i.case_id in changed)
         )
     )
+
+
+def _asks_for(card: InteractionToCreate) -> tuple[str | None, str] | None:
+    """(case, operation) of the one operation a question card asks an argument for."""
+    act = card.pending_acts[0] if len(card.pending_acts) == 1 else None
+    return (card.case_id, act.operation) if isinstance(act, OperationAct) else None
 
 
 #: Cards that ask the user something: one open at a time per session.

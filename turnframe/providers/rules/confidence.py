@@ -257,7 +257,7 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
         for_someone = _FOR_SOMEONE.search(stripped)
         if for_someone is not None:  # "city card for Ana": who it is for is not what it is
             return for_someone.group(0)
-        for pattern in (_VALUE, _ANAPHOR):
+        for pattern in (_VALUE, _ANAPHOR, _HEDGE):
             m = pattern.search(stripped)
             if m is not None:
                 return m.group(0)

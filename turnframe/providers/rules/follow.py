@@ -28,9 +28,10 @@ from turnframe.plan import (
     SetFieldAct,
     Target,
 )
-from turnframe.providers.rules.actions import unnamed_owner
+from turnframe.providers.rules.actions import unnamed_owner, waits_for_card
 from turnframe.providers.rules.args import read_arguments
 from turnframe.providers.rules.builder import Note, PlanBuilder
+from turnframe.providers.rules.confidence import free_text_doubt
 from turnframe.providers.rules.shapes import ICASE, TRIM
 from turnframe.providers.rules.targets import Targets
 from turnframe.providers.rules.vocabulary import Vocabulary
@@ -292,6 +293,28 @@ def _follow_context(
             return _same_on(previous, previous, plan, 0, target, evidence)
     if isinstance(previous, SetFieldAct) and said:  # "and on 1002 'all good'"
         return _value_on_case(text, (start, end), previous.field, vocab, targets, ctx, evidence)
+    missing = _missing_required(previous, vocab)
+    if missing and m is None and not said:
+        # "want to add an item", then "bike rental for 3 days at 12 euros a day": the
+        # arguments a routine request lacked (its object among them), all of them read and
+        # nothing else said. A request that waits for a card is completed by the workflow's own
+        # question and card instead.
+        assert isinstance(previous, OperationAct)
+        op = vocab.operation(previous.operation)
+        if waits_for_card(vocab, op.name) or not any(
+            a.type is str for a in op.arguments if a.name in missing
+        ):
+            return None
+        reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start)
+        texts = [v for a in op.arguments if a.type is str and (v := reading.args.get(a.name))]
+        if any(free_text_doubt(v, vocab) for v in texts):
+            return None  # "kayak x2 maybe": the question and the card show what was read
+        if not reading.unread and missing <= reading.args.keys():
+            args = {**previous.args, **reading.args}
+            done = OperationAct(
+                target=previous.target, operation=previous.operation, args=args, evidence=evidence
+            )
+            return FollowUp(act=done, note=Note(operation=previous.operation, args=args))
     if isinstance(previous, OperationAct) and _REST.fullmatch(text, start, end):
         # "and the rest too": the same operation for what is left, which the workflow
         # proposes (its card shows the value); without a proposal, nothing is guessed.
@@ -325,6 +348,18 @@ def _follow_context(
         )
         return FollowUp(act=act, note=Note(operation=previous.operation, args=args))
     return None
+
+
+def _missing_required(previous: Act, vocab: Vocabulary) -> set[str]:
+    """The required arguments an operation act still lacks (none for any other act)."""
+    if not isinstance(previous, OperationAct):
+        return set()
+    op = vocab.operation(previous.operation)
+    return {
+        a.name
+        for a in op.arguments
+        if a.required and a.propose is None and not previous.args.get(a.name)
+    }
 
 
 #: What is left of a value already asked for: "the rest", "the remainder", "what's left".

@@ -10,7 +10,8 @@
   "could you add …", as do "I want that you add …" and "please to add …" (as people writing in
   a second language say it); "I was wondering whether it might be possible to …" and "is
   possible to …" as "would it be possible to …"; "reckon you could add …" as "could you add
-  …"; "kindly revert with the status …" as "tell me the status …". A question inside a
+  …"; "could you be a star and add …" as "could you add …"; "pop a note on it" as "add a
+  note on it"; "kindly revert with the status …" as "tell me the status …". A question inside a
   wrapper stays a question; "pay me 30 euros" is "pay 30 euros".
 - A softener that ends a request ("… at your earliest convenience", "… if possible", "…
   when you get a chance") is dropped: the request is asked all the same.
@@ -60,6 +61,11 @@ _SALUTATION = re.compile(
 )
 #: "Please to add …" (a request said with "to"): "please add …".
 _PLEASE_TO = re.compile(_OPENING + r"(?P<w>please)\s+to\s+(?=[a-z])", ICASE)
+#: "pop a note on it", "chuck on a kayak", "stick in a towel": British English for "add".
+_POP = re.compile(
+    r"(?<![\w'])(?P<w>(?:pop|chuck|stick|bung)(?:\s+(?:on|in))?)(?=\s+(?:a|an|the|some|\d+)\s)",
+    ICASE,
+)
 #: "Kindly revert with the status …" (as English is written in India): "tell me the status …".
 _REVERT = re.compile(
     _OPENING + r"(?:(?:kindly|please|pls)\s+)?(?P<w>revert(?:\s+back)?(?:\s+to\s+(?:me|us))?"
@@ -128,6 +134,8 @@ _ASK = re.compile(
     r"|(?:i|we)(?:['\u2019]d|\s+would)\s+like\s+to\s+ask\s+(?:you\s+)?to"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?help\s+(?:me|us)(?:\s+to)?"
     r"|(?:do\s+)?(?:you\s+)?(?:i\s+)?reckon\s+you\s+(?:could|can|would)(?:\s+please)?"
+    r"|(?:could|can|would|will)\s+you\s+be\s+(?:an?\s+)?(?:(?:absolute|real|total)\s+)?"
+    r"(?:star|dear|love|angel|gem|legend|darling|sweetheart|doll)\s+and"
     r"|if\s+you\s+(?:could|would)(?:\s+please)?"
     r"|it\s+would\s+be\s+(?:(?:really|so|very)\s+)?(?:great|lovely|wonderful|amazing|perfect"
     r"|fantastic|brilliant|helpful|nice)\s+if\s+you\s+(?:could|would|can)(?:\s+please)?"
@@ -150,7 +158,7 @@ _POSSIBLE = re.compile(
 #: A closing courtesy, as a sentence of its own.
 _CLOSING = re.compile(
     r"(?:^|(?<=[.!?\n,]))\s*(?P<w>(?:(?:and|but|again|so)\s+)?(?:"
-    r"with\s+(?:many\s+|great\s+)?thanks|(?:thanks|thank\s+you)"
+    r"with\s+(?:many\s+|great\s+)?thanks|(?:thanks|thank\s+you|thanking\s+you)"
     r"(?:\s+(?:ever\s+so\s+much|so\s+much|very\s+much|a\s+lot|again|kindly|heaps|loads"
     r"|a\s+bunch|a\s+million))?"
     r"(?:\s+(?:in\s+advance|for\s+(?:your|the|all\s+(?:your|the))\s+(?:kind\s+)?(?:help|understanding"
@@ -249,6 +257,9 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     for m in _PLEASE_TO.finditer(text):
         if not inside(kept, m.start("w"), m.end()):
             edits.append(Edit(start=m.start("w"), end=m.end(), words="please "))
+    for m in _POP.finditer(text):
+        if not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="add"))
     for m in _REVERT.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
             edits.append(Edit(start=m.start("w"), end=m.end("w"), words="tell me"))

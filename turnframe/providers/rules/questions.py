@@ -21,11 +21,12 @@ from turnframe.providers.rules.vocabulary import Vocabulary, tokens
 
 QUESTION_OPENING = re.compile(
     r"(?:what|what['\u2019]?s|whats|when|where|which|who|whom|whose|why|how|is|are|was|were"
-    r"|am|do|does|did|can|could|will|would|should|shall|may|might|must|has|have|had"
+    r"|am|do|does|did|can|could|will|would(?!\s+(?:like|love)\b)|should|shall|may|might|must|has"
+    r"|have|had"
     r"|isn['\u2019]?t|aren['\u2019]?t|tell\s+me|let\s+me\s+know|describe|explain|define"
     r"|(?:give|show)\s+me\s+an?\s+(?:example|instance)|example\s+of|remember|recall"
     r"|i\s+(?:(?:just|only|really|also)\s+)?(?:want(?:ed)?|would\s+like|'d\s+like|need)\s+to\s+know"
-    r"|i(?:['\u2019]d|\s+would)\s+(?:(?:just|only|really|also)\s+)?like\s+to\s+know"
+    r"|(?:i(?:['\u2019]d|\s+would)|would)\s+(?:(?:just|only|really|also)\s+)?like\s+to\s+know"
     r"|i['\u2019]?(?:m|\s+am|\s+was)\s+(?:just\s+)?(?:wondering|curious)|i\s+wonder|wondering"
     r"|(?:(?:kindly|please)\s+)?(?:advise|confirm|indicate|specify)(?:\s+(?:me|us))?(?:\s+(?:of|on))?"
     r"(?=\s+(?:the|what|how|when|whether|if|which|who|where)\b))(?!\w)",

@@ -56,7 +56,7 @@ _NUMBER = rf"(?:{_DIGITS}|{NUMBER_WORDS.pattern})"
 _CURRENCY = "(?:" + "|".join(re.escape(w) for w in CURRENCY_WORDS) + ")"
 _SYMBOL = "(?:" + "|".join(re.escape(w) for w in CURRENCY_SYMBOLS) + ")"
 #: A currency written before the number: a symbol or a three-letter code ("€20", "EUR 20").
-_CODE_FIRST = "(?:" + "|".join(w for w in CURRENCY_WORDS if len(w) == 3) + ")"
+_CODE_FIRST = "(?:" + "|".join(w for w in CURRENCY_WORDS if len(w) in (2, 3)) + ")"
 #: Words that say an amount is the total of several ("60 euros in total", "for both").
 TOTAL = (
     r"(?:in\s+total|total|in\s+all|altogether|all\s+in|all\s+together"

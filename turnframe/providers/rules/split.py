@@ -135,7 +135,8 @@ _TOLD = re.compile(
 #: Words that make a clause a request whatever its tense.
 _ASKS = re.compile(
     r"(?<!\w)(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you"
-    r"|i['\u2019]?d\s+like|i\s+would\s+like|we['\u2019]?d\s+like|want|wants|need|needs"
+    r"|i['\u2019]?d\s+like|i\s+would\s+like|we['\u2019]?d\s+like|would\s+(?:like|love)"
+    r"|want|wants|need|needs"
     r"|should|must|have\s+to|has\s+to|let['\u2019]?s|let\s+me|asap|now|instead|make\s+it"
     r"|change\s+it|set\s+it|update\s+it)(?!\w)|\?",
     re.IGNORECASE,
