@@ -228,6 +228,7 @@ LATER_CORPORA = {
     "fifth": ("fifth", "holdout/fifth", 140, 45),
     "sixth": ("sixth", "holdout/sixth", 110, 35),
     "seventh": ("seventh", "holdout/seventh", 110, 35),
+    "eighth": ("eighth", "holdout/eighth", 110, 35),
 }
 
 
