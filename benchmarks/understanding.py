@@ -11,11 +11,10 @@ accuracy measure, not a timing, so there is no baseline run.
 By default it reads the tuned part: the first corpus (``tests/phrasings/*.jsonl``), the
 engineers' own lines (``own/``) and the second, blind corpus's development set (``second/``).
 ``--part holdout`` (or ``--holdout``), ``--part holdout-second``, ``--part holdout-third``,
-``--part holdout-fourth``, ``--part holdout-fifth``, ``--part holdout-sixth`` and
-``--part holdout-seventh`` read the
+``--part holdout-fourth`` … ``--part holdout-eighth`` read the
 held-out sets: run them at the end, and never tune to them.
-``--part first|second|third|fourth|fifth|sixth|seventh`` read one development set; the third to
-seventh corpora (``third/`` … ``seventh/``, blind like the second) are in no tuned part.
+``--part first|second|third|fourth|fifth|sixth|seventh|eighth`` read one development set; the
+third to eighth corpora (``third/`` … ``eighth/``, blind like the second) are in no tuned part.
 ``--quick`` plays every fourth line.
 """
 
@@ -55,6 +54,8 @@ PARTS = {
     "holdout-sixth": ("holdout/sixth",),
     "seventh": ("seventh",),
     "holdout-seventh": ("holdout/seventh",),
+    "eighth": ("eighth",),
+    "holdout-eighth": ("holdout/eighth",),
 }
 
 
