@@ -4,8 +4,9 @@ dateparser reads them, with the turn's clock as its relative base and future dat
 (a month-day already past is next year), so the same words on the same turn always give the
 same date. Only words shaped like a calendar date are given to it: relative phrases ("next
 Friday", "in two weeks") follow the workflow's own conventions, and anything else is refused
-rather than guessed at. Numeric dates are day first (``order="DMY"``) unless the caller says
-otherwise (``"MDY"`` for a US locale).
+rather than guessed at. A weekday written with the date must be that date's ("Monday 22 March"
+when 22 March is a Sunday is refused, so the user is asked). Numeric dates are day first
+(``order="DMY"``) unless the caller says otherwise (``"MDY"`` for a US locale).
 """
 
 from __future__ import annotations
@@ -45,7 +46,20 @@ def read_calendar_date(words: str, now: datetime, *, order: str = "DMY") -> date
         "RETURN_AS_TIMEZONE_AWARE": False,
     }
     found = dateparser.parse(said, languages=["en"], settings=settings)
-    return None if found is None else found.date()
+    if found is None:
+        return None
+    day: date = found.date()
+    named = _NAMED_WEEKDAY.match(said)
+    if named is not None and not _WEEKDAY_NAMES[day.weekday()].startswith(named.group(1).lower()):
+        # "Monday 22 March" when 22 March is a Sunday: which of the two is meant is not said
+        raise ValueError(
+            f"{said!r}: {day.isoformat()} is a {_WEEKDAY_NAMES[day.weekday()].capitalize()}"
+        )
+    return day
+
+
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NAMED_WEEKDAY = re.compile(r"(mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s", re.IGNORECASE)
 
 
 

@@ -170,6 +170,9 @@ _FOR_SOMEONE = re.compile(
     r"|the\s+kids|the\s+children|the\s+family|(?:my|our|his|her|their)\s+\w+)(?!\w))",
     ICASE,
 )
+#: Words for what something costs, inside the name of a thing: "pass in the amount" took the
+#: start of its price for part of its name.
+_PRICE_NOUN = re.compile(r"(?<!\w)(?:amount|price|cost|costs|sum|total)(?!\w)", ICASE)
 #: Longer than this, an unquoted free-text value is more likely a sentence than a name.
 _MAX_FREE_WORDS = 5
 _DAY_ALONE = re.compile(r"(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)", ICASE)
@@ -257,7 +260,7 @@ def free_text_doubt(value: str, vocab: Vocabulary, *, sentence: bool = False) ->
         for_someone = _FOR_SOMEONE.search(stripped)
         if for_someone is not None:  # "city card for Ana": who it is for is not what it is
             return for_someone.group(0)
-        for pattern in (_VALUE, _ANAPHOR, _HEDGE):
+        for pattern in (_VALUE, _ANAPHOR, _HEDGE, _PRICE_NOUN):
             m = pattern.search(stripped)
             if m is not None:
                 return m.group(0)

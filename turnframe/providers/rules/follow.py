@@ -199,6 +199,8 @@ def follow_up(
         return None  # bare values that change given arguments: a correction, not read here
     if _qualifier_object(op, reading.args):
         return None  # "…, 30 total", "…, 30 per couple": how a value counts, not a new object
+    if _restated_object(op, reading.args, previous.args):
+        return None  # "add 3 bikes, sorry, 2 bikes": the object said again, never a second one
     # Another object ("and 2 city cards too", "and the return too") keeps the previous act's
     # other arguments except its counts and amounts, which describe the object they came with.
     args = dict(previous.args)
@@ -572,6 +574,16 @@ _QUALIFIER = re.compile(
     r"|for\s+(?:all|both|everyone|each)",
     ICASE,
 )
+
+
+def _restated_object(op: Any, said: dict[str, str], before: dict[str, str]) -> bool:
+    """Whether the words give only the previous act's own object, as it was ("bikes" after
+    "add 3 bikes, sorry, 2"): said again after a correction, not another object."""
+    texts = {a.name for a in op.arguments if a.type is str}
+    return bool(said) and set(said) <= texts and all(
+        " ".join(v.casefold().split()) == " ".join(str(before.get(k, "")).casefold().split())
+        for k, v in said.items()
+    )
 
 
 def _qualifier_object(op: Any, args: dict[str, str]) -> bool:

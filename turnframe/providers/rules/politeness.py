@@ -66,6 +66,53 @@ _POP = re.compile(
     r"(?<![\w'])(?P<w>(?:pop|chuck|stick|bung)(?:\s+(?:on|in))?)(?=\s+(?:a|an|the|some|\d+)\s)",
     ICASE,
 )
+#: "in the amount of EUR 22", "at a cost of 19.90", "priced at 12": said plainly, "at 22".
+_PRICE_WORDS = re.compile(
+    r"(?<!\w)(?P<w>(?:in|for)\s+(?:the|an?)\s+amount\s+of|amounting\s+to|at\s+a\s+(?:cost|price)"
+    r"\s+of|costing|priced\s+at|that\s+costs?|which\s+costs?)(?=\s+(?:[\u20ac$\u00a3]|eur\b|\d))",
+    ICASE,
+)
+#: Who an agent types a request for, in the third person: "customer on 1001 wants …".
+_WHO = (
+    r"(?:the\s+|our\s+|my\s+|this\s+)?(?:customer|cust|cx|client|guest|pax|passenger|traveller"
+    r"|traveler|caller|user|member|visitor)s?"
+)
+#: Who wants it, and how: "I want", "she'd like", "the client needs" (group ``who``: a third
+#: person, dropped; ``rec``: a record named with them, kept).
+_WANTS = (
+    rf"(?:(?P<who>{_WHO}|he|she|they)(?P<rec>\s+(?:on|for|of|from)\s+(?:order\s+|booking\s+"
+    r"|case\s+|no\.?\s*)?#?\d{3,})?\s+|(?:i|we)(?:\s+|(?=['\u2019]d\s)))"
+)
+#: "I want the meeting moved to 20 March", "she'd like 2 towels added": the request with
+#: its verb after the object, said plainly ("move the meeting to 20 March").
+_WANT_DONE = re.compile(
+    _OPENING + rf"{_WANTS}(?P<frame>(?:want|wants|would\s+like|['\u2019]d\s+like|need|needs)"
+    r"(?:\s+to\s+have)?)\s+(?P<obj>(?:the|a|an|my|our|his|her|their|this|that|\d+|two|three"
+    r"|four|five|some)\s+[^,.;:!?]{1,60}?)\s+(?P<done>[a-z]+(?:ed|et|ut))(?=\s|[,.!?]|$)",
+    ICASE,
+)
+#: "customer on 1001 wants 20 back", "client asks to add …", "guest asks us to set …": an
+#: agent's request for someone, said as the request (the record named with them kept).
+_ON_BEHALF = re.compile(
+    _OPENING + rf"{_WANTS}(?P<verb>wants|would\s+like|(?:is\s+)?asking\s+for|asks\s+for|asked\s+for"
+    r"|needs|is\s+requesting|requests|requested|(?:asks|asked|is\s+asking|wants|would\s+like"
+    r"|needs)(?:\s+(?:us|you))?\s+to)\s+(?=\S)",
+    ICASE,
+)
+_PARTICIPLES = {"set": "set", "put": "put", "cut": "cut"}
+
+
+def _verb_of(participle: str, words: frozenset[str]) -> str | None:
+    """ "moved" → "move", "added" → "add", "submitted" → "submit": a request word the reader
+    knows, or ``None``."""
+    done = participle.casefold()
+    if done in _PARTICIPLES:
+        return _PARTICIPLES[done]
+    stem = done[:-2]
+    candidates = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else "")
+    return next((c for c in candidates if c and c in words), None)
+
+
 #: "Kindly revert with the status …" (as English is written in India): "tell me the status …".
 _REVERT = re.compile(
     _OPENING + r"(?:(?:kindly|please|pls)\s+)?(?P<w>revert(?:\s+back)?(?:\s+to\s+(?:me|us))?"
@@ -260,6 +307,47 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     for m in _POP.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
             edits.append(Edit(start=m.start("w"), end=m.end("w"), words="add"))
+    done_at: list[tuple[int, int]] = []
+    for m in _WANT_DONE.finditer(text):
+        verb = _verb_of(m.group("done"), words)
+        if verb is None or inside(kept, m.start(), m.end()):
+            continue
+        start = m.start("who") if m.group("who") else m.start("frame")
+        if m.group("who") is None:  # "I want …": the subject goes with the frame
+            start = m.start()
+            while start < m.start("frame") and text[start].isspace():
+                start += 1
+        if m.group("rec"):  # the record named with them stays: "on 1002 change the email …"
+            edits.append(Edit(start=start, end=m.start("rec"), words=""))
+            edits.append(Edit(start=m.start("frame"), end=m.end("frame"), words=verb))
+        else:
+            edits.append(Edit(start=start, end=m.end("frame"), words=verb))
+        edits.append(Edit(start=m.start("done") - 1, end=m.end("done"), words=""))
+        done_at.append((start, m.end()))
+    for m in _ON_BEHALF.finditer(text):
+        if m.group("who") is None or inside(kept, m.start(), m.end()):
+            continue
+        if any(s <= m.start("who") < e for s, e in done_at):
+            continue
+        asks_to = m.group("verb").casefold().endswith("to")
+        if m.group("rec"):
+            edits.append(Edit(start=m.start("who"), end=m.start("rec"), words=""))
+            edits.append(
+                Edit(
+                    start=m.start("verb"),
+                    end=m.end("verb"),
+                    words="please" if asks_to else "I want",
+                )
+            )
+        else:
+            edits.append(
+                Edit(
+                    start=m.start("who"), end=m.end("verb"), words="please" if asks_to else "I want"
+                )
+            )
+    for m in _PRICE_WORDS.finditer(text):
+        if not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="at"))
     for m in _REVERT.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
             edits.append(Edit(start=m.start("w"), end=m.end("w"), words="tell me"))

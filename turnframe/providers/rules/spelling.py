@@ -36,7 +36,7 @@ _COMMANDS = (
     "much many "
     "status about still valid left paid does instead actually sorry mean wait because reason "
     "order number note amount date name euro euros eur usd gbp first second third next week "
-    "half whole full money back ish "
+    "half whole full money back ish something anything "
     "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
     "february march april june july august september october november december"
 )

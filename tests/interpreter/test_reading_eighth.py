@@ -1,0 +1,91 @@
+"""Classes found on the eighth blind corpus's development set (and the spent seventh held-out
+set), through the real runtime with the rules interpreter. The phrasings are written for these
+tests (never taken from a corpus); each test names the class it proves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from turnframe.testing.phrasings import Graded, play_turns
+
+pytestmark = pytest.mark.anyio
+
+
+async def play(desk_name: str, *turns: str) -> Graded:
+    return await play_turns(desk_name, turns)
+
+
+def shown(graded: Graded) -> list[str]:
+    return [b.strip() for b in graded.shown.split(",") if b.strip()]
+
+
+def events(graded: Graded) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["type"], dict(e["data"])) for e in graded.events]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "client on 1001 wants 25 euros back",
+        "cx on #1001 asking for 25 EUR back",
+        "the customer on order 1001 is asking for 25 euros back",
+    ],
+)
+async def test_an_agents_request_for_a_customer_shows_the_same_card_as_the_customers_own(
+    said: str,
+) -> None:
+    graded = await play("refund-desk", said, "/click confirm")
+    assert [e[1]["amount"] for e in events(graded)] == [2500]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "guest asks us to set the budget to 1800 euros",
+        "the client would like the budget set to 1800",
+    ],
+)
+async def test_a_request_relayed_for_someone_is_made_as_asked(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [("field_set", {"field": "budget", "value": 180000})]
+
+
+@pytest.mark.parametrize(
+    "said", ["I'd like 3 sun loungers added", "passenger wants 3 sun loungers added"]
+)
+async def test_a_wish_with_its_verb_after_the_object_is_that_request(said: str) -> None:
+    graded = await play("travel-desk", said)
+    [(kind, data)] = events(graded)
+    assert kind == "extra_added" and data["item"] == "sun loungers" and data["quantity"] == 3
+
+
+async def test_a_weekday_that_is_not_the_dates_weekday_is_asked_about_never_set() -> None:
+    graded = await play("travel-desk", "set the travel date to Tuesday 19 March")
+    assert events(graded) == []
+
+
+async def test_a_weekday_that_is_the_dates_weekday_sets_that_date() -> None:
+    graded = await play("travel-desk", "set the travel date to Thursday 19 March")
+    assert events(graded) == [("field_set", {"field": "travel_date", "value": "2026-03-19"})]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["add a harbour cruise in the amount of 24 euros 50", "add a harbour cruise costing EUR 24.50"],
+)
+async def test_price_words_before_an_amount_are_never_part_of_the_things_name(said: str) -> None:
+    graded = await play("travel-desk", said)
+    [(_, data)] = events(graded)
+    assert data["item"] == "harbour cruise" and data["unit_price"] == 2450
+
+
+async def test_a_misspelt_placeholder_is_asked_about_never_added() -> None:
+    graded = await play("travel-desk", "pls add somthing nice")
+    assert events(graded) == []
+
+
+async def test_the_object_said_again_after_a_corrected_count_is_added_once() -> None:
+    graded = await play("travel-desk", "add 4 sun hats, sorry, 3 sun hats")
+    assert [(e[1]["item"], e[1]["quantity"]) for e in events(graded)] == [("sun hats", 3)]
