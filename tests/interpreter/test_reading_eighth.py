@@ -89,3 +89,71 @@ async def test_a_misspelt_placeholder_is_asked_about_never_added() -> None:
 async def test_the_object_said_again_after_a_corrected_count_is_added_once() -> None:
     graded = await play("travel-desk", "add 4 sun hats, sorry, 3 sun hats")
     assert [(e[1]["item"], e[1]["quantity"]) for e in events(graded)] == [("sun hats", 3)]
+
+
+@pytest.mark.parametrize(
+    "said", ["\U0001f3d6\ufe0f add 3 sun hats thx", "add 3 sun hats \U0001f64f\U0001f64f"]
+)
+async def test_emoji_around_a_request_change_nothing_about_it(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [
+        (
+            "extra_added",
+            {"item": "sun hats", "quantity": 3, "unit_price": None, "paid_by": "traveller"},
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("set the travel date to Saturday at 7pm", "2026-01-31"),
+        ("set the travel date to 19 March, 06:45", "2026-03-19"),
+        ("change the travel date to the day after tomorrow in the morning", "2026-01-30"),
+    ],
+)
+async def test_a_time_of_day_after_a_date_leaves_the_date(said: str, day: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [("field_set", {"field": "travel_date", "value": day})]
+
+
+@pytest.mark.parametrize(
+    "said", ["set the budget to the sum of EUR 1,250.00", "budget: twelve hundred fifty euros flat"]
+)
+async def test_words_around_an_amount_that_only_stress_it_leave_the_amount(said: str) -> None:
+    graded = await play("travel-desk", said)
+    assert events(graded) == [("field_set", {"field": "budget", "value": 125000})]
+
+
+async def test_again_but_with_a_new_value_repeats_the_request_with_that_value() -> None:
+    graded = await play(
+        "travel-desk",
+        "move the return to 17 March",
+        "/click cancel",
+        "do that again but 18 March",
+        "/click confirm",
+    )
+    assert [e[1]["date"] for e in events(graded)] == ["2026-03-18"]
+
+
+async def test_the_same_again_for_another_record_is_the_request_on_that_record() -> None:
+    graded = await play(
+        "refund-desk", "refund 10 on 1002", "please do the same again for 1001", "/click confirm"
+    )
+    assert [e[1]["amount"] for e in events(graded)] == [1000]
+
+
+async def test_another_amount_like_last_time_is_a_new_request_not_a_duplicate() -> None:
+    graded = await play(
+        "refund-desk",
+        "refund 15 on 1001",
+        "/click confirm",
+        "another 15 like last time",
+        "/click confirm",
+    )
+    assert [e[1]["amount"] for e in events(graded)] == [1500, 1500]
+
+
+async def test_like_last_time_is_never_part_of_an_items_name() -> None:
+    graded = await play("travel-desk", "add 2 parasols like last time")
+    assert [e[1]["item"] for e in events(graded)] == ["parasols"]

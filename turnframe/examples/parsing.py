@@ -64,6 +64,12 @@ NUMBER_WORDS = (
 )
 
 _PREPOSITION = re.compile(r"^(?:on|to|for|by|until|till|from|at)\s+")
+#: A time of day after the day ("Friday at 6pm", "12 March, 07:30"): a date is the day alone.
+_TIME_OF_DAY = re.compile(
+    r",?\s+(?:at\s+|around\s+|@\s*)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h)|\d{1,2}:\d{2}"
+    r"|noon|midday|midnight)(?:\s+(?:sharp|ish))?$"
+    r"|,?\s+in\s+the\s+(?:morning|afternoon|evening)$|,?\s+(?:at\s+)?night$"
+)
 _ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(\d{4}))?"
 
@@ -166,6 +172,7 @@ def _relative(words: str, today: date) -> date | None:
 def parse_date(text: str, ctx: ParseContext) -> date:
     """A date from the user's words, relative to the turn's clock (see the module table)."""
     words = " ".join(_PREPOSITION.sub("", text.strip().casefold().rstrip(".!?,")).split())
+    words = _TIME_OF_DAY.sub("", words)
     words = ordinals_in_digits(with_digits(words))
     today = ctx.now.date()
     for reader in (_relative, _weekday, _calendar_day):

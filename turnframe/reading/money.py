@@ -118,9 +118,18 @@ def _in_digits(text: str) -> str:
 def read_amount(text: str, *, currency: str = "EUR") -> int:
     """The amount ``text`` says, in minor units of ``currency`` (cents)."""
     said = " ".join(_in_digits(text.strip().rstrip(".!?,")).split())
-    said = re.sub(r"^(?:(?:at|for|of|by|about|around|roughly)\s+)+", "", said, flags=re.I)
     said = re.sub(
-        r"\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+)$", "", said, flags=re.I
+        r"^(?:(?:at|for|of|by|about|around|roughly|exactly|precisely|just|only"
+        r"|(?:a|the)\s+(?:total\s+)?(?:amount|sum|total)\s+of)\s+)+",
+        "",
+        said,
+        flags=re.I,
+    )
+    said = re.sub(
+        r"\s+(?:each|apiece|in\s+total|total|(?:per|an?)\s+[a-z]+|even|exactly|flat|sharp)$",
+        "",
+        said,
+        flags=re.I,
     )
     cents_only = _CENTS.fullmatch(said)
     if cents_only is not None:  # "50 cents": minor units of the expected currency

@@ -64,9 +64,11 @@ _OUTBURST = re.compile(
     r"[\s.!?,]*)(?=$|(?<=[.!?,])\s*\S|\n)",
     ICASE,
 )
-#: An exclamation that ends a clause: "…, for crying out loud", "… ffs", "… I guess".
+#: An exclamation that ends a clause: "…, for crying out loud", "… ffs", "… I guess"; and
+#: "like last time" ("another 20 like last time"): "another" or "again" says it.
 _TRAILING_OUTBURST = re.compile(
-    r"[\s,]+(?:" + _SAKE + r"|ffs|smh|lol|lmao|rofl|i\s+guess|i\s+suppose|or\s+whatever)"
+    r"[\s,]+(?:" + _SAKE + r"|ffs|smh|lol|lmao|rofl|i\s+guess|i\s+suppose|or\s+whatever"
+    r"|(?:just\s+)?(?:like|as)\s+(?:last\s+time|before))"
     r"(?=\s*(?:$|[.!?;\n]))",
     ICASE,
 )

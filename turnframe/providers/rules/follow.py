@@ -39,7 +39,8 @@ from turnframe.workflow import ParseContext
 
 Span = tuple[int, int]
 _FRAME = re.compile(
-    r"(?:(?:and|also|plus|then)\s+)*(?:(?:the\s+)?same\s+(?:thing\s+|[\w-]+\s+)?(?:for|on|with|goes\s+for)"
+    r"(?:(?:and|also|plus|then|ok(?:ay)?|please|pls|now)[\s,]+)*(?:(?:(?:please\s+)?do\s+)?(?:the\s+)?same"
+    r"\s+(?:thing\s+|[\w-]+\s+)?(?:again\s+)?(?:for|on|with|goes\s+for)"
     r"\s+(?P<a>.+)|(?:for\s+|on\s+|with\s+)?(?P<b>.+?)(?:\s+(?:too|as\s+well|also))"
     r"|(?:and|also|plus)\s+(?:for\s+|on\s+)?(?P<c>.+))",
     ICASE,
@@ -47,10 +48,14 @@ _FRAME = re.compile(
 
 
 _AGAIN = re.compile(
-    r"(?:(?:and|also|plus)\s+)?(?:(?:the\s+)?same(?:\s+thing)?\s+again|again|once\s+more"
-    r"|another\s+one|one\s+more(?:\s+time)?|do\s+it\s+again)(?:\s+please)?",
+    r"(?:(?:and|also|plus|ok(?:ay)?|please|pls|now)[\s,]+)*(?:(?:do\s+)?(?:the\s+)?same"
+    r"(?:\s+thing)?\s+again|again|once\s+more|another\s+one|one\s+more(?:\s+time)?"
+    r"|do\s+(?:it|that|this)\s+again)(?:\s+please)?",
     ICASE,
 )
+#: "do it again but 19 March", "same again, but 3 of them": the previous request again, with
+#: the arguments said after "but" (group ``rest``).
+_AGAIN_BUT = re.compile(_AGAIN.pattern + r"[\s,]+(?:but|only|with|just)\s+(?P<rest>\S.*)", ICASE)
 
 
 #: "two more", "and another 10", "5 more please": the previous operation again, with the value
@@ -125,8 +130,9 @@ def follow_up(
         earlier = [a for a in context if isinstance(a, SetFieldAct | OperationAct | QuestionAct)]
         if not earlier:
             return None
-        return _from_context(text, span, earlier[-1], plan=plan, vocab=vocab, targets=targets,
-                             ctx=ctx)
+        return _from_context(
+            text, span, earlier[-1], plan=plan, vocab=vocab, targets=targets, ctx=ctx
+        )
     previous = plan.acts[index]
     root = plan.acts[plan.root(index)]
     quoted_field = _quoted_field(text, span, vocab, plan.evidence(span), root)
@@ -155,8 +161,10 @@ def follow_up(
         return None
     evidence = plan.evidence(span)
     said = targets.mentions(start, end)
-    named_case = said and said[0].start == _skip_lead(text, start, end) and _rest_empty(
-        text, said[0].end, end
+    named_case = (
+        said
+        and said[0].start == _skip_lead(text, start, end)
+        and _rest_empty(text, said[0].end, end)
     )
     if named_case:
         target = LabelTarget(label=said[0].label)
@@ -243,9 +251,7 @@ def _from_context(
     (for an operation) with other arguments. A field change still without its value is
     followed by nothing here: the workflow asked for the value, so the words answer it ("Acme
     2026" is the new name, never the same empty change on the record "Acme")."""
-    found = _follow_context(
-        text, span, previous, plan=plan, vocab=vocab, targets=targets, ctx=ctx
-    )
+    found = _follow_context(text, span, previous, plan=plan, vocab=vocab, targets=targets, ctx=ctx)
     if isinstance(previous, SetFieldAct) and not previous.value and found is not None:
         act = found.act
         if isinstance(act, SetFieldAct) and act.field == previous.field and not act.value:
@@ -271,6 +277,15 @@ def _follow_context(
     if _AGAIN.fullmatch(text, *span) and isinstance(previous, OperationAct):
         repeated = attrs.evolve(previous, evidence=evidence)
         return FollowUp(act=repeated, note=Note(operation=previous.operation, args=previous.args))
+    but = _AGAIN_BUT.fullmatch(text, *span)
+    if but is not None and isinstance(previous, OperationAct):
+        op = vocab.operation(previous.operation)
+        reading = read_arguments(op, text, but.start("rest"), span[1], ctx=ctx)
+        if reading.unread or not reading.args:
+            return None
+        args = {**previous.args, **reading.args}
+        changed = attrs.evolve(previous, args=args, evidence=evidence)
+        return FollowUp(act=changed, note=Note(operation=previous.operation, args=args))
     more = _more(text, span, previous, vocab, ctx, evidence)
     if more is not None:
         return more
@@ -515,11 +530,15 @@ def _free_text(field: Any, ctx: ParseContext) -> bool:
 def _proper_name(words: str) -> bool:
     """ "Joana", "Rui Costa": one or two capitalised words, nothing else."""
     parts = words.split()
-    return 0 < len(parts) <= 2 and all(
-        p[0].isupper() and p[1:].replace("-", "").replace("'", "").isalpha() and p[1:].islower()
-        for p in parts
-        if len(p) > 1
-    ) and all(len(p) > 1 for p in parts)
+    return (
+        0 < len(parts) <= 2
+        and all(
+            p[0].isupper() and p[1:].replace("-", "").replace("'", "").isalpha() and p[1:].islower()
+            for p in parts
+            if len(p) > 1
+        )
+        and all(len(p) > 1 for p in parts)
+    )
 
 
 def _same_for_person(name: str, previous: Act, vocab: Vocabulary, evidence: Any) -> FollowUp | None:
@@ -580,9 +599,13 @@ def _restated_object(op: Any, said: dict[str, str], before: dict[str, str]) -> b
     """Whether the words give only the previous act's own object, as it was ("bikes" after
     "add 3 bikes, sorry, 2"): said again after a correction, not another object."""
     texts = {a.name for a in op.arguments if a.type is str}
-    return bool(said) and set(said) <= texts and all(
-        " ".join(v.casefold().split()) == " ".join(str(before.get(k, "")).casefold().split())
-        for k, v in said.items()
+    return (
+        bool(said)
+        and set(said) <= texts
+        and all(
+            " ".join(v.casefold().split()) == " ".join(str(before.get(k, "")).casefold().split())
+            for k, v in said.items()
+        )
     )
 
 

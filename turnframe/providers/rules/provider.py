@@ -102,6 +102,12 @@ def _vocabulary(workflow: Workflow[Any]) -> Vocabulary:
 
 
 _INVERTED = re.compile("[\u00bf\u00a1]")
+#: Pictographs (emoji), with their joiners, variation selectors and skin tones: they mark a
+#: mood, never a value.
+_PICTOGRAPHS = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u200d\ufe0e\ufe0f\u2640\u2642"
+    "\U0001f3fb-\U0001f3ff]"
+)
 _EMPHATIC_DO = re.compile(r"(?<![\w'\u2019])do\s+", re.IGNORECASE)
 
 
@@ -120,9 +126,10 @@ def _question_echoed(text: str) -> str:
 
 def _marks_only(text: str, vocab: Vocabulary) -> str:
     """The text with what only marks a request blanked out, same length (evidence stays put):
-    a Spanish opening "¿"/"¡", and an emphatic "do" before an operation's word in a message
+    a Spanish opening "¿"/"¡", emoji, and an emphatic "do" before an operation's word in a message
     with no question mark ("no actually, do pay the invoice")."""
     out = _INVERTED.sub(" ", text)
+    out = _PICTOGRAPHS.sub(lambda m: " " * len(m.group(0)), out)
     if "?" not in text:
         for m in _EMPHATIC_DO.finditer(out):
             if vocab.operation_regex.match(out, m.end()):

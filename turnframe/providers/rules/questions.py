@@ -21,7 +21,8 @@ from turnframe.providers.rules.vocabulary import Vocabulary, tokens
 
 QUESTION_OPENING = re.compile(
     r"(?:what|what['\u2019]?s|whats|when|where|which|who|whom|whose|why|how|is|are|was|were"
-    r"|am|do|does|did|can|could|will|would(?!\s+(?:like|love)\b)|should|shall|may|might|must|has"
+    r"|am|do(?!\s+(?:it|that|this|the\s+same|so)\b)|does|did|can|could|will"
+    r"|would(?!\s+(?:like|love)\b)|should|shall|may|might|must|has"
     r"|have|had"
     r"|isn['\u2019]?t|aren['\u2019]?t|tell\s+me|let\s+me\s+know|describe|explain|define"
     r"|(?:give|show)\s+me\s+an?\s+(?:example|instance)|example\s+of|remember|recall"

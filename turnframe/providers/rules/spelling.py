@@ -36,7 +36,7 @@ _COMMANDS = (
     "much many "
     "status about still valid left paid does instead actually sorry mean wait because reason "
     "order number note amount date name euro euros eur usd gbp first second third next week "
-    "half whole full money back ish something anything "
+    "half whole full money back ish something anything check address "
     "month today tomorrow monday tuesday wednesday thursday friday saturday sunday january "
     "february march april june july august september october november december"
 )
@@ -144,7 +144,8 @@ _VERBS = frozenset(_COMMANDS.split(" ")[:16])
 _LOOK_BACK = 12
 #: Politeness that may stand before a clause's verb ("pls ad …", "ok so ad …").
 _LEAD_WORDS = re.compile(
-    r"(?:(?:pls|plz|please|kindly|ok(?:ay)?|so|and|also|then|now|just|hi|hey|hello)[\s,]+){1,3}$",
+    r"(?:(?:pls|plz|please|plese|pleas|pleese|kindly|ok(?:ay)?|so|and|also|then|now|just|hi|hey"
+    r"|hello)[\s,]+){1,3}$",
     re.IGNORECASE,
 )
 
