@@ -157,3 +157,25 @@ async def test_another_amount_like_last_time_is_a_new_request_not_a_duplicate() 
 async def test_like_last_time_is_never_part_of_an_items_name() -> None:
     graded = await play("travel-desk", "add 2 parasols like last time")
     assert [e[1]["item"] for e in events(graded)] == ["parasols"]
+
+
+async def test_the_same_thing_again_for_a_second_one_keeps_its_price() -> None:
+    graded = await play(
+        "travel-desk",
+        "add 1 paddle board at 20 euros",
+        "do the same again for a second paddle board",
+    )
+    assert [(e[1]["item"], e[1]["unit_price"]) for e in events(graded)] == [
+        ("paddle board", 2000),
+        ("paddle board", 2000),
+    ]
+
+
+async def test_a_request_said_twice_around_i_repeat_is_made_once() -> None:
+    graded = await play("travel-desk", "submit the trip, I repeat, submit the trip")
+    assert events(graded) == [("submitted", {})]
+
+
+async def test_check_the_status_is_a_question_about_the_record() -> None:
+    graded = await play("refund-desk", "please check the status of order 1002 for me")
+    assert "answer:case_question" in shown(graded)

@@ -356,6 +356,15 @@ def _follow_context(
         if reading.unread or not reading.args:
             return None
         args = dict(previous.args)
+        objects = {
+            a.name: v for a in op.arguments if a.type is str and (v := reading.args.get(a.name))
+        }
+        if objects and _restated_object(op, objects, previous.args):
+            # "do the same again for a second kayak": the same thing once more, as it was
+            return FollowUp(
+                act=attrs.evolve(previous, evidence=evidence),
+                note=Note(operation=previous.operation, args=previous.args),
+            )
         if _has_object(op, reading.args):
             numeric = {a.name for a in op.arguments if a.type in (int, float)}
             args = {k: v for k, v in args.items() if k not in numeric}

@@ -47,7 +47,7 @@ _LEAD = re.compile(
     r"|(?:i\s+)?hope\s+(?:you(?:['\u2019]re|\s+are)\s+(?:well|doing\s+well|keeping\s+well)"
     r"|this\s+(?:finds\s+you\s+well|is\s+ok(?:ay)?)|all\s+is\s+well)"
     r"|when(?:ever)?\s+you\s+(?:get|have|find)\s+a\s+(?:moment|minute|chance|second)"
-    r"|(?:kindly\s+|please\s+)?do\s+the\s+needful"
+    r"|(?:kindly\s+|please\s+)?do\s+the\s+needful|(?:i\s+|let\s+me\s+)?repeat|once\s+again"
     r"|i\s+know\s+(?:you(?:['\u2019]re|\s+are)\s+(?:busy|swamped)|it['\u2019]?s\s+(?:late"
     r"|short\s+notice)))"
     r"(?P<gap>\s*[,;:!.\u2013\u2014-]+\s*(?:but\s+|and\s+)?|\s+(?:but|and)\s+)(?=\S)",

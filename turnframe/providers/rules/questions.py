@@ -29,7 +29,8 @@ QUESTION_OPENING = re.compile(
     r"|i\s+(?:(?:just|only|really|also)\s+)?(?:want(?:ed)?|would\s+like|'d\s+like|need)\s+to\s+know"
     r"|(?:i(?:['\u2019]d|\s+would)|would)\s+(?:(?:just|only|really|also)\s+)?like\s+to\s+know"
     r"|i['\u2019]?(?:m|\s+am|\s+was)\s+(?:just\s+)?(?:wondering|curious)|i\s+wonder|wondering"
-    r"|(?:(?:kindly|please)\s+)?(?:advise|confirm|indicate|specify)(?:\s+(?:me|us))?(?:\s+(?:of|on))?"
+    r"|(?:(?:kindly|please)\s+)?(?:advise|confirm|indicate|specify|check)(?:\s+(?:me|us))?"
+    r"(?:\s+(?:of|on))?"
     r"(?=\s+(?:the|what|how|when|whether|if|which|who|where)\b))(?!\w)",
     ICASE,
 )
