@@ -179,3 +179,28 @@ async def test_a_request_said_twice_around_i_repeat_is_made_once() -> None:
 async def test_check_the_status_is_a_question_about_the_record() -> None:
     graded = await play("refund-desk", "please check the status of order 1002 for me")
     assert "answer:case_question" in shown(graded)
+
+
+async def test_a_request_made_on_behalf_of_a_named_customer_goes_to_their_record() -> None:
+    graded = await play(
+        "refund-desk",
+        "I'm writing on behalf of Rui Costa: change his contact email to rc@example.org",
+    )
+    assert events(graded) == [("field_set", {"field": "contact_email", "value": "rc@example.org"})]
+
+
+async def test_the_customers_relayed_correction_moves_the_request_to_the_record_meant() -> None:
+    graded = await play(
+        "refund-desk",
+        "client on 1002 wants 12 back",
+        "sorry, he meant order 1001",
+        "/click confirm",
+    )
+    assert events(graded) == [("refund_requested", {"amount": 1200, "reason": ""})]
+
+
+async def test_a_wish_for_a_leg_some_days_earlier_shows_the_moved_date_on_a_card() -> None:
+    graded = await play(
+        "travel-desk", "the passenger wants the return flight two days earlier", "/click confirm"
+    )
+    assert [e[1]["date"] for e in events(graded)] == ["2026-03-14"]

@@ -91,6 +91,15 @@ _WANT_DONE = re.compile(
     r"|four|five|some)\s+[^,.;:!?]{1,60}?)\s+(?P<done>[a-z]+(?:ed|et|ut))(?=\s|[,.!?]|$)",
     ICASE,
 )
+#: "she wants the meeting a day earlier": a wish for a thing moved by a span of days,
+#: said as "move the meeting a day earlier".
+_WANT_SHIFTED = re.compile(
+    _OPENING + rf"{_WANTS}(?P<frame>want|wants|would\s+like|['\u2019]d\s+like|need|needs)\s+"
+    r"(?P<obj>(?:the|my|our|his|her|their)\s+[^,.;:!?]{1,40}?)\s+(?:moved\s+|pushed\s+)?"
+    r"(?:by\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:day|week)s?\s+(?:earlier|later|sooner)"
+    r"(?=\s|[,.!?]|$)",
+    ICASE,
+)
 #: "customer on 1001 wants 20 back", "client asks to add …", "guest asks us to set …": an
 #: agent's request for someone, said as the request (the record named with them kept).
 _ON_BEHALF = re.compile(
@@ -113,6 +122,18 @@ def _verb_of(participle: str, words: frozenset[str]) -> str | None:
     return next((c for c in candidates if c and c in words), None)
 
 
+#: "calling on behalf of Ana Reis: …": the person the request is for, said as "for Ana Reis".
+_BEHALF = re.compile(
+    _OPENING + r"(?P<w>(?:(?:i['\u2019]?m|i\s+am|we['\u2019]?re|we\s+are)\s+)?(?:calling|writing"
+    r"|messaging|contacting\s+you|reaching\s+out|here)\s+on\s+behalf\s+of)\s+(?=\S)",
+    ICASE,
+)
+#: "oh sorry, she meant order 1001": the customer's correction, relayed, is a correction.
+_THEY_MEANT = re.compile(
+    r"(?<![\w'])(?P<w>(?:she|he|they|the\s+(?:customer|client|guest|caller))\s+(?:meant|means))"
+    r"(?=\s)",
+    ICASE,
+)
 #: "Kindly revert with the status …" (as English is written in India): "tell me the status …".
 _REVERT = re.compile(
     _OPENING + r"(?:(?:kindly|please|pls)\s+)?(?P<w>revert(?:\s+back)?(?:\s+to\s+(?:me|us))?"
@@ -324,6 +345,22 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
             edits.append(Edit(start=start, end=m.end("frame"), words=verb))
         edits.append(Edit(start=m.start("done") - 1, end=m.end("done"), words=""))
         done_at.append((start, m.end()))
+    for m in _WANT_SHIFTED.finditer(text):
+        if "move" not in words or inside(kept, m.start(), m.end()):
+            continue
+        if any(s <= m.start("frame") < e for s, e in done_at):
+            continue
+        start = m.start("who") if m.group("who") else m.start("frame")
+        if m.group("who") is None:
+            start = m.start()
+            while start < m.start("frame") and text[start].isspace():
+                start += 1
+        if m.group("rec"):
+            edits.append(Edit(start=start, end=m.start("rec"), words=""))
+            edits.append(Edit(start=m.start("frame"), end=m.end("frame"), words="move"))
+        else:
+            edits.append(Edit(start=start, end=m.end("frame"), words="move"))
+        done_at.append((start, m.end()))
     for m in _ON_BEHALF.finditer(text):
         if m.group("who") is None or inside(kept, m.start(), m.end()):
             continue
@@ -345,6 +382,12 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
                     start=m.start("who"), end=m.end("verb"), words="please" if asks_to else "I want"
                 )
             )
+    for m in _BEHALF.finditer(text):
+        if not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="for"))
+    for m in _THEY_MEANT.finditer(text):
+        if not inside(kept, m.start("w"), m.end("w")):
+            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="I meant"))
     for m in _PRICE_WORDS.finditer(text):
         if not inside(kept, m.start("w"), m.end("w")):
             edits.append(Edit(start=m.start("w"), end=m.end("w"), words="at"))
