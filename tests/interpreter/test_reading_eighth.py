@@ -204,3 +204,8 @@ async def test_a_wish_for_a_leg_some_days_earlier_shows_the_moved_date_on_a_card
         "travel-desk", "the passenger wants the return flight two days earlier", "/click confirm"
     )
     assert [e[1]["date"] for e in events(graded)] == ["2026-03-14"]
+
+
+async def test_when_do_we_go_asks_the_travel_date() -> None:
+    graded = await play("travel-desk", "when do we go?")
+    assert "answer:case_question" in shown(graded)

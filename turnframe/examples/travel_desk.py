@@ -412,6 +412,7 @@ TRAVEL_DESK_WORKFLOW: Workflow[Trip] = Workflow(
                 "when do I travel",
                 "when do I leave",
                 "when do we fly",
+                "when do we go",
                 "leave",
                 "start",
                 "depart",

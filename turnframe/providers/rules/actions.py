@@ -149,7 +149,8 @@ def _owner_noun(nouns: str) -> re.Pattern[str]:
 #: Words a request opens with, before the operation's phrase.
 _REQUEST_LEAD = r"(?:(?:please|kindly|just|so|and|also|now|then|ok(?:ay)?|hi|hello)[\s,]+)*"
 _REQUEST_FRAME = (
-    r"(?:(?:(?:i|we)\s+)?(?:(?:would|'d|\u2019d)\s+(?:like|love)|want|need|wish|demand|expect|"
+    r"(?:(?:(?:i|we)\s+)?(?:(?:only|just|really|also)\s+)?(?:(?:would|'d|\u2019d)\s+(?:like|love)"
+    r"|wanted|want|need|wish|demand|expect|"
     r"ask\s+(?:for|you\s+to)|request|require)(?:\s+(?:to|you\s+to))?"
     r"|(?:can|could|may)\s+(?:i|we|you)(?:\s+(?:please|possibly|kindly|perhaps|just))*"
     r"(?:\s+(?:get|have|receive))?"

@@ -136,7 +136,7 @@ _TOLD = re.compile(
 _ASKS = re.compile(
     r"(?<!\w)(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you"
     r"|i['\u2019]?d\s+like|i\s+would\s+like|we['\u2019]?d\s+like|would\s+(?:like|love)"
-    r"|want|wants|need|needs"
+    r"|want|wants|need|needs|(?:only|just)\s+wanted\s+to"
     r"|should|must|have\s+to|has\s+to|let['\u2019]?s|let\s+me|asap|now|instead|make\s+it"
     r"|change\s+it|set\s+it|update\s+it)(?!\w)|\?",
     re.IGNORECASE,
