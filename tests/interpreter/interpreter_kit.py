@@ -107,3 +107,19 @@ async def talk(desk_name: str, turns: tuple[str, ...], expect: dict[str, Any]) -
 def field_event(case: str, field: str, value: Any) -> dict[str, Any]:
     """The expectation of one committed ``field_set`` event."""
     return {"case": case, "type": "field_set", "data": {"field": field, "value": value}}
+
+
+async def play(desk_name: str, *turns: str) -> Graded:
+    """One conversation on a fresh seeded desk; the grade's events and shown blocks are what
+    a test looks at (the expectation itself is not used)."""
+    return await play_turns(desk_name, turns)
+
+
+def shown(graded: Graded) -> list[str]:
+    """The blocks the last turn showed ("card:confirm_command", "notice:rejected", …)."""
+    return [b.strip() for b in graded.shown.split(",") if b.strip()]
+
+
+def events(graded: Graded) -> list[tuple[str, dict[str, Any]]]:
+    """The committed events, as (type, data) pairs."""
+    return [(e["type"], dict(e["data"])) for e in graded.events]

@@ -5,30 +5,14 @@ the corpus."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from interpreter_kit import events, play, shown
 
 from turnframe.examples import sample
 from turnframe.providers.rules.confidence import free_text_doubt, unexplained_doubt
 from turnframe.providers.rules.vocabulary import vocabulary_of
-from turnframe.testing.phrasings import Graded, play_turns
 
 pytestmark = pytest.mark.anyio
-
-
-async def play(desk_name: str, *turns: str) -> Graded:
-    """One conversation on a fresh seeded desk; the grade's events and shown blocks are what
-    the tests look at (the expectation itself is not used)."""
-    return await play_turns(desk_name, turns)
-
-
-def shown(graded: Graded) -> list[str]:
-    return [b.strip() for b in graded.shown.split(",") if b.strip()]
-
-
-def events(graded: Graded) -> list[tuple[str, dict[str, Any]]]:
-    return [(e["type"], dict(e["data"])) for e in graded.events]
 
 
 async def test_an_item_that_swallowed_a_second_request_waits_for_a_card() -> None:

@@ -4,25 +4,10 @@ tests (never taken from a corpus); each test names the class it proves."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-
-from turnframe.testing.phrasings import Graded, play_turns
+from interpreter_kit import events, play, shown
 
 pytestmark = pytest.mark.anyio
-
-
-async def play(desk_name: str, *turns: str) -> Graded:
-    return await play_turns(desk_name, turns)
-
-
-def shown(graded: Graded) -> list[str]:
-    return [b.strip() for b in graded.shown.split(",") if b.strip()]
-
-
-def events(graded: Graded) -> list[tuple[str, dict[str, Any]]]:
-    return [(e["type"], dict(e["data"])) for e in graded.events]
 
 
 @pytest.mark.parametrize(

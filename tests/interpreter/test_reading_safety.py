@@ -5,27 +5,12 @@ corpus); each test names the class it proves."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from interpreter_kit import events, play, shown
 
-from turnframe.testing.phrasings import Graded, play_turns
+from turnframe.testing.phrasings import Graded
 
 pytestmark = pytest.mark.anyio
-
-
-async def play(desk_name: str, *turns: str) -> Graded:
-    """One conversation on a fresh seeded desk; the grade's events and shown blocks are what
-    the tests look at (the expectation itself is not used)."""
-    return await play_turns(desk_name, turns)
-
-
-def shown(graded: Graded) -> list[str]:
-    return [b.strip() for b in graded.shown.split(",") if b.strip()]
-
-
-def events(graded: Graded) -> list[tuple[str, dict[str, Any]]]:
-    return [(e["type"], dict(e["data"])) for e in graded.events]
 
 
 def no_card(graded: Graded) -> bool:

@@ -130,9 +130,10 @@ def follow_up(
         earlier = [a for a in context if isinstance(a, SetFieldAct | OperationAct | QuestionAct)]
         if not earlier:
             return None
-        return _from_context(
+        found = _from_context(
             text, span, earlier[-1], plan=plan, vocab=vocab, targets=targets, ctx=ctx
         )
+        return None if _answers_the_question(earlier[-1], found) else found
     previous = plan.acts[index]
     root = plan.acts[plan.root(index)]
     quoted_field = _quoted_field(text, span, vocab, plan.evidence(span), root)
@@ -237,6 +238,16 @@ def _other_record(nouns: str) -> re.Pattern[str]:
     )
 
 
+def _answers_the_question(previous: Act, found: FollowUp | None) -> bool:
+    """Whether a follow-up of a field change still without its value would only repeat that
+    empty change: the workflow asked for the value, so the words answer it ("Acme 2026" is
+    the new name, never the same empty change on the record "Acme")."""
+    if not isinstance(previous, SetFieldAct) or previous.value or found is None:
+        return False
+    act = found.act
+    return isinstance(act, SetFieldAct) and act.field == previous.field and not act.value
+
+
 def _from_context(
     text: str,
     span: Span,
@@ -248,27 +259,7 @@ def _from_context(
     ctx: ParseContext,
 ) -> FollowUp | None:
     """A follow-up of the previous turn's act: the same on another case, the same again, or
-    (for an operation) with other arguments. A field change still without its value is
-    followed by nothing here: the workflow asked for the value, so the words answer it ("Acme
-    2026" is the new name, never the same empty change on the record "Acme")."""
-    found = _follow_context(text, span, previous, plan=plan, vocab=vocab, targets=targets, ctx=ctx)
-    if isinstance(previous, SetFieldAct) and not previous.value and found is not None:
-        act = found.act
-        if isinstance(act, SetFieldAct) and act.field == previous.field and not act.value:
-            return None
-    return found
-
-
-def _follow_context(
-    text: str,
-    span: Span,
-    previous: Act,
-    *,
-    plan: PlanBuilder,
-    vocab: Vocabulary,
-    targets: Targets,
-    ctx: ParseContext,
-) -> FollowUp | None:
+    (for an operation) with other arguments."""
     evidence = plan.evidence(span)
     if isinstance(previous, SetFieldAct):  # "the due date too, 17 March"
         also = _other_field_too(text, span, previous.target, vocab, ctx, evidence)

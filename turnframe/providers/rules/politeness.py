@@ -111,6 +111,28 @@ _ON_BEHALF = re.compile(
 _PARTICIPLES = {"set": "set", "put": "put", "cut": "cut"}
 
 
+def _wish_start(m: re.Match[str], text: str) -> int:
+    """Where a wish's words to replace begin: its third person, else the "I" before its frame."""
+    if m.group("who"):
+        return m.start("who")
+    start = m.start()
+    while start < m.start("frame") and text[start].isspace():
+        start += 1
+    return start
+
+
+def _say_wish(m: re.Match[str], text: str, verb: str, edits: list[Edit]) -> tuple[int, int]:
+    """Edits that say a wish as its request ("she wants the X moved" → "move the X"), keeping a
+    record named with the person; the span the wish covers."""
+    start = _wish_start(m, text)
+    if m.group("rec"):  # the record named with them stays: "on 1002 change the email …"
+        edits.append(Edit(start=start, end=m.start("rec"), words=""))
+        edits.append(Edit(start=m.start("frame"), end=m.end("frame"), words=verb))
+    else:
+        edits.append(Edit(start=start, end=m.end("frame"), words=verb))
+    return start, m.end()
+
+
 def _verb_of(participle: str, words: frozenset[str]) -> str | None:
     """ "moved" → "move", "added" → "add", "submitted" → "submit": a request word the reader
     knows, or ``None``."""
@@ -283,6 +305,17 @@ def _plain_verb(gerund: str, words: frozenset[str]) -> str | None:
     return next((c for c in candidates if c and c in words), None)
 
 
+#: Wordings said plainly (each pattern's group ``w`` becomes the words beside it).
+_SAID_PLAINLY = (
+    (_POP, "add"),
+    (_BEHALF, "for"),
+    (_THEY_MEANT, "I meant"),
+    (_PRICE_WORDS, "at"),
+    (_REVERT, "tell me"),
+    (_POSSIBLE, "would it be possible to"),
+)
+
+
 def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) -> list[Edit]:
     """Edits that drop or plainly say the politeness of ``text`` (never inside ``kept``)."""
     edits: list[Edit] = []
@@ -325,42 +358,19 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
     for m in _PLEASE_TO.finditer(text):
         if not inside(kept, m.start("w"), m.end()):
             edits.append(Edit(start=m.start("w"), end=m.end(), words="please "))
-    for m in _POP.finditer(text):
-        if not inside(kept, m.start("w"), m.end("w")):
-            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="add"))
     done_at: list[tuple[int, int]] = []
     for m in _WANT_DONE.finditer(text):
         verb = _verb_of(m.group("done"), words)
         if verb is None or inside(kept, m.start(), m.end()):
             continue
-        start = m.start("who") if m.group("who") else m.start("frame")
-        if m.group("who") is None:  # "I want …": the subject goes with the frame
-            start = m.start()
-            while start < m.start("frame") and text[start].isspace():
-                start += 1
-        if m.group("rec"):  # the record named with them stays: "on 1002 change the email …"
-            edits.append(Edit(start=start, end=m.start("rec"), words=""))
-            edits.append(Edit(start=m.start("frame"), end=m.end("frame"), words=verb))
-        else:
-            edits.append(Edit(start=start, end=m.end("frame"), words=verb))
+        done_at.append(_say_wish(m, text, verb, edits))
         edits.append(Edit(start=m.start("done") - 1, end=m.end("done"), words=""))
-        done_at.append((start, m.end()))
     for m in _WANT_SHIFTED.finditer(text):
         if "move" not in words or inside(kept, m.start(), m.end()):
             continue
         if any(s <= m.start("frame") < e for s, e in done_at):
             continue
-        start = m.start("who") if m.group("who") else m.start("frame")
-        if m.group("who") is None:
-            start = m.start()
-            while start < m.start("frame") and text[start].isspace():
-                start += 1
-        if m.group("rec"):
-            edits.append(Edit(start=start, end=m.start("rec"), words=""))
-            edits.append(Edit(start=m.start("frame"), end=m.end("frame"), words="move"))
-        else:
-            edits.append(Edit(start=start, end=m.end("frame"), words="move"))
-        done_at.append((start, m.end()))
+        done_at.append(_say_wish(m, text, "move", edits))
     for m in _ON_BEHALF.finditer(text):
         if m.group("who") is None or inside(kept, m.start(), m.end()):
             continue
@@ -382,21 +392,10 @@ def courtesy(text: str, kept: Sequence[tuple[int, int]], words: frozenset[str]) 
                     start=m.start("who"), end=m.end("verb"), words="please" if asks_to else "I want"
                 )
             )
-    for m in _BEHALF.finditer(text):
-        if not inside(kept, m.start("w"), m.end("w")):
-            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="for"))
-    for m in _THEY_MEANT.finditer(text):
-        if not inside(kept, m.start("w"), m.end("w")):
-            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="I meant"))
-    for m in _PRICE_WORDS.finditer(text):
-        if not inside(kept, m.start("w"), m.end("w")):
-            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="at"))
-    for m in _REVERT.finditer(text):
-        if not inside(kept, m.start("w"), m.end("w")):
-            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="tell me"))
-    for m in _POSSIBLE.finditer(text):
-        if not inside(kept, m.start("w"), m.end("w")):
-            edits.append(Edit(start=m.start("w"), end=m.end("w"), words="would it be possible to"))
+    for pattern, plainly in _SAID_PLAINLY:
+        for m in pattern.finditer(text):
+            if not inside(kept, m.start("w"), m.end("w")):
+                edits.append(Edit(start=m.start("w"), end=m.end("w"), words=plainly))
     for m in _SOFTENER.finditer(text):
         if not inside(kept, m.start(), m.end()):
             edits.append(Edit(start=m.start(), end=m.end(), words=""))
