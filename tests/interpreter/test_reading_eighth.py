@@ -194,3 +194,24 @@ async def test_a_wish_for_a_leg_some_days_earlier_shows_the_moved_date_on_a_card
 async def test_when_do_we_go_asks_the_travel_date() -> None:
     graded = await play("travel-desk", "when do we go?")
     assert "answer:case_question" in shown(graded)
+
+
+async def test_a_short_plain_text_answering_the_question_for_a_note_sets_the_note() -> None:
+    graded = await play(
+        "travel-desk", "could you add a note please?", "Gluten free meals for the whole group"
+    )
+    assert events(graded) == [
+        ("field_set", {"field": "note", "value": "Gluten free meals for the whole group"})
+    ]
+
+
+async def test_lower_case_words_with_digits_answering_a_fields_question_wait_for_a_card() -> None:
+    graded = await play("travel-desk", "please add a note", "ring reception at 9")
+    assert events(graded) == [] and "card:confirm_command" in shown(graded)
+
+
+async def test_a_bare_new_value_then_after_a_card_closes_it_instead_of_leaving_it_to_confirm() -> (
+    None
+):
+    graded = await play("refund-desk", "refund 40 on 1001", "35 then", "/click confirm")
+    assert events(graded) == [] and "notice:card_stale" in shown(graded)

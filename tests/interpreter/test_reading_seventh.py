@@ -73,7 +73,7 @@ async def test_words_that_are_no_address_answering_the_question_for_one_commit_n
     assert events(graded) == []
 
 
-@pytest.mark.parametrize("answer", ["Lisbon 2027", "Lisbon kids 2"])
+@pytest.mark.parametrize("answer", ["Lisbon 2027", "Lisbon Easter 2027"])
 async def test_a_name_answering_the_question_for_it_may_hold_the_records_own_name_and_digits(
     answer: str,
 ) -> None:

@@ -161,7 +161,8 @@ def completed_in_words(card: InteractionToCreate, said: str, ctx: ReductionConte
     shows it (any words read as free text; the user confirms they meant it), unless the answer
     is a few plain words that can only be the value ("bike rental")."""
     act = answered_act(card, said)
-    if _plain_answer(said, digits=isinstance(act, SetFieldAct)):
+    plain = _plain_answer(said, digits=isinstance(act, SetFieldAct))
+    if plain and _RETHOUGHT.search(ctx.turn.text) is None:
         if isinstance(act, OperationAct) and card.argument in act.args:
             # "a kayak": the thing itself, as a request names it ("add a kayak")
             named = _ARTICLE.sub("", act.args[card.argument], count=1)
@@ -205,7 +206,7 @@ _ARTICLE = re.compile(r"^\s*(?:a|an|the|some)\s+", re.IGNORECASE)
 #: A few plain words: letters, spaces, hyphens and apostrophes, nothing else.
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z' -]{0,39}")
 #: ... and, for a field's value ("Acme 2026" for a name), digits after the first letter.
-_PLAIN_DIGITS = re.compile(r"[A-Za-z][A-Za-z0-9' -]{0,39}")
+_PLAIN_DIGITS = re.compile(r"[A-Za-z][A-Za-z0-9' -]{0,59}")
 #: Words that answer no question with a value: refusals, doubts and placeholders.
 _NOT_A_VALUE = re.compile(
     r"(?:no|nope|nah|none|nothing|never\s*mind|cancel|stop|skip|forget\s+it|not\s+sure|idk"
@@ -215,11 +216,30 @@ _NOT_A_VALUE = re.compile(
 )
 
 
+#: At most this many plain words answer for an operation's object, and for a field's value.
+_OBJECT_WORDS, _FIELD_WORDS = 4, 8
+
+
+#: Words that turn the answer around ("actually …", "no wait, …"): what follows may be
+#: another request, so the value waits for a card that shows it.
+_RETHOUGHT = re.compile(
+    r"(?<!\w)(?:actually|instead|rather|wait|scratch|no|sorry|never\s*mind|forget)(?!\w)",
+    re.IGNORECASE,
+)
+
+
 def _plain_answer(said: str, *, digits: bool = False) -> bool:
+    """Whether ``said`` can only be the value asked for: a few plain words (for a field's
+    value, which may be a short text such as a note, up to eight words; digits only in a
+    value written as a name, every word capitalised: "Lisbon 2026")."""
     words = said.strip().rstrip(".!")
+    if digits and any(c.isdigit() for c in words):
+        named = all(w[0].isupper() or w[0].isdigit() for w in words.split())
+        if not named:
+            return False
     return (
         (_PLAIN_DIGITS if digits else _PLAIN).fullmatch(words) is not None
-        and len(words.split()) <= 4
+        and len(words.split()) <= (_FIELD_WORDS if digits else _OBJECT_WORDS)
         and _NOT_A_VALUE.fullmatch(words) is None
         and not _NOT_A_VALUE.match(words.split()[0] + " ")
     )
