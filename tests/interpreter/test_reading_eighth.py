@@ -215,3 +215,10 @@ async def test_a_bare_new_value_then_after_a_card_closes_it_instead_of_leaving_i
 ):
     graded = await play("refund-desk", "refund 40 on 1001", "35 then", "/click confirm")
     assert events(graded) == [] and "notice:card_stale" in shown(graded)
+
+
+async def test_even_after_an_amount_only_says_it_is_exact() -> None:
+    graded = await play(
+        "refund-desk", "thirty euros even back on order 1001 please", "/click confirm"
+    )
+    assert [e[1]["amount"] for e in events(graded)] == [3000]

@@ -72,6 +72,12 @@ _TRAILING_OUTBURST = re.compile(
     r"(?=\s*(?:$|[.!?;\n]))",
     ICASE,
 )
+#: "twenty-five euros even", "40 € flat": a word after an amount that only says it is exact.
+_EXACTLY = re.compile(
+    r"(?:(?<=euros)|(?<=euro)|(?<=eur)|(?<=\u20ac)|(?<=dollars)|(?<=pounds))"
+    r"\s+(?:even|flat|exactly)(?!\w)",
+    ICASE,
+)
 #: Insistence after an amount ("80 euros back, not a cent less"): the amount says it.
 _INSISTING = re.compile(
     r"[\s,;\u2013\u2014-]+(?:and\s+)?not\s+a\s+(?:cent|penny|euro|dollar|pound|minute|day)"
@@ -109,7 +115,7 @@ def emphasis(
         for m in pattern.finditer(text):
             if not inside(kept, m.start("w"), m.end("w")):
                 edits.append(Edit(start=m.start("w"), end=m.end("w"), words=""))
-    for pattern in (_INSISTING, _GO_AHEAD, _TRAILING_OUTBURST):
+    for pattern in (_INSISTING, _EXACTLY, _GO_AHEAD, _TRAILING_OUTBURST):
         for m in pattern.finditer(text):
             if not inside(kept, m.start(), m.end()):
                 edits.append(Edit(start=m.start(), end=m.end(), words=""))
