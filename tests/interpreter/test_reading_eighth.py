@@ -197,12 +197,8 @@ async def test_when_do_we_go_asks_the_travel_date() -> None:
 
 
 async def test_a_short_plain_text_answering_the_question_for_a_note_sets_the_note() -> None:
-    graded = await play(
-        "travel-desk", "could you add a note please?", "Gluten free meals for the whole group"
-    )
-    assert events(graded) == [
-        ("field_set", {"field": "note", "value": "Gluten free meals for the whole group"})
-    ]
+    graded = await play("travel-desk", "could you add a note please?", "Gluten free meals only")
+    assert events(graded) == [("field_set", {"field": "note", "value": "Gluten free meals only"})]
 
 
 async def test_lower_case_words_with_digits_answering_a_fields_question_wait_for_a_card() -> None:
@@ -222,3 +218,43 @@ async def test_even_after_an_amount_only_says_it_is_exact() -> None:
         "refund-desk", "thirty euros even back on order 1001 please", "/click confirm"
     )
     assert [e[1]["amount"] for e in events(graded)] == [3000]
+
+
+# -- found by an adversarial review of the readings above: each committed a wrong effect ---------
+
+
+@pytest.mark.parametrize("how", ["do it again but cheaper", "do it again but 1 less"])
+async def test_again_but_how_it_should_be_done_never_becomes_a_new_object(how: str) -> None:
+    graded = await play("travel-desk", "add 3 sun hats at 9 euros each", how)
+    assert [e[1]["item"] for e in events(graded)] == ["sun hats"]
+
+
+@pytest.mark.parametrize(
+    "answer", ["2 kayaks at 30 euros 2 paddles", "2 kayaks at 30 euros on Rui's card"]
+)
+async def test_an_answer_whose_words_do_not_say_one_object_waits_for_a_card(answer: str) -> None:
+    graded = await play("travel-desk", "I want to add an extra", answer)
+    assert events(graded) == [] and "card:confirm_command" in shown(graded)
+
+
+@pytest.mark.parametrize("said", ["she meant the other one", "he meant it as a joke"])
+async def test_a_relayed_meant_without_a_record_number_sets_no_value(said: str) -> None:
+    graded = await play("refund-desk", "set the note on 1001 to VIP", said)
+    assert events(graded) == [("field_set", {"field": "note", "value": "VIP"})]
+
+
+async def test_a_starred_word_after_a_text_never_replaces_the_whole_text() -> None:
+    graded = await play("travel-desk", "set the note to pick up at the hotel", "*airport")
+    assert events(graded) == [("field_set", {"field": "note", "value": "pick up at the hotel"})]
+
+
+@pytest.mark.parametrize("answer", ["For the lounge pass", "Let me check with Ana first"])
+async def test_an_answer_naming_a_record_or_a_second_thought_is_not_the_note(answer: str) -> None:
+    graded = await play("refund-desk", "set the note on 1001", answer)
+    assert events(graded) == []
+
+
+@pytest.mark.parametrize("answer", ["ana@new.pt\U0001f642", "ana@new.pt,rui@x.pt"])
+async def test_an_address_with_more_than_address_characters_waits_for_a_card(answer: str) -> None:
+    graded = await play("refund-desk", "change the email on 1001", answer)
+    assert events(graded) == []

@@ -187,13 +187,17 @@ def completed_in_words(card: InteractionToCreate, said: str, ctx: ReductionConte
     return attrs.evolve(act, confirm=True)
 
 
+#: One word of the characters an address or a code is written with (no emoji, no list).
+_ADDRESS_LIKE = re.compile(r"[\w.+@-]+")
+
+
 def _checked_word(
     field: Field[Any], said: str, card: InteractionToCreate, ctx: ReductionContext
 ) -> bool:
     """Whether ``said`` is one word that the field's own check accepts ("ana@new.pt" for an
     address): the whole answer is the value, so it needs no card to show what was read."""
     word = said.strip().strip(_TRIM)
-    if not word or any(c.isspace() for c in word) or field.validate is None:
+    if not _ADDRESS_LIKE.fullmatch(word) or field.validate is None:
         return False
     try:
         value = field.parse(word, ParseContext.of(ctx.turn, _state_of(card, ctx)))
@@ -216,8 +220,10 @@ _NOT_A_VALUE = re.compile(
 )
 
 
-#: At most this many plain words answer for an operation's object, and for a field's value.
-_OBJECT_WORDS, _FIELD_WORDS = 4, 8
+#: At most this many plain words answer for an operation's object, and for a field's value
+#: (more may hold a record, a scope or a second thought: "For the lounge pass", "Let me check
+#: with Ana first").
+_OBJECT_WORDS, _FIELD_WORDS = 4, 4
 
 
 #: Words that turn the answer around ("actually …", "no wait, …"): what follows may be
@@ -230,8 +236,7 @@ _RETHOUGHT = re.compile(
 
 def _plain_answer(said: str, *, digits: bool = False) -> bool:
     """Whether ``said`` can only be the value asked for: a few plain words (for a field's
-    value, which may be a short text such as a note, up to eight words; digits only in a
-    value written as a name, every word capitalised: "Lisbon 2026")."""
+    value, digits only in a value written as a name, every word capitalised: "Lisbon 2026")."""
     words = said.strip().rstrip(".!")
     if digits and any(c.isdigit() for c in words):
         named = all(w[0].isupper() or w[0].isdigit() for w in words.split())

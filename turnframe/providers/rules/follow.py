@@ -245,7 +245,12 @@ def _answers_the_question(previous: Act, found: FollowUp | None) -> bool:
     if not isinstance(previous, SetFieldAct) or previous.value or found is None:
         return False
     act = found.act
-    return isinstance(act, SetFieldAct) and act.field == previous.field and not act.value
+    return (
+        isinstance(act, SetFieldAct)
+        and act.field == previous.field
+        and not act.value
+        and act.target == previous.target  # "… on the other order": that record, asked again
+    )
 
 
 def _from_context(
@@ -274,6 +279,8 @@ def _from_context(
         reading = read_arguments(op, text, but.start("rest"), span[1], ctx=ctx)
         if reading.unread or not reading.args:
             return None
+        if any(a.type is str for a in op.arguments if a.name in reading.args):
+            return None  # "do it again but cheaper": how, not what; never a new object
         args = {**previous.args, **reading.args}
         changed = attrs.evolve(previous, args=args, evidence=evidence)
         return FollowUp(act=changed, note=Note(operation=previous.operation, args=args))
@@ -317,6 +324,9 @@ def _from_context(
         texts = [v for a in op.arguments if a.type is str and (v := reading.args.get(a.name))]
         if any(free_text_doubt(v, vocab) for v in texts):
             return None  # "kayak x2 maybe": the question and the card show what was read
+        answer = " ".join(text[start:end].casefold().split())
+        if any(" ".join(v.casefold().split()) not in answer for v in texts):
+            return None  # "2 bikes at 12 euros 2 helmets": words gathered from here and there
         if not reading.unread and missing <= reading.args.keys():
             args = {**previous.args, **reading.args}
             done = OperationAct(

@@ -150,10 +150,11 @@ _BEHALF = re.compile(
     r"|messaging|contacting\s+you|reaching\s+out|here)\s+on\s+behalf\s+of)\s+(?=\S)",
     ICASE,
 )
-#: "oh sorry, she meant order 1001": the customer's correction, relayed, is a correction.
+#: "oh sorry, she meant order 1001": the customer's correction of the record, relayed, is a
+#: correction (only before a record's number: "she meant it as a joke" is no value).
 _THEY_MEANT = re.compile(
     r"(?<![\w'])(?P<w>(?:she|he|they|the\s+(?:customer|client|guest|caller))\s+(?:meant|means))"
-    r"(?=\s)",
+    r"(?=\s+(?:(?:order|booking|case|number|no\.?)\s*)?#?\d{3,}(?!\w))",
     ICASE,
 )
 #: "Kindly revert with the status …" (as English is written in India): "tell me the status …".

@@ -145,14 +145,15 @@ _I_MEAN = "I mean "
 
 def _starred(text: str) -> Corrected | None:
     """ "*18 march" (or "18 march*") after a request, the chat way of correcting the last
-    thing said: read as "I mean 18 march" (evidence still cites what was typed)."""
+    thing said: read as "I mean 18 march" (evidence still cites what was typed). Only a value
+    with a digit or an address: a starred word fixes one word of a text, not all of it."""
     m = _STARRED.fullmatch(text)
     if m is None:
         return None
     group = "a" if m.group("a") else "b"
     said, at = m.group(group), m.start(group)
-    if len(said.split()) > 6:
-        return None
+    if len(said.split()) > 6 or not re.search(r"\d|@", said):
+        return None  # "*break" fixes one word of a text, which is not said: never the value
     if group == "a":  # "*X": the star itself reads "I mean "
         fixed = text[: at - 1] + _I_MEAN + text[at:]
         return Corrected(
