@@ -94,6 +94,15 @@ def _text_args(op: Any) -> set[str]:
     return {a.name for a in op.arguments if a.type is str}
 
 
+def _texts_read(op: Any, args: dict[str, str]) -> dict[str, str]:
+    """The free-text arguments among ``args`` that hold words."""
+    return {k: v for k, v in args.items() if k in _text_args(op) and v}
+
+
+def _plain(words: str) -> str:
+    return " ".join(words.casefold().split())
+
+
 @attrs.frozen(kw_only=True)
 class FollowUp:
     act: Act
@@ -279,7 +288,7 @@ def _from_context(
         reading = read_arguments(op, text, but.start("rest"), span[1], ctx=ctx)
         if reading.unread or not reading.args:
             return None
-        if any(a.type is str for a in op.arguments if a.name in reading.args):
+        if _text_args(op) & reading.args.keys():
             return None  # "do it again but cheaper": how, not what; never a new object
         args = {**previous.args, **reading.args}
         changed = attrs.evolve(previous, args=args, evidence=evidence)
@@ -316,16 +325,14 @@ def _from_context(
         # question and card instead.
         assert isinstance(previous, OperationAct)
         op = vocab.operation(previous.operation)
-        if waits_for_card(vocab, op.name) or not any(
-            a.type is str for a in op.arguments if a.name in missing
-        ):
+        if waits_for_card(vocab, op.name) or not _text_args(op) & missing:
             return None
         reading = read_arguments(op, text, start, end, ctx=ctx, object_start=start)
-        texts = [v for a in op.arguments if a.type is str and (v := reading.args.get(a.name))]
+        texts = _texts_read(op, reading.args).values()
         if any(free_text_doubt(v, vocab) for v in texts):
             return None  # "kayak x2 maybe": the question and the card show what was read
-        answer = " ".join(text[start:end].casefold().split())
-        if any(" ".join(v.casefold().split()) not in answer for v in texts):
+        answer = _plain(text[start:end])
+        if any(_plain(v) not in answer for v in texts):
             return None  # "2 bikes at 12 euros 2 helmets": words gathered from here and there
         if not reading.unread and missing <= reading.args.keys():
             args = {**previous.args, **reading.args}
@@ -357,9 +364,7 @@ def _from_context(
         if reading.unread or not reading.args:
             return None
         args = dict(previous.args)
-        objects = {
-            a.name: v for a in op.arguments if a.type is str and (v := reading.args.get(a.name))
-        }
+        objects = _texts_read(op, reading.args)
         if objects and _restated_object(op, objects, previous.args):
             # "do the same again for a second kayak": the same thing once more, as it was
             return FollowUp(
@@ -608,14 +613,10 @@ _QUALIFIER = re.compile(
 def _restated_object(op: Any, said: dict[str, str], before: dict[str, str]) -> bool:
     """Whether the words give only the previous act's own object, as it was ("bikes" after
     "add 3 bikes, sorry, 2"): said again after a correction, not another object."""
-    texts = {a.name for a in op.arguments if a.type is str}
     return (
         bool(said)
-        and set(said) <= texts
-        and all(
-            " ".join(v.casefold().split()) == " ".join(str(before.get(k, "")).casefold().split())
-            for k, v in said.items()
-        )
+        and set(said) <= _text_args(op)
+        and all(_plain(v) == _plain(str(before.get(k, ""))) for k, v in said.items())
     )
 
 
