@@ -258,6 +258,7 @@ async def bench_framework(
     traffic = {
         "cpu_ms_per_turn": cpu,
         "reads": after["reads"] - before["reads"],
+        "here": after["here"] - before["here"],
         "group_sizes": {
             size: count - before["group_sizes"].get(size, 0)
             for size, count in after["group_sizes"].items()
@@ -265,6 +266,18 @@ async def bench_framework(
         },
     }
     return rate, latencies, calls, traffic
+
+
+#: The driver that keeps every transaction on the connection's thread (the default before
+#: ADR 0026 on asyncio; "thread" is the same on any backend).
+THREAD_DRIVER = "aiosqlite"
+
+
+def _loop_first_known() -> bool:
+    """Whether this store runs short transactions on the loop's thread (older code: no)."""
+    from turnframe.stores.sqlite import driver
+
+    return hasattr(driver, "LoopFirstDriver")
 
 
 def _commit_each_known() -> bool:
@@ -275,8 +288,12 @@ def _commit_each_known() -> bool:
 def _traffic(store: Store) -> dict[str, Any]:
     if isinstance(store, SqliteStore) and hasattr(store, "traffic"):  # (older code: none)
         seen = store.traffic()
-        return {"reads": seen.reads, "group_sizes": dict(seen.group_sizes)}
-    return {"reads": 0, "group_sizes": {}}
+        return {
+            "reads": seen.reads,
+            "group_sizes": dict(seen.group_sizes),
+            "here": getattr(seen, "reads_here", 0) + getattr(seen, "commits_here", 0),
+        }
+    return {"reads": 0, "group_sizes": {}, "here": 0}
 
 
 # -- the baselines: the minimal durable turn -------------------------------------------------
@@ -298,16 +315,24 @@ def _turn_values(s: int, n: int) -> tuple[str, str, str, str]:
     return turn, case, body, change
 
 
-async def bench_raw_sqlite(path: Path, sessions: int, turns: int) -> Run:
-    async with aiosqlite.connect(path, isolation_level=None) as db:
+async def bench_raw_sqlite(path: Path, sessions: int, turns: int, *, on_loop: bool = False) -> Run:
+    """The minimal durable turn on raw aiosqlite, one hop per transaction; ``on_loop``: the same
+    transactions run on the event loop's thread with no hop, as the store's short transactions
+    do since ADR 0026 (for information: the issue's baseline is the one with hops)."""
+    async with aiosqlite.connect(path, isolation_level=None, check_same_thread=False) as db:
         for statement in _SQLITE_SCHEMA:
             await db.execute(statement)
         for s in range(sessions):
             await db.execute("INSERT INTO cases VALUES (?, '{}', 1)", (f"c{s}",))
         raw: Any = db  # aiosqlite's one-callable hop (``_execute``), as the store's driver uses
 
-        def hop(body: Callable[[Any], object]) -> Awaitable[Any]:
+        def thread_hop(body: Callable[[Any], object]) -> Awaitable[Any]:
             return raw._execute(lambda: body(raw._conn))  # type: ignore[no-any-return]
+
+        async def no_hop(body: Callable[[Any], object]) -> Any:
+            return body(raw._conn)
+
+        hop = no_hop if on_loop else thread_hop
 
         def record(t: str, s: int, body: str) -> Callable[[Any], None]:
             def tx(c: Any) -> None:
@@ -408,12 +433,14 @@ async def bench_raw_postgres(dsn: str, sessions: int, turns: int) -> Run:
         await admin.close()
 
 
-async def bench_baseline(target: Target, sessions: int, turns: int) -> Run:
+async def bench_baseline(
+    target: Target, sessions: int, turns: int, *, on_loop: bool = False
+) -> Run:
     if target.dsn is not None:
         return await bench_raw_postgres(target.dsn, sessions, turns)
     path = target.tmp / f"baseline-{uuid.uuid4().hex}.db"
     try:
-        return await bench_raw_sqlite(path, sessions, turns)
+        return await bench_raw_sqlite(path, sessions, turns, on_loop=on_loop)
     finally:
         _discard(path)
 
@@ -434,6 +461,8 @@ async def calibrate(target: Target) -> dict[str, Any]:
         "write_tx_per_turn": writes // turns,
         "reads_per_turn": reads // turns,
         "hops_per_turn": (traffic["reads"] + commits) / turns if target.dsn is None else None,
+        # transactions run on the event loop's own thread, with no hop (ADR 0026)
+        "loop_side_per_turn": traffic["here"] / turns if target.dsn is None else None,
         "store_calls_per_turn": {name: n / turns for name, n in sorted(calls.items())},
     }
 
@@ -466,6 +495,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             best_framework: tuple[float, list[float], dict[str, Any]] | None = None
             best_baseline: Run | None = None
             best_single = 0.0  # SQLite at 64 sessions: the pipeline with a commit per write
+            best_grouped = 0.0  # ... and with group commit, on the same (thread) driver
+            best_thread = 0.0  # SQLite: every transaction on the connection's thread
+            best_loop_baseline = 0.0  # SQLite: the raw minimal turn with no hop (information)
+            paired_loop_gains: list[float] = []  # the default against that, per round
+            group_traffic: dict[str, Any] | None = None
             single_cpu: list[float] = []  # ... its CPU ms per turn, one per round
             group_cpu: list[float] = []  # the pipeline's, in the same rounds
             paired_gains: list[float] = []  # group commit against a commit each, per round
@@ -480,18 +514,37 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 b = await bench_baseline(target, sessions, turns)
                 if best_baseline is None or b[0] > best_baseline[0]:
                     best_baseline = b
+                if target.dsn is None:
+                    loop_b = await bench_baseline(target, sessions, turns, on_loop=True)
+                    best_loop_baseline = max(best_loop_baseline, loop_b[0])
                 rate, lat, _, traffic = await bench_framework(target, sessions, turns)
                 if best_framework is None or rate > best_framework[0]:
                     best_framework = (rate, lat, traffic)
                 paired.append(round(rate / b[0], 3))
+                if target.dsn is None and _loop_first_known():
+                    # The same pipeline with every transaction on the connection's thread
+                    # (group commit as before ADR 0026): what the loop's own turn gains.
+                    on_thread, _, _, thread_traffic = await bench_framework(
+                        target, sessions, turns, store_options={"driver": THREAD_DRIVER}
+                    )
+                    best_thread = max(best_thread, on_thread)
+                    paired_loop_gains.append(round(rate / on_thread, 3))
                 if target.dsn is None and sessions == LEVELS[-1] and _commit_each_known():
+                    # Group commit where it applies (bodies queued for the thread): on the
+                    # thread driver, against a commit per transaction on it.
+                    thread = {"driver": THREAD_DRIVER} if _loop_first_known() else {}
+                    grouped, grouped_traffic = (
+                        (on_thread, thread_traffic) if thread else (rate, traffic)
+                    )
                     single, _, _, single_traffic = await bench_framework(
-                        target, sessions, turns, store_options={"group_commit_size": 1}
+                        target, sessions, turns, store_options={"group_commit_size": 1, **thread}
                     )
                     best_single = max(best_single, single)
-                    paired_gains.append(round(rate / single, 3))
+                    best_grouped = max(best_grouped, grouped)
+                    paired_gains.append(round(grouped / single, 3))
                     single_cpu.append(single_traffic["cpu_ms_per_turn"])
-                    group_cpu.append(traffic["cpu_ms_per_turn"])
+                    group_cpu.append(grouped_traffic["cpu_ms_per_turn"])
+                    group_traffic = grouped_traffic
                 round_time = max(round_time, time.perf_counter() - round_started)
                 bar.advance()
             assert best_framework is not None and best_baseline is not None
@@ -505,13 +558,22 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             report[f"baseline_p99_ms_{sessions}"] = round(_ms(base_lat, 0.99), 3)
             report[f"throughput_ratio_{sessions}"] = round(ratio, 3)
             report[f"paired_ratios_{sessions}"] = paired
+            if best_loop_baseline:
+                # For information: the same minimal turn with its transactions on the loop's
+                # thread (no hop), as the store runs its short ones since ADR 0026.
+                report[f"baseline_no_hop_turns_per_s_{sessions}"] = round(best_loop_baseline, 1)
+                report[f"ratio_to_no_hop_baseline_{sessions}"] = round(rate / best_loop_baseline, 3)
             # CPU time per turn (every thread of the process) drifts less with the machine's
             # load than turns/s do: it says how much work a turn is, not how fast it went.
             report[f"cpu_ms_per_turn_{sessions}"] = round(traffic["cpu_ms_per_turn"], 3)
             report[f"baseline_cpu_ms_per_turn_{sessions}"] = round(base_cpu, 3)
+            if best_thread:
+                report[f"thread_driver_turns_per_s_{sessions}"] = round(best_thread, 1)
+                report[f"loop_first_gain_{sessions}"] = round(rate / best_thread, 3)
+                report[f"paired_loop_first_gains_{sessions}"] = paired_loop_gains
             if best_single:
                 report[f"commit_each_turns_per_s_{sessions}"] = round(best_single, 1)
-                report[f"group_commit_gain_{sessions}"] = round(rate / best_single, 3)
+                report[f"group_commit_gain_{sessions}"] = round(best_grouped / best_single, 3)
                 # Turns/s drift with the machine's load from one run to the next, so the gain
                 # is also given per round (each pair ran back to back) and as the CPU time a
                 # turn costs with a commit each over the CPU time it costs with group commit
@@ -520,7 +582,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 report[f"group_commit_cpu_gain_{sessions}"] = round(
                     min(single_cpu) / min(group_cpu), 3
                 )
-            sizes = {int(k): v for k, v in traffic["group_sizes"].items()}
+            # the commit groups where group commit applies (the thread driver, when measured)
+            counted_groups = group_traffic if group_traffic is not None else traffic
+            sizes = {int(k): v for k, v in counted_groups["group_sizes"].items()}
             if sizes:
                 commits = sum(sizes.values())
                 report[f"group_commit_mean_{sessions}"] = round(
@@ -533,10 +597,16 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     if sizes
                     else ""
                 )
+                if best_thread:
+                    groups += (
+                        f"  all on the thread {best_thread:.1f} turns/s (loop-first gain "
+                        f"{rate / best_thread:.2f}x, per round "
+                        f"{', '.join(f'{g:.2f}' for g in paired_loop_gains)})"
+                    )
                 if best_single:
                     groups += (
-                        f", {best_single:.1f} turns/s with a commit each"
-                        f" (group commit gain {rate / best_single:.2f}x, per round "
+                        f"; on the thread {best_single:.1f} turns/s with a commit each"
+                        f" (group commit gain {best_grouped / best_single:.2f}x, per round "
                         f"{', '.join(f'{g:.2f}' for g in paired_gains)}; CPU per turn "
                         f"{report[f'group_commit_cpu_gain_{sessions}']:.2f}x)"
                     )

@@ -61,9 +61,10 @@ class StoreFactory(Protocol):
 class SqliteFileFactory:
     path: Path
     persistent: bool = True
+    driver: DriverName = "auto"
 
     def open(self, *, clock: ManualClock) -> AbstractAsyncContextManager[Store]:
-        return SqliteStore.open(self.path, clock=clock)
+        return SqliteStore.open(self.path, clock=clock, driver=self.driver)
 
     def unsupported(self, backend: str) -> str | None:
         return None
@@ -145,6 +146,9 @@ def _postgres(tmp: Path) -> StoreFactory:
 #: may skip the test when it cannot run here).
 FACTORIES: dict[str, Callable[[Path], StoreFactory]] = {
     "sqlite": lambda tmp: SqliteFileFactory(tmp / "store.db"),
+    # every body on the connection's thread, as before ADR 0026 (the loop-first default falls
+    # back to it when the database is locked or the thread is busy)
+    "sqlite-thread": lambda tmp: SqliteFileFactory(tmp / "store.db", driver="thread"),
     "sqlite-memory": lambda tmp: SqliteMemoryFactory(),
     "sqlite-inline": lambda tmp: SqliteMemoryFactory(driver="inline"),
     "postgres": _postgres,

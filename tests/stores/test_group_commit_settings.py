@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import anyio
 import pytest
@@ -67,7 +68,7 @@ async def test_a_window_lets_the_transactions_queued_meanwhile_share_the_first_c
 
 
 async def test_the_store_reports_its_commits_by_group_size() -> None:
-    async with SqliteStore.open(":memory:", group_commit_size=1) as store:
+    async with SqliteStore.open(":memory:", group_commit_size=1, driver="thread") as store:
         async with anyio.create_task_group() as tg:
             for n in range(5):
                 tg.start_soon(lambda n=n: store.create_session(account_id=f"a{n}", workflow="w"))
@@ -83,3 +84,27 @@ async def test_bad_group_commit_settings_are_refused(size: int, window: float) -
             pass
     with pytest.raises(ValueError):
         RuntimeSettings(group_commit_size=size, group_commit_window=window)
+
+
+async def test_short_writes_on_an_idle_connection_commit_on_the_loop_and_are_counted(
+    tmp_path: Path,
+) -> None:
+    async with SqliteStore.open(tmp_path / "t.db") as store:
+        for n in range(5):
+            await store.create_session(account_id=f"a{n}", workflow="w")
+        traffic = store.traffic()
+    assert traffic.commits_here == 5
+    assert traffic.group_sizes == {}  # no trip to the connection's thread for them
+    assert traffic.commits == traffic.transactions == 5
+
+
+async def test_a_window_keeps_writes_on_the_thread_so_they_can_share_a_commit(
+    tmp_path: Path,
+) -> None:
+    async with SqliteStore.open(tmp_path / "t.db", group_commit_window=0.2) as store:
+        async with anyio.create_task_group() as tg:
+            for n in range(6):
+                tg.start_soon(lambda n=n: store.create_session(account_id=f"a{n}", workflow="w"))
+        traffic = store.traffic()
+    assert traffic.commits_here == 0
+    assert traffic.group_sizes == {6: 1}

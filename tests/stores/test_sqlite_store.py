@@ -14,7 +14,7 @@ from turnframe.clock import ManualClock
 from turnframe.lifecycle import TurnPhase
 from turnframe.stores import NewInteraction, SchemaTooNew, SqliteStore, StoreClosed, StoreTimeout
 from turnframe.stores.sqlite import LATEST_VERSION, schema
-from turnframe.stores.sqlite.driver import AiosqliteDriver, ThreadDriver
+from turnframe.stores.sqlite.driver import AiosqliteDriver, LoopFirstDriver, ThreadDriver
 
 pytestmark = pytest.mark.anyio
 
@@ -110,7 +110,8 @@ async def test_a_file_store_runs_in_wal_mode_with_normal_sync_and_foreign_keys(
 async def test_the_driver_follows_the_running_backend(anyio_backend: str) -> None:
     async with SqliteStore.open() as store:
         expected = AiosqliteDriver if anyio_backend == "asyncio" else ThreadDriver
-        assert isinstance(store._driver, expected)
+        assert isinstance(store._driver, LoopFirstDriver)  # the loop's turn first (ADR 0026)
+        assert isinstance(store._driver.thread, expected)
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])

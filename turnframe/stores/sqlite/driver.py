@@ -15,11 +15,23 @@ statements across: it sends one synchronous function per transaction. Two driver
 
 Either way, a caller cancelled while its body runs does not stop the body: the transaction still
 commits or rolls back as a whole; the caller just does not wait for the answer.
+
+The default (``"auto"``) is one of the first two behind a :class:`LoopFirstDriver` (ADR 0026): a
+*short* body (a point read, a turn's seal or commit bundle: bounded work the store marks) runs on
+the event loop's own thread, with no hop, whenever nothing is queued on or running in the
+connection's thread — the hop, not SQLite, was most of a turn's store cost. There the lock wait
+is off (``busy_timeout`` 0): a body that would wait for another process's lock is rolled back
+whole (:class:`WouldWait`, before anything is written) and sent to the thread, which waits for
+the lock with the store's real timeout and never blocks the loop. Everything else (long reads,
+a body sent while the thread is busy, a cancelled caller's body still running there) goes to the
+thread, so the connection is never used from two threads at once. The WAL is checkpointed on the
+thread too (never inside a COMMIT on the loop).
 """
 
 from __future__ import annotations
 
 import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (aiosqlite needs one)
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from functools import partial
@@ -33,6 +45,18 @@ import anyio.to_thread
 T = TypeVar("T")
 
 DriverName = Literal["auto", "aiosqlite", "thread", "inline"]
+
+#: Commits on the loop's thread between two WAL checkpoints (each sent to the connection's
+#: thread, after the write that finds one owed): about SQLite's own 1000-page default at the
+#: 10-20 pages a turn's transaction writes.
+CHECKPOINT_EVERY = 64
+
+
+class WouldWait(Exception):
+    """On the loop's thread the lock wait is off: the database is locked by another connection
+    now. Raised before anything was written (the transaction was rolled back whole); the store
+    then sends the same body to the connection's thread, which may wait."""
+
 
 #: sqlite3.connect arguments shared by both drivers: autocommit mode (the store issues BEGIN and
 #: COMMIT itself) and a statement cache large enough for every statement the store uses.
@@ -55,10 +79,17 @@ def _running_on_asyncio() -> bool:
     return True
 
 
-async def connect(database: str, *, driver: DriverName = "auto") -> Driver:
+async def connect(
+    database: str, *, driver: DriverName = "auto", busy_timeout_ms: int = 5000
+) -> Driver:
     """Open a connection with the driver that fits the running backend (or the one named)."""
     if driver == "auto":
-        driver = "aiosqlite" if _running_on_asyncio() else "thread"
+        if _running_on_asyncio():
+            aio = await aiosqlite.connect(database, check_same_thread=False, **_CONNECT_ARGS)
+            untyped: Any = aio
+            return LoopFirstDriver(untyped._conn, AiosqliteDriver(aio), busy_timeout_ms)
+        thread = await ThreadDriver.connect(database)
+        return LoopFirstDriver(thread.connection, thread, busy_timeout_ms)
     if driver == "aiosqlite":
         return await AiosqliteDriver.connect(database)
     if driver == "inline":
@@ -106,6 +137,10 @@ class ThreadDriver:
         )
         return cls(conn)
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        return self._conn
+
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
         return await anyio.to_thread.run_sync(body, self._conn, limiter=self._one_at_a_time)
 
@@ -123,3 +158,90 @@ class InlineDriver:
 
     async def aclose(self) -> None:
         self._conn.close()
+
+
+class LoopFirstDriver:
+    """A thread driver whose connection the event loop may use itself, between the thread's
+    bodies (see the module's docstring and ADR 0026).
+
+    :meth:`run` always goes to the thread, with the lock wait on for that body only.
+    :meth:`here` runs a body on the loop's thread, synchronously, when :attr:`free`. A body sent
+    to the thread counts as away from when it is sent until it has finished *there* (not when
+    its caller stops waiting: a cancelled caller's body may still be running), so ``free``
+    means the thread is not touching the connection and nothing is queued for it.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, thread: Driver, busy_timeout_ms: int) -> None:
+        self._conn = conn
+        self._thread = thread
+        self._busy_ms = int(busy_timeout_ms)
+        self._sent = 0  # bodies sent to the thread (counted on the loop)
+        self._finished = 0  # of them, finished on the thread (counted there, one at a time)
+        self._refused = 0  # of them, refused before they were queued (counted on the loop)
+        self._commits_here = 0  # commits on the loop's thread since the last checkpoint
+        conn.execute("PRAGMA busy_timeout = 0")  # the loop never waits for a lock
+        conn.execute("PRAGMA wal_autocheckpoint = 0")  # checkpoints run on the thread
+
+    @property
+    def thread(self) -> Driver:
+        """The driver that takes bodies to the connection's thread."""
+        return self._thread
+
+    @property
+    def free(self) -> bool:
+        """Nothing is queued on or running in the connection's thread, and no checkpoint is
+        owed (the next write takes it to the thread)."""
+        done = self._finished + self._refused
+        return self._sent == done and self._commits_here < CHECKPOINT_EVERY
+
+    def here(self, body: Callable[[sqlite3.Connection], T], *, commits: bool = False) -> T:
+        """Run ``body`` now on the loop's thread (the caller checked :attr:`free` and does not
+        await before calling). ``commits``: it is a write; count it toward the checkpoint."""
+        result = body(self._conn)
+        if commits:
+            self._commits_here += 1
+        return result
+
+    async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        checkpoint = self._commits_here >= CHECKPOINT_EVERY
+        if checkpoint:
+            self._commits_here = 0
+        busy_ms = self._busy_ms
+        ran = False
+
+        def away(conn: sqlite3.Connection) -> T:
+            nonlocal ran
+            ran = True
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+                try:
+                    return body(conn)
+                finally:
+                    conn.execute("PRAGMA busy_timeout = 0")
+                    if checkpoint:
+                        _checkpoint(conn)
+            finally:
+                self._finished += 1  # only ever on the connection's one thread at a time
+
+        self._sent += 1
+        # Shielded: the caller returns only once the body has finished there (or was refused
+        # before it was queued), so a cancelled caller never leaves a body running on the
+        # thread while the loop takes the connection.
+        with anyio.CancelScope(shield=True):
+            try:
+                result = await self._thread.run(away)
+            except BaseException:
+                if not ran:
+                    self._refused += 1  # refused before it was queued (the connection closed)
+                raise
+        return result
+
+    async def aclose(self) -> None:
+        await self._thread.aclose()
+
+
+def _checkpoint(conn: sqlite3.Connection) -> None:
+    """A PASSIVE checkpoint: copies what it can without waiting for anyone; a failure only
+    leaves the WAL longer until the next one."""
+    with contextlib.suppress(sqlite3.Error):
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()

@@ -35,8 +35,8 @@ from typing import Any, Generic, TypeVar
 import anyio
 
 from turnframe.stores.errors import StoreTimeout
-from turnframe.stores.sqlite.driver import Driver
-from turnframe.stores.sqlite.tx import is_busy, run_write
+from turnframe.stores.sqlite.driver import Driver, LoopFirstDriver, WouldWait
+from turnframe.stores.sqlite.tx import is_busy, run_write, run_write_here
 
 T = TypeVar("T")
 Body = Callable[[sqlite3.Connection], T]
@@ -89,8 +89,31 @@ class GroupCommit:
         self._flush_owed = False
         #: How many transactions each commit carried (group size → commits), for benchmarks.
         self.group_sizes: Counter[int] = Counter()
+        #: The loop's own turn at the connection, when the driver gives one (ADR 0026).
+        self._here = driver if isinstance(driver, LoopFirstDriver) else None
+        #: Transactions committed on the loop's thread (no hop, no group), for benchmarks.
+        self.here_commits = 0
 
-    async def write(self, body: Body[T]) -> T:
+    async def write(self, body: Body[T], *, short: bool = False) -> T:
+        """Commit ``body`` as (part of) one transaction. ``short``: bounded work, which may run
+        at once on the loop's thread when nothing waits for the connection's thread and no
+        window is set (then it is a transaction of its own: there is no group to join)."""
+        here = self._here
+        if (
+            short
+            and here is not None
+            and here.free
+            and not self._flush_owed
+            and not self._queue
+            and not self._window  # a window asks for groups: they form on the thread
+        ):
+            try:
+                result = here.here(lambda conn: run_write_here(conn, body), commits=True)
+            except WouldWait:
+                pass  # another process holds the lock: the thread waits for it
+            else:
+                self.here_commits += 1
+                return result
         job: _Job[T] = _Job(body)
         with self._lock:
             self._queue.append(job)

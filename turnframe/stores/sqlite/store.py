@@ -72,7 +72,7 @@ from turnframe.stores.records import (
 )
 from turnframe.stores.sqlite import schema, tx
 from turnframe.stores.sqlite.codec import dump_time
-from turnframe.stores.sqlite.driver import Driver, DriverName, connect
+from turnframe.stores.sqlite.driver import Driver, DriverName, LoopFirstDriver, WouldWait, connect
 from turnframe.stores.sqlite.group import MAX_GROUP, GroupCommit
 from turnframe.stores.sqlite.ops import bundle as bundle_ops
 from turnframe.stores.sqlite.ops import (
@@ -97,22 +97,27 @@ RECALL_BATCH_WRITES = 64
 
 @attrs.frozen(kw_only=True)
 class StoreTraffic:
-    """What a store sent to its connection's thread: one hop per read and per write group."""
+    """What a store sent to its connection's thread (one hop per read and per write group)
+    and what it ran on the loop's own thread (no hop; ADR 0026)."""
 
     reads: int
     group_sizes: dict[int, int]  # transactions in one commit → how many such commits
+    reads_here: int = 0  # reads run on the loop's thread
+    commits_here: int = 0  # write transactions committed on the loop's thread
 
     @property
     def commits(self) -> int:
-        return sum(self.group_sizes.values())
+        """Every COMMIT: the thread's groups and the loop's own transactions."""
+        return sum(self.group_sizes.values()) + self.commits_here
 
     @property
     def transactions(self) -> int:
-        return sum(size * count for size, count in self.group_sizes.items())
+        return sum(size * count for size, count in self.group_sizes.items()) + self.commits_here
 
     @property
     def hops(self) -> int:
-        return self.reads + self.commits
+        """Trips to the connection's thread: a read, or a group of writes."""
+        return self.reads + sum(self.group_sizes.values())
 
 
 class SqliteStore:
@@ -131,6 +136,8 @@ class SqliteStore:
         self._closed = False
         self._writer = GroupCommit(driver, max_group=group_commit_size, window=group_commit_window)
         self._reads = 0
+        self._reads_here = 0
+        self._here = driver if isinstance(driver, LoopFirstDriver) else None
         self._writes_unbatched = 0  # writes since recall's backlog last rode on one
 
     @classmethod
@@ -155,7 +162,8 @@ class SqliteStore:
         """
         location = os.fspath(database)
         clock = clock or SystemClock()
-        conn = await connect(location, driver=driver)
+        busy_ms = int(busy_timeout * 1000)
+        conn = await connect(location, driver=driver, busy_timeout_ms=busy_ms)
         try:
             store = cls(
                 conn,
@@ -168,7 +176,7 @@ class SqliteStore:
             await conn.aclose()
             raise
         try:
-            await conn.run(lambda c: schema.configure(c, busy_timeout_ms=int(busy_timeout * 1000)))
+            await conn.run(lambda c: schema.configure(c, busy_timeout_ms=busy_ms))
             applied_at = dump_time(clock.now())
             await conn.run(lambda c: schema.migrate(c, location=location, applied_at=applied_at))
             yield store
@@ -181,7 +189,9 @@ class SqliteStore:
     def _now(self) -> str:
         return dump_time(self._clock.now())
 
-    async def _write(self, body: Body[T]) -> T:
+    async def _write(self, body: Body[T], *, short: bool = False) -> T:
+        """One write transaction. ``short``: bounded work (a few rows by key), which may run on
+        the loop's own thread when the connection's thread is idle (ADR 0026)."""
         if self._closed:
             raise StoreClosed()
         target = current_target()  # a leased runtime's session-scoped write (ADR 0018)
@@ -194,17 +204,34 @@ class SqliteStore:
         if self._writes_unbatched >= RECALL_BATCH_WRITES:
             self._writes_unbatched = 0
             body = recall.indexing_after(body)
-        return await self._writer.write(body)
+            short = False  # a batch of ~32 turns' words is not short: it goes to the thread
+        return await self._writer.write(body, short=short)
 
-    async def _read(self, body: Body[T]) -> T:
+    async def _read(self, body: Body[T], *, short: bool = False) -> T:
+        """One read. ``short``: a point read (bounded rows by key), which may run on the loop's
+        own thread when the connection's thread is idle (ADR 0026)."""
         if self._closed:
             raise StoreClosed()
+        here = self._here
+        if short and here is not None and here.free:
+            try:
+                result = here.here(lambda conn: tx.read_here(conn, body))
+            except WouldWait:
+                pass  # the database is locked right now: the thread waits
+            else:
+                self._reads_here += 1
+                return result
         self._reads += 1
         return await self._driver.run(tx.read(body))
 
     def traffic(self) -> StoreTraffic:
         """Thread hops and commits so far (reads, and write groups by size): for benchmarks."""
-        return StoreTraffic(reads=self._reads, group_sizes=dict(self._writer.group_sizes))
+        return StoreTraffic(
+            reads=self._reads,
+            group_sizes=dict(self._writer.group_sizes),
+            reads_here=self._reads_here,
+            commits_here=self._writer.here_commits,
+        )
 
     # -- sessions -----------------------------------------------------------------------------
     async def create_session(
@@ -217,11 +244,14 @@ class SqliteStore:
     ) -> SessionRecord:
         now = self._now()
         return await self._write(
-            lambda c: turns.create_session(c, account_id, session_id, workflow, thread_context, now)
+            lambda c: turns.create_session(
+                c, account_id, session_id, workflow, thread_context, now
+            ),
+            short=True,
         )
 
     async def get_session(self, account_id: str, session_id: str) -> SessionRecord | None:
-        return await self._read(lambda c: turns.get_session(c, account_id, session_id))
+        return await self._read(lambda c: turns.get_session(c, account_id, session_id), short=True)
 
     async def list_sessions(self, account_id: str) -> list[SessionRecord]:
         return await self._read(lambda c: turns.list_sessions(c, account_id))
@@ -230,7 +260,8 @@ class SqliteStore:
         self, account_id: str, session_id: str, thread_context: Json
     ) -> None:
         await self._write(
-            lambda c: turns.save_thread_context(c, account_id, session_id, thread_context)
+            lambda c: turns.save_thread_context(c, account_id, session_id, thread_context),
+            short=True,
         )
 
     # -- session leases -----------------------------------------------------------------------
@@ -246,7 +277,8 @@ class SqliteStore:
         check_lease_terms(worker_id, now, expires_at)
         at, until = dump_time(now), dump_time(expires_at)
         return await self._write(
-            lambda c: leases.acquire(c, account_id, session_id, worker_id, at, until)
+            lambda c: leases.acquire(c, account_id, session_id, worker_id, at, until),
+            short=True,
         )
 
     async def release_session_lease(
@@ -255,7 +287,8 @@ class SqliteStore:
         check_worker(worker_id)
         now = self._now()
         return await self._write(
-            lambda c: leases.release(c, account_id, session_id, worker_id, now)
+            lambda c: leases.release(c, account_id, session_id, worker_id, now),
+            short=True,
         )
 
     async def list_claimable_sessions(
@@ -279,7 +312,8 @@ class SqliteStore:
         return await self._write(
             lambda c: turns.record_user_turn(
                 c, account_id, session_id, turn_id, payload, now, idempotency_key
-            )
+            ),
+            short=True,
         )
 
     async def list_pending_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
@@ -304,7 +338,8 @@ class SqliteStore:
         self, account_id: str, turn_id: str, *, expected: Json, reduction: Json
     ) -> TurnRecord:
         return await self._write(
-            lambda c: contention.renew_reduction(c, account_id, turn_id, expected, reduction)
+            lambda c: contention.renew_reduction(c, account_id, turn_id, expected, reduction),
+            short=True,
         )
 
     async def claim_case(
@@ -313,11 +348,14 @@ class SqliteStore:
         now = self._clock.now()
         at, until = dump_time(now), dump_time(now + timedelta(seconds=seconds))
         return await self._write(
-            lambda c: contention.claim_case(c, account_id, case_id, turn_id, at, until)
+            lambda c: contention.claim_case(c, account_id, case_id, turn_id, at, until),
+            short=True,
         )
 
     async def release_case_claims(self, account_id: str, turn_id: str) -> None:
-        await self._write(lambda c: contention.release_case_claims(c, account_id, turn_id))
+        await self._write(
+            lambda c: contention.release_case_claims(c, account_id, turn_id), short=True
+        )
 
     async def list_lease_log(
         self, *, account_id: str | None = None, session_id: str | None = None
@@ -338,18 +376,20 @@ class SqliteStore:
         return await self._write(
             lambda c: turns.record_user_turn(
                 c, account_id, session_id, turn_id, payload, now, idempotency_key
-            )
+            ),
+            short=True,
         )
 
     async def get_turn_by_idempotency_key(
         self, account_id: str, session_id: str, idempotency_key: str
     ) -> TurnRecord | None:
         return await self._read(
-            lambda c: turns.get_turn_by_idempotency_key(c, account_id, session_id, idempotency_key)
+            lambda c: turns.get_turn_by_idempotency_key(c, account_id, session_id, idempotency_key),
+            short=True,
         )
 
     async def get_turn(self, account_id: str, turn_id: str) -> TurnRecord | None:
-        return await self._read(lambda c: turns.get_turn(c, account_id, turn_id))
+        return await self._read(lambda c: turns.get_turn(c, account_id, turn_id), short=True)
 
     async def get_turn_start(self, account_id: str, turn_id: str) -> TurnStart:
         def body(c: sqlite3.Connection) -> TurnStart:
@@ -360,7 +400,7 @@ class SqliteStore:
                 return TurnStart(turn=turn, cases=None)
             return TurnStart(turn=turn, cases=tuple(cases.list_cases(c, account_id, None, None)))
 
-        return await self._read(body)
+        return await self._read(body, short=True)
 
     async def list_session_turns(self, account_id: str, session_id: str) -> list[TurnRecord]:
         return await self._read(lambda c: turns.list_session_turns(c, account_id, session_id))
@@ -371,7 +411,8 @@ class SqliteStore:
     async def note_turn_failure(self, account_id: str, turn_id: str, *, signature: str) -> int:
         now = self._now()
         return await self._write(
-            lambda c: turns.note_turn_failure(c, account_id, turn_id, signature, now)
+            lambda c: turns.note_turn_failure(c, account_id, turn_id, signature, now),
+            short=True,
         )
 
     async def advance_phase(
@@ -384,7 +425,7 @@ class SqliteStore:
             turns.move_phase(c, account_id, turn_id, move, now)
             return turns.require_turn(c, account_id, turn_id)
 
-        return await self._write(body)
+        return await self._write(body, short=True)
 
     async def save_plan(
         self, account_id: str, turn_id: str, plan: Json, *, phase: PhaseMove | None = None
@@ -397,7 +438,7 @@ class SqliteStore:
                 turns.move_phase(c, account_id, turn_id, phase, now)
             return turns.require_turn(c, account_id, turn_id, plan=plan)
 
-        return await self._write(body)
+        return await self._write(body, short=True)
 
     async def save_reduction(
         self,
@@ -420,7 +461,7 @@ class SqliteStore:
                 turns.move_phase(c, account_id, turn_id, phase, now)
             return written
 
-        return await self._write(body)
+        return await self._write(body, short=True)
 
     async def seal_turn(self, account_id: str, turn_id: str, seal: TurnSeal) -> SealReceipt:
         now = self._now()
@@ -454,24 +495,28 @@ class SqliteStore:
                 turns.move_phase(c, account_id, turn_id, seal.phase, now)
             return SealReceipt(interactions=tuple(cards), admissions=tuple(admitted))
 
-        return await self._write(body)
+        return await self._write(body, short=True)
 
     # -- interactions -------------------------------------------------------------------------
     async def get_interaction(
         self, account_id: str, interaction_id: str
     ) -> InteractionRecord | None:
-        return await self._read(lambda c: card_ops.get(c, account_id, interaction_id))
+        return await self._read(lambda c: card_ops.get(c, account_id, interaction_id), short=True)
 
     async def list_open_interactions(
         self, account_id: str, *, session_id: str | None = None, case_id: str | None = None
     ) -> list[InteractionRecord]:
-        return await self._read(lambda c: card_ops.list_open(c, account_id, session_id, case_id))
+        return await self._read(
+            lambda c: card_ops.list_open(c, account_id, session_id, case_id), short=True
+        )
 
     async def resolve_interaction(
         self, account_id: str, resolution: CardResolution
     ) -> InteractionRecord:
         now = self._now()
-        return await self._write(lambda c: card_ops.resolve(c, account_id, resolution, now))
+        return await self._write(
+            lambda c: card_ops.resolve(c, account_id, resolution, now), short=True
+        )
 
     # -- journal ------------------------------------------------------------------------------
     async def admit(
@@ -493,15 +538,15 @@ class SqliteStore:
                 turns.move_phase(c, account_id, turn_id, phase, now)
             return answers
 
-        return await self._write(body)
+        return await self._write(body, short=True)
 
     async def get_journal_entry(
         self, account_id: str, idempotency_key: str
     ) -> JournalRecord | None:
-        return await self._read(lambda c: journal.get(c, account_id, idempotency_key))
+        return await self._read(lambda c: journal.get(c, account_id, idempotency_key), short=True)
 
     async def list_journal(self, account_id: str, turn_id: str) -> list[JournalRecord]:
-        return await self._read(lambda c: journal.of_turn(c, account_id, turn_id))
+        return await self._read(lambda c: journal.of_turn(c, account_id, turn_id), short=True)
 
     async def set_journal_status(
         self,
@@ -523,20 +568,22 @@ class SqliteStore:
             assert found is not None
             return found
 
-        return await self._write(body)
+        return await self._write(body, short=True)
 
     # -- cases and events ---------------------------------------------------------------------
     async def create_case(self, *, account_id: str, case: NewCase) -> CaseRecord:
         now = self._now()
-        return await self._write(lambda c: cases.create(c, account_id, case, now))
+        return await self._write(lambda c: cases.create(c, account_id, case, now), short=True)
 
     async def get_case(self, account_id: str, case_id: str) -> CaseRecord | None:
-        return await self._read(lambda c: cases.get(c, account_id, case_id))
+        return await self._read(lambda c: cases.get(c, account_id, case_id), short=True)
 
     async def list_cases(
         self, account_id: str, *, workflow: str | None = None, label: str | None = None
     ) -> list[CaseRecord]:
-        return await self._read(lambda c: cases.list_cases(c, account_id, workflow, label))
+        return await self._read(
+            lambda c: cases.list_cases(c, account_id, workflow, label), short=True
+        )
 
     async def list_events(
         self,
@@ -557,7 +604,8 @@ class SqliteStore:
     ) -> BundleReceipt:
         now = self._now()
         return await self._write(
-            lambda c: bundle_ops.commit_bundle(c, bundle, inside_transaction, now)
+            lambda c: bundle_ops.commit_bundle(c, bundle, inside_transaction, now),
+            short=inside_transaction is None,  # a caller's hook runs where it always ran
         )
 
     # -- outbox -------------------------------------------------------------------------------
@@ -590,7 +638,8 @@ class SqliteStore:
         return await self._write(
             lambda c: outbox.settle(
                 c, account_id, effect_id, claim_token, result, outcome, retry, now
-            )
+            ),
+            short=True,
         )
 
     async def reconcile_outbox(
@@ -609,7 +658,7 @@ class SqliteStore:
         return await self._write(lambda c: outbox.release_expired(c, at, resend))
 
     async def get_outbox(self, account_id: str, effect_id: str) -> OutboxRecord | None:
-        return await self._read(lambda c: outbox.get(c, account_id, effect_id))
+        return await self._read(lambda c: outbox.get(c, account_id, effect_id), short=True)
 
     async def list_outbox(
         self,
@@ -623,10 +672,14 @@ class SqliteStore:
     # -- replay records and assistant turns ---------------------------------------------------
     async def save_replay_record(self, account_id: str, turn_id: str, record: Json) -> None:
         now = self._now()
-        await self._write(lambda c: turns.save_replay_record(c, account_id, turn_id, record, now))
+        await self._write(
+            lambda c: turns.save_replay_record(c, account_id, turn_id, record, now), short=True
+        )
 
     async def get_replay_record(self, account_id: str, turn_id: str) -> Json | None:
-        return await self._read(lambda c: turns.get_replay_record(c, account_id, turn_id))
+        return await self._read(
+            lambda c: turns.get_replay_record(c, account_id, turn_id), short=True
+        )
 
     async def save_assistant_turn(
         self,
@@ -656,15 +709,17 @@ class SqliteStore:
                 turns.move_phase(c, account_id, turn_id, phase, now)
             return saved
 
-        return await self._write(body)
+        return await self._write(body, short=True)
 
     async def get_assistant_turn(self, account_id: str, turn_id: str) -> AssistantTurnRecord | None:
-        return await self._read(lambda c: turns.get_assistant_turn(c, account_id, turn_id))
+        return await self._read(
+            lambda c: turns.get_assistant_turn(c, account_id, turn_id), short=True
+        )
 
     # -- recall -------------------------------------------------------------------------------
     async def write_recall_entry(self, account_id: str, entry: NewRecallEntry) -> None:
         now = self._now()
-        await self._write(lambda c: recall.write_entry(c, account_id, entry, now))
+        await self._write(lambda c: recall.write_entry(c, account_id, entry, now), short=True)
 
     async def get_recall_entries(
         self, account_id: str, session_ids: Sequence[str]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from turnframe.stores.errors import StoreTimeout
+from turnframe.stores.sqlite.driver import WouldWait
 
 T = TypeVar("T")
 
@@ -51,6 +52,36 @@ def run_write(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T])
             ) from exc
         raise
     return result
+
+
+def run_write_here(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """:func:`run_write` on the loop's thread, where the lock wait is off: a lock held by
+    another connection raises :class:`WouldWait` with the transaction rolled back whole, so the
+    same body can run again on the connection's thread."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = body(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as exc:
+        if is_busy(exc):
+            raise WouldWait(str(exc)) from exc
+        raise
+    return result
+
+
+def read_here(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """A read on the loop's thread: :class:`WouldWait` where :func:`read` would wait."""
+    try:
+        return body(conn)
+    except sqlite3.OperationalError as exc:
+        if is_busy(exc):
+            raise WouldWait(str(exc)) from exc
+        raise
 
 
 def read(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:

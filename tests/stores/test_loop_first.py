@@ -1,0 +1,180 @@
+"""The loop's own turn at the SQLite connection (ADR 0026): short calls on an idle connection
+make no thread hop; anything that could wait, and anything behind the thread, goes there."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+
+from turnframe.stores import SqliteStore
+from turnframe.stores.errors import StoreTimeout
+from turnframe.stores.sqlite.driver import CHECKPOINT_EVERY, LoopFirstDriver
+
+pytestmark = pytest.mark.anyio
+
+ACCOUNT = "acct-loop"
+
+
+@pytest.fixture(params=["asyncio", "trio"])
+def anyio_backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore.open(tmp_path / "t.db", busy_timeout=5.0) as opened:
+        yield opened
+
+
+def _driver(store: SqliteStore) -> LoopFirstDriver:
+    driver = store._driver
+    assert isinstance(driver, LoopFirstDriver)
+    return driver
+
+
+@contextmanager
+def another_process_writing(path: Path, *, for_seconds: float) -> Iterator[threading.Event]:
+    """Another connection holds the write lock (``BEGIN IMMEDIATE``) for a while, from its own
+    thread, as another process would; yields once the lock is held."""
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            held.set()
+            time.sleep(for_seconds)
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+            done.set()
+
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
+    assert held.wait(5)
+    try:
+        yield done
+    finally:
+        thread.join(10)
+
+
+class Ticker:
+    """Counts how often the event loop gets to run it: a blocked loop does not tick."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+
+    async def run(self) -> None:
+        while True:
+            await anyio.sleep(0.01)
+            self.ticks += 1
+
+
+async def test_short_reads_and_writes_on_an_idle_connection_make_no_thread_hop(
+    store: SqliteStore,
+) -> None:
+    session = await store.create_session(account_id=ACCOUNT, workflow="w")
+    assert await store.get_session(ACCOUNT, session.session_id) == session
+    traffic = store.traffic()
+    assert traffic.hops == 0
+    assert (traffic.reads_here, traffic.commits_here) == (1, 1)
+
+
+async def test_a_long_read_still_goes_to_the_connections_thread(store: SqliteStore) -> None:
+    await store.create_session(account_id=ACCOUNT, workflow="w")
+    assert len(await store.list_sessions(ACCOUNT)) == 1
+    assert store.traffic().reads == 1
+
+
+async def test_a_write_that_meets_another_writers_lock_waits_on_the_thread_not_the_loop(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    ticker = Ticker()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(ticker.run)
+        with another_process_writing(tmp_path / "t.db", for_seconds=0.4):
+            started = time.monotonic()
+            session = await store.create_session(account_id=ACCOUNT, workflow="w")
+            waited = time.monotonic() - started
+        tg.cancel_scope.cancel()
+    assert waited >= 0.3  # it waited for the lock instead of failing at once
+    assert ticker.ticks >= 10  # and the loop ran other tasks meanwhile
+    assert await store.get_session(ACCOUNT, session.session_id) == session
+    assert store.traffic().group_sizes == {1: 1}  # the one trip to the thread
+
+
+async def test_the_lock_wait_on_the_thread_is_the_stores_own_timeout(tmp_path: Path) -> None:
+    async with SqliteStore.open(tmp_path / "t.db", busy_timeout=0.1) as store:
+        with (
+            another_process_writing(tmp_path / "t.db", for_seconds=0.8),
+            pytest.raises(StoreTimeout),
+        ):
+            await store.create_session(account_id=ACCOUNT, workflow="w")
+        assert await store.list_sessions(ACCOUNT) == []  # nothing of it was written
+        # the loop's turn is back once the thread is idle again
+        await store.create_session(account_id=ACCOUNT, workflow="w")
+        assert store.traffic().commits_here == 1
+
+
+async def test_short_calls_queue_behind_a_body_on_the_thread_instead_of_taking_the_connection(
+    store: SqliteStore,
+) -> None:
+    driver = _driver(store)
+    order: list[str] = []
+
+    def slow(conn: sqlite3.Connection) -> None:
+        time.sleep(0.2)  # the thread holds the connection
+        order.append("thread")
+
+    async def short_write() -> None:
+        await anyio.sleep(0.05)  # sent while the slow body runs
+        assert not driver.free
+        await store.create_session(account_id=ACCOUNT, workflow="w")
+        order.append("short")
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(driver.run, slow)
+        tg.start_soon(short_write)
+    assert order == ["thread", "short"]
+    assert store.traffic().commits_here == 0  # it went to the thread, after the slow body
+    assert driver.free
+
+
+async def test_a_cancelled_caller_returns_only_after_its_body_left_the_connection(
+    store: SqliteStore,
+) -> None:
+    driver = _driver(store)
+    finished = threading.Event()
+
+    def slow(conn: sqlite3.Connection) -> None:
+        time.sleep(0.2)
+        finished.set()
+
+    with anyio.move_on_after(0.05):
+        await driver.run(slow)
+    assert finished.is_set()  # the caller waited for the body, so the loop never shares it
+    assert driver.free
+    await store.create_session(account_id=ACCOUNT, workflow="w")
+    assert store.traffic().commits_here == 1
+
+
+async def test_the_wal_is_checkpointed_on_the_thread_and_stays_bounded(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    wal = f"{tmp_path / 't.db'}-wal"
+    sizes = []
+    for n in range(4 * CHECKPOINT_EVERY):
+        await store.create_session(account_id=ACCOUNT, workflow=f"w{n}")
+        sizes.append((await anyio.Path(wal).stat()).st_size)
+    traffic = store.traffic()
+    # every CHECKPOINT_EVERY commits on the loop, one write takes the checkpoint to the thread
+    assert sum(traffic.group_sizes.values()) >= 3
+    assert traffic.commits == 4 * CHECKPOINT_EVERY
+    assert max(sizes) < 2 * max(sizes[: 2 * CHECKPOINT_EVERY])  # the WAL starts over
