@@ -19,13 +19,14 @@ commits or rolls back as a whole; the caller just does not wait for the answer.
 The default (``"auto"``) is one of the first two behind a :class:`LoopFirstDriver` (ADR 0026): a
 *short* body (a point read, a turn's seal or commit bundle: bounded work the store marks) runs on
 the event loop's own thread, with no hop, whenever nothing is queued on or running in the
-connection's thread — the hop, not SQLite, was most of a turn's store cost. There the lock wait
-is off (``busy_timeout`` 0): a body that would wait for another process's lock is rolled back
-whole (:class:`WouldWait`, before anything is written) and sent to the thread, which waits for
-the lock with the store's real timeout and never blocks the loop. Everything else (long reads,
-a body sent while the thread is busy, a cancelled caller's body still running there) goes to the
-thread, so the connection is never used from two threads at once. The WAL is checkpointed on the
-thread too (never inside a COMMIT on the loop).
+connection's thread (a short call that finds the thread busy waits for it to finish) — the hop,
+not SQLite, was most of a turn's store cost. There the lock wait is off (``busy_timeout`` 0): a
+body that would wait for another process's lock is rolled back whole (:class:`WouldWait`, before
+anything is written) and sent to the thread, which waits for the lock with the store's real
+timeout and never blocks the loop. Long bodies go to the thread, so the connection is never used
+from two threads at once. WAL checkpoints run on the thread (a writer on the loop sends one after
+every 64 commits and waits for it, as SQLite's own autocheckpoint makes the committer wait),
+never inside a COMMIT on the loop.
 """
 
 from __future__ import annotations
@@ -46,9 +47,8 @@ T = TypeVar("T")
 
 DriverName = Literal["auto", "aiosqlite", "thread", "inline"]
 
-#: Commits on the loop's thread between two WAL checkpoints (each sent to the connection's
-#: thread, after the write that finds one owed): about SQLite's own 1000-page default at the
-#: 10-20 pages a turn's transaction writes.
+#: Commits between two WAL checkpoints (each run on the connection's thread): about SQLite's
+#: own 1000-page default at the 10-20 pages a turn's transaction writes.
 CHECKPOINT_EVERY = 64
 
 
@@ -87,9 +87,11 @@ async def connect(
         if _running_on_asyncio():
             aio = await aiosqlite.connect(database, check_same_thread=False, **_CONNECT_ARGS)
             untyped: Any = aio
-            return LoopFirstDriver(untyped._conn, AiosqliteDriver(aio), busy_timeout_ms)
+            return LoopFirstDriver(
+                untyped._conn, AiosqliteDriver(aio), busy_timeout_ms, database=database
+            )
         thread = await ThreadDriver.connect(database)
-        return LoopFirstDriver(thread.connection, thread, busy_timeout_ms)
+        return LoopFirstDriver(thread.connection, thread, busy_timeout_ms, database=database)
     if driver == "aiosqlite":
         return await AiosqliteDriver.connect(database)
     if driver == "inline":
@@ -165,22 +167,36 @@ class LoopFirstDriver:
     bodies (see the module's docstring and ADR 0026).
 
     :meth:`run` always goes to the thread, with the lock wait on for that body only.
-    :meth:`here` runs a body on the loop's thread, synchronously, when :attr:`free`. A body sent
-    to the thread counts as away from when it is sent until it has finished *there* (not when
-    its caller stops waiting: a cancelled caller's body may still be running), so ``free``
-    means the thread is not touching the connection and nothing is queued for it.
+    :meth:`here` runs a body on the loop's thread, synchronously, when :attr:`free`; a short
+    call that finds the thread busy waits for it (:meth:`until_free`) instead of queueing
+    there, so a busy moment does not send every later call on a trip. A body sent to the
+    thread counts as away from when it is sent until it has finished *there* (not when its
+    caller stops waiting: a cancelled caller's body may still be running), so ``free`` means
+    the thread is not touching the connection and nothing is queued for it.
     """
 
-    def __init__(self, conn: sqlite3.Connection, thread: Driver, busy_timeout_ms: int) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        thread: Driver,
+        busy_timeout_ms: int,
+        *,
+        database: str = ":memory:",
+    ) -> None:
         self._conn = conn
         self._thread = thread
         self._busy_ms = int(busy_timeout_ms)
         self._sent = 0  # bodies sent to the thread (counted on the loop)
         self._finished = 0  # of them, finished on the thread (counted there, one at a time)
         self._refused = 0  # of them, refused before they were queued (counted on the loop)
-        self._commits_here = 0  # commits on the loop's thread since the last checkpoint
+        self._freed: anyio.Event | None = None  # set when the thread is done, for waiters
+        self._commits = 0  # commits since the last checkpoint
+        self._files = database not in ("", ":memory:")  # a database in memory has no WAL
+        #: A checkpoint is owed: the next trip to the thread takes it, after its body.
+        self.checkpoint_owed = False
         conn.execute("PRAGMA busy_timeout = 0")  # the loop never waits for a lock
-        conn.execute("PRAGMA wal_autocheckpoint = 0")  # checkpoints run on the thread
+        if self._files:
+            conn.execute("PRAGMA wal_autocheckpoint = 0")  # never inside a COMMIT on the loop
 
     @property
     def thread(self) -> Driver:
@@ -189,25 +205,43 @@ class LoopFirstDriver:
 
     @property
     def free(self) -> bool:
-        """Nothing is queued on or running in the connection's thread, and no checkpoint is
-        owed (the next write takes it to the thread)."""
-        done = self._finished + self._refused
-        return self._sent == done and self._commits_here < CHECKPOINT_EVERY
+        """Nothing is queued on or running in the connection's thread."""
+        return self._sent == self._finished + self._refused
+
+    async def until_free(self) -> None:
+        """Wait until :attr:`free` (at once if it is). Woken when the thread's last body is
+        done; a waiter checks again, since another may have sent a body meanwhile."""
+        while not self.free:
+            if self._freed is None:
+                self._freed = anyio.Event()
+            await self._freed.wait()
 
     def here(self, body: Callable[[sqlite3.Connection], T], *, commits: bool = False) -> T:
         """Run ``body`` now on the loop's thread (the caller checked :attr:`free` and does not
         await before calling). ``commits``: it is a write; count it toward the checkpoint."""
         result = body(self._conn)
         if commits:
-            self._commits_here += 1
+            self._committed()
         return result
 
+    def _committed(self) -> None:
+        self._commits += 1
+        if self._commits >= CHECKPOINT_EVERY and self._files:
+            self._commits = 0
+            self.checkpoint_owed = True
+
+    async def checkpoint(self) -> None:
+        """Take an owed checkpoint to the thread now (a writer on the loop does, after its
+        COMMIT, as SQLite's own autocheckpoint runs in the committing connection): the loop
+        goes on, and short calls wait the few milliseconds it takes, as they would wait behind
+        a COMMIT that checkpoints on the thread."""
+        if self.checkpoint_owed:
+            await self.run(_nothing)
+
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        checkpoint = self._commits_here >= CHECKPOINT_EVERY
-        if checkpoint:
-            self._commits_here = 0
         busy_ms = self._busy_ms
         ran = False
+        checkpoint, self.checkpoint_owed = self.checkpoint_owed, False
 
         def away(conn: sqlite3.Connection) -> T:
             nonlocal ran
@@ -234,10 +268,19 @@ class LoopFirstDriver:
                 if not ran:
                     self._refused += 1  # refused before it was queued (the connection closed)
                 raise
+            finally:
+                self._committed()  # a read or a write: counting both only checkpoints sooner
+                if self.free and self._freed is not None:
+                    self._freed.set()
+                    self._freed = None
         return result
 
     async def aclose(self) -> None:
         await self._thread.aclose()
+
+
+def _nothing(conn: sqlite3.Connection) -> None:
+    """A trip's body when the trip is for the checkpoint after it."""
 
 
 def _checkpoint(conn: sqlite3.Connection) -> None:

@@ -213,7 +213,9 @@ class SqliteStore:
         if self._closed:
             raise StoreClosed()
         here = self._here
-        if short and here is not None and here.free:
+        if short and here is not None:
+            if not here.free:
+                await here.until_free()  # a moment's wait, not a trip behind the thread
             try:
                 result = here.here(lambda conn: tx.read_here(conn, body))
             except WouldWait:
