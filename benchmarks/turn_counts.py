@@ -7,7 +7,8 @@ ready event and Python then runs ``__init__`` again), actor asks, event-loop ite
 created, and, in a second pass under cProfile, Python function calls on the event loop's thread
 (and those in tenacity, cattrs, the strict checks, the event loop and anyio, JSON, the hashing
 helper and telemetry) and on the SQLite connection's thread (``calls_store_thread``: the
-transaction bodies, the reply composed there included), and the SQL statements per turn; in a
+transaction bodies sent there; since ADR 0026 a turn's own run on the loop's thread and are
+counted with it), and the SQL statements per turn (on either thread); in a
 third pass, with the WAL's automatic checkpoints off, the WAL frames (pages) a turn appends
 (``wal_pages_per_turn``: what its COMMITs write). CPU
 time per turn (all threads, and the event loop's thread alone) is printed for orientation: on
@@ -126,9 +127,16 @@ async def _timed(
     run_sessions = pipeline._run_sessions
     store_thread = _StoreThread(thread_profile)
     driver_run = sqlite_driver.AiosqliteDriver.run
+    loop_first = getattr(sqlite_driver, "LoopFirstDriver", None)  # ADR 0026 (older code: none)
+    driver_here = None if loop_first is None else loop_first.here
 
     async def run(self: Any, body: Any) -> Any:
         return await driver_run(self, store_thread.wrap(body))
+
+    def here(self: Any, body: Any, **options: Any) -> Any:
+        # On the loop's thread: its calls are in the loop's profile already; count statements.
+        counted = body if thread_profile is not None else store_thread.wrap(body)
+        return driver_here(self, counted, **options)  # type: ignore[misc]
 
     async def observed(n_sessions: int, n_turns: int, turn: Any) -> Any:
         before = counts.copy()
@@ -152,12 +160,16 @@ async def _timed(
         _install_counters(counts)
     pipeline._run_sessions = observed
     sqlite_driver.AiosqliteDriver.run = run  # type: ignore[method-assign]
+    if loop_first is not None:
+        loop_first.here = here
     try:
         with tempfile.TemporaryDirectory() as tmp:
             await pipeline.bench_framework(pipeline.Target(Path(tmp), None), sessions, turns)
     finally:
         pipeline._run_sessions = run_sessions
         sqlite_driver.AiosqliteDriver.run = driver_run  # type: ignore[method-assign]
+        if loop_first is not None:
+            loop_first.here = driver_here
     return seen
 
 
@@ -188,6 +200,7 @@ async def _wal_pages(sessions: int, turns: int) -> float:
     configure = sqlite_schema.configure
     run_sessions = pipeline._run_sessions
     seen: dict[str, float] = {}
+    every = getattr(sqlite_driver, "CHECKPOINT_EVERY", None)  # the loop-first driver's own
 
     def no_checkpoints(conn: sqlite3.Connection, *, busy_timeout_ms: int) -> None:
         configure(conn, busy_timeout_ms=busy_timeout_ms)
@@ -207,11 +220,15 @@ async def _wal_pages(sessions: int, turns: int) -> float:
 
         sqlite_schema.configure = no_checkpoints  # type: ignore[assignment]
         pipeline._run_sessions = observed
+        if every is not None:
+            sqlite_driver.CHECKPOINT_EVERY = 10**9  # type: ignore[attr-defined]
         try:
             await pipeline.bench_framework(pipeline.Target(Path(tmp), None), sessions, turns)
         finally:
             sqlite_schema.configure = configure  # type: ignore[assignment]
             pipeline._run_sessions = run_sessions
+            if every is not None:
+                sqlite_driver.CHECKPOINT_EVERY = every  # type: ignore[attr-defined]
     return seen["pages"]
 
 

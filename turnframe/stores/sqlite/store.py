@@ -1,7 +1,9 @@
 """``SqliteStore``: the embedded default :class:`~turnframe.stores.protocol.Store`.
 
-Every method is one transaction sent to the connection's thread in one hop (see ``driver``); the
-SQL lives in ``ops``. Open it as an async context manager::
+Every method is one transaction: a short one (a point read, a turn's seal or commit bundle) runs
+on the event loop's own thread while the connection's thread is idle, any other is sent to that
+thread in one hop (see ``driver`` and ADR 0026); the SQL lives in ``ops``. Open it as an async
+context manager::
 
     async with SqliteStore.open("turnframe.db") as store:   # or ":memory:"
         ...
@@ -155,8 +157,11 @@ class SqliteStore:
         """Open (creating and migrating as needed) the database at ``database``.
 
         ``busy_timeout`` is how long a transaction waits for another process's lock before it
-        is rolled back as :class:`StoreTimeout`. ``driver`` is picked from the running backend
-        unless named (``"aiosqlite"`` needs asyncio; ``"thread"`` runs on any backend).
+        is rolled back as :class:`StoreTimeout` (the wait happens on the connection's thread,
+        never on the event loop). ``driver`` is picked from the running backend unless named:
+        the default runs short transactions on the loop's thread when the connection's thread
+        is idle (ADR 0026); ``"aiosqlite"`` (asyncio) and ``"thread"`` (any backend) send every
+        transaction to the connection's thread.
         Write transactions queued together share one commit: at most ``group_commit_size``
         (1: a commit each), the first waiting ``group_commit_window`` seconds for more (0: none).
         """
