@@ -6,16 +6,17 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from turnframe.stores import SqliteStore
-from turnframe.stores.errors import StoreTimeout
-from turnframe.stores.sqlite.driver import CHECKPOINT_EVERY, LoopFirstDriver
+from turnframe.stores.errors import StoreClosed, StoreTimeout
+from turnframe.stores.sqlite.driver import CHECKPOINT_EVERY, WAIT_FOR_THREAD, LoopFirstDriver
 
 pytestmark = pytest.mark.anyio
 
@@ -123,18 +124,18 @@ async def test_the_lock_wait_on_the_thread_is_the_stores_own_timeout(tmp_path: P
         assert store.traffic().commits_here == 1
 
 
-async def test_a_short_call_that_finds_the_thread_busy_waits_for_it_then_runs_on_the_loop(
-    store: SqliteStore,
-) -> None:
+async def _short_write_behind_a_busy_thread(
+    store: SqliteStore, busy_for: float
+) -> list[str]:
     driver = _driver(store)
     order: list[str] = []
 
     def slow(conn: sqlite3.Connection) -> None:
-        time.sleep(0.2)  # the thread holds the connection
+        time.sleep(busy_for)  # the thread holds the connection
         order.append("thread")
 
     async def short_write() -> None:
-        await anyio.sleep(0.05)  # sent while the slow body runs
+        await anyio.sleep(0.01)  # sent while the slow body runs
         assert not driver.free
         await store.create_session(account_id=ACCOUNT, workflow="w")
         order.append("short")
@@ -142,9 +143,48 @@ async def test_a_short_call_that_finds_the_thread_busy_waits_for_it_then_runs_on
     async with anyio.create_task_group() as tg:
         tg.start_soon(driver.run, slow)
         tg.start_soon(short_write)
+    assert driver.free
+    return order
+
+
+async def test_a_short_call_that_finds_the_thread_busy_waits_for_it_then_runs_on_the_loop(
+    store: SqliteStore,
+) -> None:
+    order = await _short_write_behind_a_busy_thread(store, WAIT_FOR_THREAD / 3)
     assert order == ["thread", "short"]  # never alongside the thread's body
     assert store.traffic().commits_here == 1  # and not a trip of its own behind it
-    assert driver.free
+
+
+async def test_a_short_call_behind_a_thread_that_stays_busy_goes_there_in_its_turn(
+    store: SqliteStore,
+) -> None:
+    order = await _short_write_behind_a_busy_thread(store, WAIT_FOR_THREAD * 4)
+    assert order == ["thread", "short"]
+    traffic = store.traffic()
+    assert (traffic.commits_here, traffic.group_sizes) == (0, {1: 1})  # it did not starve
+
+
+async def test_calls_waiting_for_the_thread_when_the_store_closes_are_refused_cleanly(
+    tmp_path: Path,
+) -> None:
+    refused: list[BaseException] = []
+
+    async def short_read(store: SqliteStore) -> None:
+        try:
+            await store.get_session(ACCOUNT, "ses-none")
+        except Exception as error:
+            refused.append(error)
+
+    def slow(conn: sqlite3.Connection) -> None:
+        time.sleep(WAIT_FOR_THREAD / 2)
+
+    async with anyio.create_task_group() as tg, SqliteStore.open(tmp_path / "t.db") as store:
+        tg.start_soon(_driver(store).run, slow)
+        await anyio.sleep(0.005)
+        for _ in range(5):
+            tg.start_soon(short_read, store)
+        await anyio.sleep(0.005)  # they wait for the thread; the store closes under them
+    assert refused and all(isinstance(e, StoreClosed) for e in refused)
 
 
 async def test_a_cancelled_caller_returns_only_after_its_body_left_the_connection(
@@ -178,3 +218,35 @@ async def test_the_wal_is_checkpointed_on_the_thread_and_stays_bounded(
     assert traffic.hops == 8  # of the writes, only those carrying recall's batch left the loop
     # without checkpoints the WAL grows with every commit; with them it starts over
     assert max(sizes) < 3 * max(sizes[:CHECKPOINT_EVERY])
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_a_body_whose_caller_asyncio_cancelled_outright_still_keeps_the_loop_off(
+    store: SqliteStore,
+) -> None:
+    import asyncio  # asyncio-ok: the cancellation under test is asyncio's own task.cancel()
+
+    driver = _driver(store)
+    ran: list[str] = []
+
+    def body(name: str, seconds: float) -> Callable[[sqlite3.Connection], None]:
+        def run(conn: sqlite3.Connection) -> None:
+            time.sleep(seconds)
+            ran.append(name)
+
+        return run
+
+    first = asyncio.ensure_future(driver.run(body("first", 0.1)))
+    await asyncio.sleep(0.02)
+    queued = asyncio.ensure_future(driver.run(body("queued", 0.1)))
+    await asyncio.sleep(0.01)
+    queued.cancel()  # past anyio's shield: its caller leaves while the body waits its turn
+    with pytest.raises(asyncio.CancelledError):
+        await queued
+    await first
+    assert not driver.free  # the queued body still runs on the thread
+    await store.create_session(account_id=ACCOUNT, workflow="w")  # so this waits for it
+    assert ran == ["first", "queued"]
+    assert driver.free
+    await store.create_session(account_id=ACCOUNT, workflow="w")
+    assert store.traffic().commits_here >= 1  # the loop's turn came back

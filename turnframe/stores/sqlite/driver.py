@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (aiosqlite needs one)
 import contextlib
+import logging
 import sqlite3
 from collections.abc import Callable
 from functools import partial
@@ -43,13 +44,22 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
+from turnframe.stores.errors import StoreClosed
+
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 DriverName = Literal["auto", "aiosqlite", "thread", "inline"]
 
 #: Commits between two WAL checkpoints (each run on the connection's thread): about SQLite's
 #: own 1000-page default at the 10-20 pages a turn's transaction writes.
 CHECKPOINT_EVERY = 64
+
+#: How long a short call waits for a busy connection's thread before it goes there itself
+#: (in its turn, behind what is queued): long enough for a checkpoint or a long read, short
+#: enough that calls keeping the thread busy cannot starve it.
+WAIT_FOR_THREAD = 0.05
 
 
 class WouldWait(Exception):
@@ -168,11 +178,12 @@ class LoopFirstDriver:
 
     :meth:`run` always goes to the thread, with the lock wait on for that body only.
     :meth:`here` runs a body on the loop's thread, synchronously, when :attr:`free`; a short
-    call that finds the thread busy waits for it (:meth:`until_free`) instead of queueing
-    there, so a busy moment does not send every later call on a trip. A body sent to the
-    thread counts as away from when it is sent until it has finished *there* (not when its
-    caller stops waiting: a cancelled caller's body may still be running), so ``free`` means
-    the thread is not touching the connection and nothing is queued for it.
+    call that finds the thread busy waits for it a moment (:meth:`until_free`) instead of
+    queueing there, so a busy moment does not send every later call on a trip — and goes to
+    the thread after all when the thread stays busy (it never starves). A body sent to the
+    thread counts as away from when it is sent until it has finished *there* (counted by the
+    thread itself, not by its caller, who may have been cancelled), so ``free`` means the
+    thread is not touching the connection and nothing is queued for it.
     """
 
     def __init__(
@@ -190,6 +201,7 @@ class LoopFirstDriver:
         self._finished = 0  # of them, finished on the thread (counted there, one at a time)
         self._refused = 0  # of them, refused before they were queued (counted on the loop)
         self._freed: anyio.Event | None = None  # set when the thread is done, for waiters
+        self._closed = False  # closing or closed: nothing runs here any more
         self._commits = 0  # commits since the last checkpoint
         self._files = database not in ("", ":memory:")  # a database in memory has no WAL
         #: A checkpoint is owed: the next trip to the thread takes it, after its body.
@@ -205,20 +217,32 @@ class LoopFirstDriver:
 
     @property
     def free(self) -> bool:
-        """Nothing is queued on or running in the connection's thread."""
-        return self._sent == self._finished + self._refused
+        """Open, and nothing is queued on or running in the connection's thread."""
+        return self._sent == self._finished + self._refused and not self._closed
 
-    async def until_free(self) -> None:
-        """Wait until :attr:`free` (at once if it is). Woken when the thread's last body is
-        done; a waiter checks again, since another may have sent a body meanwhile."""
-        while not self.free:
-            if self._freed is None:
-                self._freed = anyio.Event()
-            await self._freed.wait()
+    async def until_free(self, patience: float = WAIT_FOR_THREAD) -> bool:
+        """Wait up to ``patience`` seconds for :attr:`free`; whether it is. Woken when the
+        thread's last body is done (a waiter checks again: another may have sent a body
+        meanwhile); the time limit also covers a wake-up that never comes (the body's caller
+        was cancelled by its event loop directly, so nobody on the loop saw it finish)."""
+        if self.free:
+            return True
+        with anyio.move_on_after(patience):
+            while not self.free:
+                if self._closed:
+                    raise StoreClosed()
+                if self._freed is None:
+                    self._freed = anyio.Event()
+                await self._freed.wait()
+        if self._closed:
+            raise StoreClosed()
+        return self.free
 
     def here(self, body: Callable[[sqlite3.Connection], T], *, commits: bool = False) -> T:
-        """Run ``body`` now on the loop's thread (the caller checked :attr:`free` and does not
-        await before calling). ``commits``: it is a write; count it toward the checkpoint."""
+        """Run ``body`` now on the loop's thread (the caller saw :attr:`free` and did not await
+        since). ``commits``: it is a write; count it toward the checkpoint."""
+        if not self.free:  # a caller's bug, or closed meanwhile: never share the connection
+            raise StoreClosed() if self._closed else RuntimeError("the connection is busy")
         result = body(self._conn)
         if commits:
             self._committed()
@@ -234,9 +258,13 @@ class LoopFirstDriver:
         """Take an owed checkpoint to the thread now (a writer on the loop does, after its
         COMMIT, as SQLite's own autocheckpoint runs in the committing connection): the loop
         goes on, and short calls wait the few milliseconds it takes, as they would wait behind
-        a COMMIT that checkpoints on the thread."""
-        if self.checkpoint_owed:
-            await self.run(_nothing)
+        a COMMIT that checkpoints on the thread. Never fails its caller, whose write is
+        committed: a checkpoint that cannot run now is owed again."""
+        if self.checkpoint_owed and not self._closed:
+            try:
+                await self.run(_nothing)
+            except Exception:
+                logger.debug("a WAL checkpoint could not run now", exc_info=True)
 
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
         busy_ms = self._busy_ms
@@ -251,7 +279,11 @@ class LoopFirstDriver:
                 try:
                     return body(conn)
                 finally:
-                    conn.execute("PRAGMA busy_timeout = 0")
+                    try:
+                        conn.execute("PRAGMA busy_timeout = 0")
+                    except BaseException:
+                        self._closed = True  # never again on the loop with the lock wait on
+                        raise
                     if checkpoint:
                         _checkpoint(conn)
             finally:
@@ -260,22 +292,31 @@ class LoopFirstDriver:
         self._sent += 1
         # Shielded: the caller returns only once the body has finished there (or was refused
         # before it was queued), so a cancelled caller never leaves a body running on the
-        # thread while the loop takes the connection.
+        # thread while the loop takes the connection. (A task cancelled by its event loop
+        # directly, past the shield, leaves early: ``free`` still waits for the thread.)
         with anyio.CancelScope(shield=True):
             try:
                 result = await self._thread.run(away)
-            except BaseException:
-                if not ran:
+            except BaseException as error:
+                if not ran and not isinstance(error, anyio.get_cancelled_exc_class()):
                     self._refused += 1  # refused before it was queued (the connection closed)
+                    self.checkpoint_owed = self.checkpoint_owed or checkpoint
                 raise
             finally:
-                self._committed()  # a read or a write: counting both only checkpoints sooner
-                if self.free and self._freed is not None:
-                    self._freed.set()
-                    self._freed = None
+                self._wake_if_free()
         return result
 
+    def _wake_if_free(self) -> None:
+        if self._freed is not None and (self.free or self._closed):
+            self._freed.set()
+            self._freed = None
+
     async def aclose(self) -> None:
+        # Closing counts as a body on the thread that never finishes: from here the loop never
+        # takes the connection, and waiters wake to find the store closed.
+        self._closed = True
+        self._sent += 1
+        self._wake_if_free()
         await self._thread.aclose()
 
 

@@ -99,19 +99,23 @@ class GroupCommit:
         the loop's thread once nothing waits for the connection's thread, unless a window is
         set (then it is a transaction of its own: there is no group to join)."""
         here = self._here
-        if short and here is not None and not self._window:  # a window asks for groups
-            if not here.free:
-                await here.until_free()  # a moment's wait, not a trip behind the thread
-            if here.free and not self._flush_owed and not self._queue:
-                try:
-                    result = here.here(lambda conn: run_write_here(conn, body), commits=True)
-                except WouldWait:
-                    pass  # another process holds the lock: the thread waits for it
-                else:
-                    self.here_commits += 1
-                    if here.checkpoint_owed:
-                        await here.checkpoint()  # shielded; this write is committed already
-                    return result
+        if (
+            short
+            and here is not None
+            and not self._window  # a window asks for groups: they form on the thread
+            and await here.until_free()  # a moment's wait, not a trip behind the thread
+            and not self._flush_owed
+            and not self._queue
+        ):
+            try:
+                result = here.here(lambda conn: run_write_here(conn, body), commits=True)
+            except WouldWait:
+                pass  # another process holds the lock: the thread waits for it
+            else:
+                self.here_commits += 1
+                if here.checkpoint_owed:
+                    await here.checkpoint()  # never fails: this write is committed already
+                return result
         job: _Job[T] = _Job(body)
         with self._lock:
             self._queue.append(job)

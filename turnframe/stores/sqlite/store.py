@@ -218,9 +218,7 @@ class SqliteStore:
         if self._closed:
             raise StoreClosed()
         here = self._here
-        if short and here is not None:
-            if not here.free:
-                await here.until_free()  # a moment's wait, not a trip behind the thread
+        if short and here is not None and await here.until_free():  # a moment's wait at most
             try:
                 result = here.here(lambda conn: tx.read_here(conn, body))
             except WouldWait:
@@ -514,7 +512,8 @@ class SqliteStore:
         self, account_id: str, *, session_id: str | None = None, case_id: str | None = None
     ) -> list[InteractionRecord]:
         return await self._read(
-            lambda c: card_ops.list_open(c, account_id, session_id, case_id), short=True
+            lambda c: card_ops.list_open(c, account_id, session_id, case_id),
+            short=session_id is not None or case_id is not None,  # an account's all: long
         )
 
     async def resolve_interaction(
@@ -589,7 +588,8 @@ class SqliteStore:
         self, account_id: str, *, workflow: str | None = None, label: str | None = None
     ) -> list[CaseRecord]:
         return await self._read(
-            lambda c: cases.list_cases(c, account_id, workflow, label), short=True
+            lambda c: cases.list_cases(c, account_id, workflow, label),
+            short=label is not None,  # an account's every case may be many
         )
 
     async def list_events(
