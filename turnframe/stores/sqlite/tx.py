@@ -34,24 +34,29 @@ def write(body: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connecti
     return transaction
 
 
+def _begin_to_commit(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """``BEGIN IMMEDIATE``, the body, ``COMMIT``; rolled back whole on any exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
 def run_write(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
     """Run ``body`` now as one write transaction (what :func:`write` wraps)."""
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            result = body(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        return _begin_to_commit(conn, body)
     except sqlite3.OperationalError as exc:
         if is_busy(exc):
             raise StoreTimeout(
                 f"the database stayed locked; the transaction was rolled back ({exc})"
             ) from exc
         raise
-    return result
 
 
 def run_write_here(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
@@ -59,19 +64,11 @@ def run_write_here(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection]
     another connection raises :class:`WouldWait` with the transaction rolled back whole, so the
     same body can run again on the connection's thread."""
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            result = body(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        return _begin_to_commit(conn, body)
     except sqlite3.OperationalError as exc:
         if is_busy(exc):
             raise WouldWait(str(exc)) from exc
         raise
-    return result
 
 
 def read_here(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
