@@ -4,6 +4,7 @@ make no thread hop; anything that could wait, and anything behind the thread, go
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -250,3 +251,47 @@ async def test_a_body_whose_caller_asyncio_cancelled_outright_still_keeps_the_lo
     assert driver.free
     await store.create_session(account_id=ACCOUNT, workflow="w")
     assert store.traffic().commits_here >= 1  # the loop's turn came back
+
+
+_WRITER = """
+import sys, anyio
+from turnframe.stores import SqliteStore
+
+async def main(path, name, count):
+    async with SqliteStore.open(path, busy_timeout=10.0) as store:
+        async with anyio.create_task_group() as tg:
+            for n in range(count):
+                tg.start_soon(lambda n=n: store.create_session(
+                    account_id="acct-mp", workflow=f"{name}-{n}"))
+        traffic = store.traffic()
+        print(traffic.commits_here, traffic.transactions)
+
+anyio.run(main, sys.argv[1], sys.argv[2], int(sys.argv[3]))
+"""
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_processes_writing_one_file_at_once_each_commit_every_write_once(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "shared.db"
+    async with SqliteStore.open(path):
+        pass  # created and migrated once, before the writers race
+    count = 300
+    procs = [
+        await anyio.open_process([sys.executable, "-c", _WRITER, str(path), name, str(count)])
+        for name in ("p1", "p2", "p3")
+    ]
+    outputs = []
+    for proc in procs:
+        assert await proc.wait() == 0
+        assert proc.stdout is not None
+        outputs.append((await proc.stdout.receive()).decode().split())
+    async with SqliteStore.open(path) as store:
+        sessions = await store.list_sessions("acct-mp")
+    workflows = sorted(s.workflow for s in sessions)
+    expected = sorted(f"{name}-{n}" for name in ("p1", "p2", "p3") for n in range(count))
+    assert workflows == expected  # every write of every process, once
+    for on_loop, transactions in ((int(a), int(b)) for a, b in outputs):
+        assert transactions == count  # each write one transaction: on the loop, or (having
+        assert 0 < on_loop <= count  # met another process's lock, or carrying a batch) not
