@@ -5,7 +5,9 @@ the user's turn durably; then commit one event, the case's new revision and the 
 phase together. The baseline does exactly that and nothing more, with raw aiosqlite (one thread
 hop and one COMMIT per transaction, three hops per turn, WAL and ``synchronous=NORMAL`` like the
 store) or, with ``--store postgresql://…``, raw asyncpg (a pool as large as the store's, a read
-and two transactions per turn). The framework side is the real thing: a
+and two transactions per turn); for information, on SQLite, the same three transactions run on
+the event loop's thread with no hop (``baseline_no_hop_*``), as the store runs its short ones
+since ADR 0026. The framework side is the real thing: a
 :class:`~turnframe.runtime.Runtime` over ``TRIP_WORKFLOW`` and a fresh store, with a tiny
 in-process provider (:class:`BenchProvider`) that answers every interpretation request at once
 with a plan setting the ``note`` field of the session's own case. Every session is one account
@@ -16,8 +18,11 @@ Prints, at 1 and 64 sessions, turns/s of both sides and ``throughput_ratio_1``,
 ``throughput_ratio_64``, ``p50_ms_64``, ``p99_ms_64``; from a counting pass,
 ``write_tx_per_turn`` (store write calls: each is one transaction), ``reads_per_turn`` and, on
 SQLite, ``hops_per_turn`` (trips to the connection's thread: a read, or a group of write
-transactions sharing one COMMIT); the group-commit batch sizes seen at 64 sessions, and on
-SQLite ``group_commit_gain_64``: the pipeline against itself with a commit per transaction
+transactions sharing one COMMIT) and ``loop_side_per_turn`` (transactions run on the loop's
+thread); on SQLite ``loop_first_gain_*``: the pipeline against itself with every transaction
+on the connection's thread (``driver="aiosqlite"``, per round in ``paired_loop_first_gains_*``);
+the group-commit batch sizes seen at 64 sessions, and ``group_commit_gain_64``: on that
+all-thread driver, where group commit applies, against a commit per transaction
 (``group_commit_size=1``) at 64 sessions (best against best; per round in
 ``paired_group_commit_gains_64``; and ``group_commit_cpu_gain_64``, CPU per turn with a commit
 each over CPU per turn with group commit, the steadier figure). Each
