@@ -94,13 +94,11 @@ async def connect(
 ) -> Driver:
     """Open a connection with the driver that fits the running backend (or the one named)."""
     if driver == "auto":
+        thread: AiosqliteDriver | ThreadDriver
         if _running_on_asyncio():
-            aio = await aiosqlite.connect(database, check_same_thread=False, **_CONNECT_ARGS)
-            untyped: Any = aio
-            return LoopFirstDriver(
-                untyped._conn, AiosqliteDriver(aio), busy_timeout_ms, database=database
-            )
-        thread = await ThreadDriver.connect(database)
+            thread = await AiosqliteDriver.connect(database, shared=True)
+        else:
+            thread = await ThreadDriver.connect(database)
         return LoopFirstDriver(thread.connection, thread, busy_timeout_ms, database=database)
     if driver == "aiosqlite":
         return await AiosqliteDriver.connect(database)
@@ -109,15 +107,23 @@ async def connect(
     return await ThreadDriver.connect(database)
 
 
+# The one place that uses aiosqlite internals (checked against aiosqlite 0.22):
+# ``Connection._execute(fn)`` queues ``fn`` on the connection's worker thread and awaits its
+# result; ``Connection._conn`` is the underlying ``sqlite3.Connection``. aiosqlite has no public
+# way to run a callable there, and one hop per transaction is the point of the store.
+
+
 def _on_aiosqlite_thread(
     conn: aiosqlite.Connection, body: Callable[[sqlite3.Connection], T]
 ) -> Any:
-    # The one place that uses aiosqlite internals (checked against aiosqlite 0.22):
-    # ``Connection._execute(fn)`` queues ``fn`` on the connection's worker thread and awaits its
-    # result; ``Connection._conn`` is the underlying ``sqlite3.Connection``. aiosqlite has no
-    # public way to run a callable there, and one hop per transaction is the point of the store.
     untyped: Any = conn
     return untyped._execute(lambda: body(untyped._conn))
+
+
+def _sqlite3_of(conn: aiosqlite.Connection) -> sqlite3.Connection:
+    untyped: Any = conn
+    raw: sqlite3.Connection = untyped._conn
+    return raw
 
 
 class AiosqliteDriver:
@@ -125,9 +131,15 @@ class AiosqliteDriver:
         self._conn = conn
 
     @classmethod
-    async def connect(cls, database: str) -> AiosqliteDriver:
-        conn = await aiosqlite.connect(database, **_CONNECT_ARGS)
+    async def connect(cls, database: str, *, shared: bool = False) -> AiosqliteDriver:
+        """``shared``: the event loop may use the connection too, between the thread's bodies
+        (:class:`LoopFirstDriver`)."""
+        conn = await aiosqlite.connect(database, check_same_thread=not shared, **_CONNECT_ARGS)
         return cls(conn)
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        return _sqlite3_of(self._conn)
 
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
         result: T = await _on_aiosqlite_thread(self._conn, body)
@@ -269,7 +281,7 @@ class LoopFirstDriver:
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
         busy_ms = self._busy_ms
         ran = False
-        checkpoint, self.checkpoint_owed = self.checkpoint_owed, False
+        checkpoint_after, self.checkpoint_owed = self.checkpoint_owed, False
 
         def away(conn: sqlite3.Connection) -> T:
             nonlocal ran
@@ -284,7 +296,7 @@ class LoopFirstDriver:
                     except BaseException:
                         self._closed = True  # never again on the loop with the lock wait on
                         raise
-                    if checkpoint:
+                    if checkpoint_after:
                         _checkpoint(conn)
             finally:
                 self._finished += 1  # only ever on the connection's one thread at a time
@@ -300,7 +312,7 @@ class LoopFirstDriver:
             except BaseException as error:
                 if not ran and not isinstance(error, anyio.get_cancelled_exc_class()):
                     self._refused += 1  # refused before it was queued (the connection closed)
-                    self.checkpoint_owed = self.checkpoint_owed or checkpoint
+                    self.checkpoint_owed = self.checkpoint_owed or checkpoint_after
                 raise
             finally:
                 self._wake_if_free()
