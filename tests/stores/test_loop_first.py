@@ -206,7 +206,7 @@ async def test_a_cancelled_caller_returns_only_after_its_body_left_the_connectio
     assert store.traffic().commits_here == 1
 
 
-async def test_the_wal_is_checkpointed_on_the_thread_and_stays_bounded(
+async def test_the_wal_is_checkpointed_off_the_loop_and_stays_bounded(
     store: SqliteStore, tmp_path: Path
 ) -> None:
     wal = anyio.Path(f"{tmp_path / 't.db'}-wal")
@@ -215,9 +215,27 @@ async def test_the_wal_is_checkpointed_on_the_thread_and_stays_bounded(
         await store.create_session(account_id=ACCOUNT, workflow=f"w{n}")
         sizes.append((await wal.stat()).st_size)
     traffic = store.traffic()
+    checkpointer = _driver(store).checkpointer
+    assert checkpointer is not None
     assert traffic.commits == 8 * CHECKPOINT_EVERY
-    assert traffic.hops == 8  # of the writes, only those carrying recall's batch left the loop
+    # Of the writes, those carrying recall's batch left the loop (8), and those that met the
+    # checkpointer holding writers back for its last frames waited for it on the thread.
+    assert 8 <= traffic.hops <= 8 + 8
     # without checkpoints the WAL grows with every commit; with them it starts over
+    assert max(sizes) < 3 * max(sizes[:CHECKPOINT_EVERY])
+    assert checkpointer.runs >= 1 and checkpointer.complete >= 1
+
+
+async def test_the_wal_stays_bounded_when_every_write_goes_to_the_thread(tmp_path: Path) -> None:
+    # A group commit window keeps every write on the connection's thread: its commits count
+    # toward the checkpoint as the loop's do.
+    wal = anyio.Path(f"{tmp_path / 't.db'}-wal")
+    sizes = []
+    async with SqliteStore.open(tmp_path / "t.db", group_commit_window=0.0005) as store:
+        for n in range(8 * CHECKPOINT_EVERY):
+            await store.create_session(account_id=ACCOUNT, workflow=f"w{n}")
+            sizes.append((await wal.stat()).st_size)
+        assert store.traffic().commits_here == 0
     assert max(sizes) < 3 * max(sizes[:CHECKPOINT_EVERY])
 
 
@@ -295,3 +313,17 @@ async def test_processes_writing_one_file_at_once_each_commit_every_write_once(
     for on_loop, transactions in ((int(a), int(b)) for a, b in outputs):
         assert transactions == count  # each write one transaction: on the loop, or (having
         assert 0 < on_loop <= count  # met another process's lock, or carrying a batch) not
+
+
+async def test_closing_the_store_stops_its_checkpoint_thread_and_nothing_is_lost(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.db"
+    async with SqliteStore.open(path) as store:
+        for n in range(2 * CHECKPOINT_EVERY):
+            await store.create_session(account_id=ACCOUNT, workflow=f"w{n}")
+        assert [t for t in threading.enumerate() if t.name == "turnframe-sqlite-checkpoint"]
+    assert not [t for t in threading.enumerate() if t.name == "turnframe-sqlite-checkpoint"]
+    with sqlite3.connect(path) as conn:
+        (count,) = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()
+    assert count == 2 * CHECKPOINT_EVERY

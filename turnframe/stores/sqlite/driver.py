@@ -24,9 +24,9 @@ not SQLite, was most of a turn's store cost. There the lock wait is off (``busy_
 body that would wait for another process's lock is rolled back whole (:class:`WouldWait`, before
 anything is written) and sent to the thread, which waits for the lock with the store's real
 timeout and never blocks the loop. Long bodies go to the thread, so the connection is never used
-from two threads at once. WAL checkpoints run on the thread (a writer on the loop sends one after
-every 64 commits and waits for it, as SQLite's own autocheckpoint makes the committer wait),
-never inside a COMMIT on the loop.
+from two threads at once. WAL checkpoints never run inside a COMMIT on the loop: every 64 commits
+a :class:`Checkpointer` copies the WAL into the database on a connection and a thread of its own
+(ADR 0027), while the loop goes on committing, and nobody waits for it.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (aiosqli
 import contextlib
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Literal, Protocol, TypeVar
@@ -52,9 +53,14 @@ logger = logging.getLogger(__name__)
 
 DriverName = Literal["auto", "aiosqlite", "thread", "inline"]
 
-#: Commits between two WAL checkpoints (each run on the connection's thread): about SQLite's
+#: Commits between two WAL checkpoints (each run by the :class:`Checkpointer`): about SQLite's
 #: own 1000-page default at the 10-20 pages a turn's transaction writes.
 CHECKPOINT_EVERY = 64
+
+#: How long the checkpointer may hold back writers (milliseconds) to finish the WAL's last few
+#: frames and wait for its readers, so the WAL can start over; past it, the WAL just starts over
+#: at a later checkpoint.
+RESTART_WAIT_MS = 50
 
 #: How long a short call waits for a busy connection's thread before it goes there itself
 #: (in its turn, behind what is queued): long enough for a checkpoint or a long read, short
@@ -214,12 +220,11 @@ class LoopFirstDriver:
         self._refused = 0  # of them, refused before they were queued (counted on the loop)
         self._freed: anyio.Event | None = None  # set when the thread is done, for waiters
         self._closed = False  # closing or closed: nothing runs here any more
-        self._commits = 0  # commits since the last checkpoint
-        self._files = database not in ("", ":memory:")  # a database in memory has no WAL
-        #: A checkpoint is owed: the next trip to the thread takes it, after its body.
-        self.checkpoint_owed = False
+        self._commits = 0  # commits since the last checkpoint (on the loop or the thread)
+        #: WAL checkpoints (a database in memory has no WAL).
+        self.checkpointer = Checkpointer(database) if database not in ("", ":memory:") else None
         conn.execute("PRAGMA busy_timeout = 0")  # the loop never waits for a lock
-        if self._files:
+        if self.checkpointer is not None:
             conn.execute("PRAGMA wal_autocheckpoint = 0")  # never inside a COMMIT on the loop
 
     @property
@@ -261,43 +266,33 @@ class LoopFirstDriver:
         return result
 
     def _committed(self) -> None:
+        # Called on the loop (here) or on the thread (away), never both at once: the driver
+        # never lets them use the connection together.
         self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and self._files:
+        if self._commits >= CHECKPOINT_EVERY and self.checkpointer is not None:
             self._commits = 0
-            self.checkpoint_owed = True
-
-    async def checkpoint(self) -> None:
-        """Take an owed checkpoint to the thread now (a writer on the loop does, after its
-        COMMIT, as SQLite's own autocheckpoint runs in the committing connection): the loop
-        goes on, and short calls wait the few milliseconds it takes, as they would wait behind
-        a COMMIT that checkpoints on the thread. Never fails its caller, whose write is
-        committed: a checkpoint that cannot run now is owed again."""
-        if self.checkpoint_owed and not self._closed:
-            try:
-                await self.run(_nothing)
-            except Exception:
-                logger.debug("a WAL checkpoint could not run now", exc_info=True)
+            self.checkpointer.request()
 
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
         busy_ms = self._busy_ms
         ran = False
-        checkpoint_after, self.checkpoint_owed = self.checkpoint_owed, False
 
         def away(conn: sqlite3.Connection) -> T:
             nonlocal ran
             ran = True
             try:
                 conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+                changes = conn.total_changes
                 try:
                     return body(conn)
                 finally:
+                    if conn.total_changes != changes:
+                        self._committed()  # (or rolled back: counted all the same)
                     try:
                         conn.execute("PRAGMA busy_timeout = 0")
                     except BaseException:
                         self._closed = True  # never again on the loop with the lock wait on
                         raise
-                    if checkpoint_after:
-                        _checkpoint(conn)
             finally:
                 self._finished += 1  # only ever on the connection's one thread at a time
 
@@ -312,7 +307,6 @@ class LoopFirstDriver:
             except BaseException as error:
                 if not ran and not isinstance(error, anyio.get_cancelled_exc_class()):
                     self._refused += 1  # refused before it was queued (the connection closed)
-                    self.checkpoint_owed = self.checkpoint_owed or checkpoint_after
                 raise
             finally:
                 self._wake_if_free()
@@ -329,15 +323,87 @@ class LoopFirstDriver:
         self._closed = True
         self._sent += 1
         self._wake_if_free()
-        await self._thread.aclose()
+        try:
+            if self.checkpointer is not None:
+                await self.checkpointer.aclose()
+        finally:
+            await self._thread.aclose()
 
 
-def _nothing(conn: sqlite3.Connection) -> None:
-    """A trip's body when the trip is for the checkpoint after it."""
+class Checkpointer:
+    """Copies a database's WAL into the database file on a connection and a thread of its own
+    (ADR 0027), so no COMMIT and no caller waits for it: SQLite's WAL guide suggests exactly
+    this ("run checkpoints ... in a separate thread") once automatic checkpoints are off.
 
+    :meth:`request` only wakes the thread (it never blocks, from the loop or from the store's
+    own thread); requests made while a checkpoint runs fold into one more. Each checkpoint is
+    two steps: a PASSIVE one copies what the WAL holds while writers go on appending, then a
+    RESTART one holds writers back for the few frames they appended meanwhile and waits for
+    readers still in the WAL (at most :data:`RESTART_WAIT_MS`), so the next writer starts the
+    WAL over and it stays bounded. (PASSIVE alone never catches up with busy writers: the WAL
+    then grows without end.) A writer on the loop that meets the second step's lock is rolled
+    back whole and waits for it on the connection's thread, as for any other lock. A failed
+    checkpoint is logged and leaves the WAL longer until the next one; nothing else depends
+    on it. The thread starts at the first request and stops at :meth:`aclose`.
+    """
 
-def _checkpoint(conn: sqlite3.Connection) -> None:
-    """A PASSIVE checkpoint: copies what it can without waiting for anyone; a failure only
-    leaves the WAL longer until the next one."""
-    with contextlib.suppress(sqlite3.Error):
-        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    def __init__(self, database: str, *, restart_wait_ms: int = RESTART_WAIT_MS) -> None:
+        self._database = database
+        self._restart_wait_ms = int(restart_wait_ms)
+        self._changed = threading.Condition()
+        self._wanted = False
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        #: Checkpoints finished, and of them those after which the WAL could start over
+        #: (every frame copied, no reader left in it): for tests and benchmarks.
+        self.runs = 0
+        self.complete = 0
+
+    def request(self) -> None:
+        """Ask for a checkpoint soon; returns at once."""
+        with self._changed:
+            if self._stopping:
+                return
+            self._wanted = True
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._serve, name="turnframe-sqlite-checkpoint", daemon=True
+                )
+                self._thread.start()
+            self._changed.notify()
+
+    def _serve(self) -> None:
+        conn: sqlite3.Connection | None = None
+        try:
+            while True:
+                with self._changed:
+                    while not (self._wanted or self._stopping):
+                        self._changed.wait()
+                    if self._stopping:
+                        return
+                    self._wanted = False
+                try:
+                    if conn is None:
+                        conn = sqlite3.connect(self._database, **_CONNECT_ARGS)
+                        conn.execute(f"PRAGMA busy_timeout = {self._restart_wait_ms}")
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    busy, log, copied = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                except sqlite3.Error:
+                    logger.warning("a WAL checkpoint failed; the next tries again", exc_info=True)
+                else:
+                    self.complete += not busy and log == copied
+                self.runs += 1
+        finally:
+            if conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+
+    async def aclose(self) -> None:
+        """Stop the thread, after the checkpoint it may be running."""
+        with self._changed:
+            self._stopping = True
+            self._changed.notify()
+            thread = self._thread
+        if thread is not None:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(thread.join)

@@ -113,8 +113,6 @@ class GroupCommit:
                 pass  # another process holds the lock: the thread waits for it
             else:
                 self.here_commits += 1
-                if here.checkpoint_owed:
-                    await here.checkpoint()  # never fails: this write is committed already
                 return result
         job: _Job[T] = _Job(body)
         with self._lock:
