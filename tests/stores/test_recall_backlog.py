@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from turnframe.stores import RecallQuery, RecallScope, RecallTerm, SqliteStore
-from turnframe.stores.sqlite.store import RECALL_BATCH_WRITES
+from turnframe.stores.sqlite.store import LOOP_BATCH_CHARS, RECALL_BATCH_WRITES
 
 pytestmark = pytest.mark.anyio
 
@@ -134,3 +134,32 @@ async def test_writes_index_the_backlog_every_batch_and_a_failing_batch_fails_no
         assert fts_rows(path, "stop") == RECALL_BATCH_WRITES + 2
         counted = await store.count_recall_terms("a", terms=("stop", "go"), exclude_session="x")
         assert counted.terms == {"stop": 1, "go": 1}
+
+
+async def test_a_long_text_is_left_to_a_batch_on_the_connections_thread_and_is_still_found(
+    tmp_path: Path,
+) -> None:
+    # A batch riding on a write run on the event loop's thread is bounded (ADR 0027): a text
+    # longer than it may index waits for the next batch, which goes to the thread.
+    path = tmp_path / "store.db"
+    long_text = "lisbon " * (LOOP_BATCH_CHARS // 7 + 1)
+    async with SqliteStore.open(path) as store:
+        session = await store.create_session(account_id="a", workflow="tickets")
+        await store.record_user_turn(
+            account_id="a", session_id=session.session_id, payload={"text": long_text}
+        )
+        for n in range(RECALL_BATCH_WRITES):
+            await store.record_user_turn(
+                account_id="a", session_id=session.session_id, payload={"text": f"short {n}"}
+            )
+        assert store.traffic().hops == 0  # the batch due rode on a write on the loop
+        assert fts_rows(path, "lisbon") == 0  # and left the long text behind
+        for n in range(RECALL_BATCH_WRITES):
+            await store.record_user_turn(
+                account_id="a", session_id=session.session_id, payload={"text": f"more {n}"}
+            )
+        assert store.traffic().hops >= 1  # the next batch went to the thread, whole
+        assert fts_rows(path, "lisbon") == 1
+        assert fts_rows(path, "short") == RECALL_BATCH_WRITES
+        found = await store.find_recall("a", query("lisbon"))
+        assert [h.session_id for h in found.hits] == [session.session_id]

@@ -57,11 +57,6 @@ DriverName = Literal["auto", "aiosqlite", "thread", "inline"]
 #: own 1000-page default at the 10-20 pages a turn's transaction writes.
 CHECKPOINT_EVERY = 64
 
-#: How long the checkpointer may hold back writers (milliseconds) to finish the WAL's last few
-#: frames and wait for its readers, so the WAL can start over; past it, the WAL just starts over
-#: at a later checkpoint.
-RESTART_WAIT_MS = 50
-
 #: How long a short call waits for a busy connection's thread before it goes there itself
 #: (in its turn, behind what is queued): long enough for a checkpoint or a long read, short
 #: enough that calls keeping the thread busy cannot starve it.
@@ -268,10 +263,15 @@ class LoopFirstDriver:
     def _committed(self) -> None:
         # Called on the loop (here) or on the thread (away), never both at once: the driver
         # never lets them use the connection together.
+        checkpointer = self.checkpointer
+        if checkpointer is None:
+            return
+        if checkpointer.finish_owed:
+            checkpointer.finish(self._conn)
         self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and self.checkpointer is not None:
+        if self._commits >= CHECKPOINT_EVERY:
             self._commits = 0
-            self.checkpointer.request()
+            checkpointer.request()
 
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
         busy_ms = self._busy_ms
@@ -332,30 +332,32 @@ class LoopFirstDriver:
 
 class Checkpointer:
     """Copies a database's WAL into the database file on a connection and a thread of its own
-    (ADR 0027), so no COMMIT and no caller waits for it: SQLite's WAL guide suggests exactly
-    this ("run checkpoints ... in a separate thread") once automatic checkpoints are off.
+    (ADR 0027), so no COMMIT and no caller waits for the copy: SQLite's WAL guide suggests this
+    ("run checkpoints ... in a separate thread") once automatic checkpoints are off.
 
     :meth:`request` only wakes the thread (it never blocks, from the loop or from the store's
-    own thread); requests made while a checkpoint runs fold into one more. Each checkpoint is
-    two steps: a PASSIVE one copies what the WAL holds while writers go on appending, then a
-    RESTART one holds writers back for the few frames they appended meanwhile and waits for
-    readers still in the WAL (at most :data:`RESTART_WAIT_MS`), so the next writer starts the
-    WAL over and it stays bounded. (PASSIVE alone never catches up with busy writers: the WAL
-    then grows without end.) A writer on the loop that meets the second step's lock is rolled
-    back whole and waits for it on the connection's thread, as for any other lock. A failed
-    checkpoint is logged and leaves the WAL longer until the next one; nothing else depends
-    on it. The thread starts at the first request and stops at :meth:`aclose`.
+    own thread); requests made while a checkpoint runs fold into one more. The thread runs a
+    PASSIVE checkpoint, which copies what the WAL holds while writers go on appending and never
+    takes their lock. Writers keep appending meanwhile, so that alone never catches up: the WAL
+    would grow without end. So the thread then owes a *finish* (:attr:`finish_owed`): the store's
+    own connection, right after its next COMMIT (on the loop or on its thread, wherever that
+    commit ran), runs one more PASSIVE checkpoint for the few frames appended since
+    (:meth:`finish`); with every frame copied and no reader left in the WAL, the next write
+    starts the WAL over. A failed checkpoint is logged and leaves the WAL longer until the next;
+    nothing else depends on it. The thread starts at the first request and stops at
+    :meth:`aclose`.
     """
 
-    def __init__(self, database: str, *, restart_wait_ms: int = RESTART_WAIT_MS) -> None:
+    def __init__(self, database: str) -> None:
         self._database = database
-        self._restart_wait_ms = int(restart_wait_ms)
         self._changed = threading.Condition()
         self._wanted = False
         self._stopping = False
         self._thread: threading.Thread | None = None
-        #: Checkpoints finished, and of them those after which the WAL could start over
-        #: (every frame copied, no reader left in it): for tests and benchmarks.
+        #: The thread copied the WAL: the store's connection owes the last few frames.
+        self.finish_owed = False
+        #: Checkpoints the thread ran, and finishes after which every frame was copied (the
+        #: WAL can start over): for tests and benchmarks.
         self.runs = 0
         self.complete = 0
 
@@ -385,18 +387,27 @@ class Checkpointer:
                 try:
                     if conn is None:
                         conn = sqlite3.connect(self._database, **_CONNECT_ARGS)
-                        conn.execute(f"PRAGMA busy_timeout = {self._restart_wait_ms}")
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                    busy, log, copied = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                    _catch_up(conn)
                 except sqlite3.Error:
                     logger.warning("a WAL checkpoint failed; the next tries again", exc_info=True)
                 else:
-                    self.complete += not busy and log == copied
+                    self.finish_owed = True
                 self.runs += 1
         finally:
             if conn is not None:
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
+
+    def finish(self, conn: sqlite3.Connection) -> None:
+        """On the store's connection, between its transactions: copy the frames appended since
+        the thread's checkpoint (a few COMMITs' worth), without waiting for any lock."""
+        self.finish_owed = False
+        try:
+            busy, log, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error:
+            logger.debug("a WAL checkpoint's finish could not run now", exc_info=True)
+        else:
+            self.complete += not busy and log == copied
 
     async def aclose(self) -> None:
         """Stop the thread, after the checkpoint it may be running."""
@@ -407,3 +418,20 @@ class Checkpointer:
         if thread is not None:
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(thread.join)
+
+
+#: The checkpointer's passes end when a pass copied at most this many frames (about what a few
+#: COMMITs append): the store's connection finishes the rest between two of its transactions.
+FEW_FRAMES = 48
+
+
+def _catch_up(conn: sqlite3.Connection, passes: int = 4) -> None:
+    """PASSIVE checkpoints, each copying what writers appended during the one before, until a
+    pass copies only a few frames (or after ``passes``)."""
+    copied_before = 0
+    for _ in range(passes):
+        _busy, _log, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if copied - copied_before <= FEW_FRAMES:
+            return
+        copied_before = copied
+

@@ -96,6 +96,13 @@ Body = Callable[[sqlite3.Connection], T]
 #: one FTS5 segment for the rows of ~32 turns instead of one per transaction.
 RECALL_BATCH_WRITES = 64
 
+#: A batch riding on a short write, which may run on the event loop's thread (ADR 0027), takes
+#: at most this many text rows and this many characters of their stored JSON (a chat's ~32
+#: turns weigh ~20-40k): bounded work, ~1 ms. Rows past the bound go with the next batch, sent
+#: to the connection's thread.
+LOOP_BATCH_ROWS = 4 * RECALL_BATCH_WRITES
+LOOP_BATCH_CHARS = 128 * 1024
+
 
 @attrs.frozen(kw_only=True)
 class StoreTraffic:
@@ -141,6 +148,8 @@ class SqliteStore:
         self._reads_here = 0
         self._here = driver if isinstance(driver, LoopFirstDriver) else None
         self._writes_unbatched = 0  # writes since recall's backlog last rode on one
+        #: The last batch's bound, if it was bounded: whether it left rows behind.
+        self._recall_left: recall.Backlog | None = None
 
     @classmethod
     @asynccontextmanager
@@ -208,8 +217,15 @@ class SqliteStore:
         self._writes_unbatched += 1
         if self._writes_unbatched >= RECALL_BATCH_WRITES:
             self._writes_unbatched = 0
-            body = recall.indexing_after(body)
-            short = False  # a batch of ~32 turns' words is not short: it goes to the thread
+            behind = self._recall_left is not None and self._recall_left.left
+            if short and not behind:
+                # Bounded: it may run on the loop with the write it rides on.
+                self._recall_left = recall.Backlog(rows=LOOP_BATCH_ROWS, chars=LOOP_BATCH_CHARS)
+                body = recall.indexing_after(body, self._recall_left)
+            else:  # the whole backlog, however long: on the connection's thread
+                self._recall_left = None
+                body = recall.indexing_after(body)
+                short = False
         return await self._writer.write(body, short=short)
 
     async def _read(self, body: Body[T], *, short: bool = False) -> T:

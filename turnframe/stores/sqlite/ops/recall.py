@@ -58,13 +58,49 @@ _INDEX_BACKLOG = (
 #: id is above every stored one, so the mark divides indexed from not yet indexed).
 _BACKLOG = "SELECT through, (SELECT MAX(id) FROM recall_text) FROM recall_text_indexed"
 
+#: The backlog's first rows in order, each with the length of the stored JSON its words come
+#: from (at least as long as the words): what a bounded batch weighs before it indexes.
+_BACKLOG_SIZES = (
+    "SELECT r.id, CASE WHEN r.part = 'reply' THEN coalesce(length(a.blocks), 0) "
+    "ELSE coalesce(length(t.payload), 0) END "
+    "FROM recall_text r JOIN turns t ON t.account_id = r.account_id AND t.id = r.turn_id "
+    "LEFT JOIN assistant_turns a ON r.part = 'reply' AND a.account_id = r.account_id "
+    "AND a.turn_id = r.turn_id WHERE r.id > ? AND r.id <= ? ORDER BY r.id LIMIT ?"
+)
 
-def index_backlog(conn: sqlite3.Connection) -> int:
-    """Index the text rows written since the last batch, and move the mark, in the caller's
-    write transaction (both or neither). Answers how many rows it indexed."""
+
+class Backlog:
+    """A bound on one batch, for a batch that rides on a write run on the event loop's thread
+    (ADR 0027): at most ``rows`` text rows holding at most ``chars`` characters of stored JSON.
+    ``left`` is set when the batch had to leave rows behind (the store then sends the next
+    batch to the connection's thread, unbounded)."""
+
+    __slots__ = ("chars", "left", "rows")
+
+    def __init__(self, *, rows: int, chars: int) -> None:
+        self.rows = rows
+        self.chars = chars
+        self.left = False
+
+
+def index_backlog(conn: sqlite3.Connection, bound: Backlog | None = None) -> int:
+    """Index the text rows written since the last batch (within ``bound``, when given), and
+    move the mark, in the caller's write transaction (both or neither). Answers how many rows
+    it indexed."""
     through, last = conn.execute(_BACKLOG).fetchone()
     if last is None or last <= through:
         return 0
+    if bound is not None:
+        upto, chars = through, 0
+        for row_id, size in conn.execute(_BACKLOG_SIZES, (through, last, bound.rows)):
+            chars += size
+            if chars > bound.chars:
+                break
+            upto = row_id
+        bound.left = upto < last
+        if upto <= through:
+            return 0
+        last = upto
     conn.execute(_INDEX_BACKLOG, (through, last))
     conn.execute("UPDATE recall_text_indexed SET through = ?", (last,))
     return int(last - through)
@@ -94,17 +130,17 @@ def _roll_back(conn: sqlite3.Connection) -> None:
 
 
 def indexing_after(
-    body: Callable[[sqlite3.Connection], T],
+    body: Callable[[sqlite3.Connection], T], bound: Backlog | None = None
 ) -> Callable[[sqlite3.Connection], T]:
-    """``body``, then the backlog indexed in the same transaction, inside a savepoint: a batch
-    that fails is rolled back alone (the next batch or query indexes those rows) and never
-    fails the transaction it rides on."""
+    """``body``, then the backlog (within ``bound``, when given) indexed in the same
+    transaction, inside a savepoint: a batch that fails is rolled back alone (the next batch or
+    query indexes those rows) and never fails the transaction it rides on."""
 
     def with_batch(conn: sqlite3.Connection) -> T:
         result = body(conn)
         conn.execute("SAVEPOINT turnframe_recall_batch")
         try:
-            index_backlog(conn)
+            index_backlog(conn, bound)
         except Exception:
             if not conn.in_transaction:
                 raise  # SQLite rolled the whole transaction back: it failed, batch or not
