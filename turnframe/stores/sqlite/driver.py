@@ -336,10 +336,12 @@ class Checkpointer:
     ("run checkpoints ... in a separate thread") once automatic checkpoints are off.
 
     :meth:`request` only wakes the thread (it never blocks, from the loop or from the store's
-    own thread); requests made while a checkpoint runs fold into one more. The thread runs a
-    PASSIVE checkpoint, which copies what the WAL holds while writers go on appending and never
-    takes their lock. Writers keep appending meanwhile, so that alone never catches up: the WAL
-    would grow without end. So the thread then owes a *finish* (:attr:`finish_owed`): the store's
+    own thread); requests made while a checkpoint runs fold into one more. The thread runs
+    PASSIVE checkpoints, which copy what the WAL holds while writers go on appending and never
+    take their lock, each pass copying what was appended during the one before, until a pass
+    copies only a few frames (:func:`_catch_up`). Writers keep appending, so that alone never
+    catches up: the WAL would grow without end. So the thread then owes a *finish*
+    (:attr:`finish_owed`): the store's
     own connection, right after its next COMMIT (on the loop or on its thread, wherever that
     commit ran), runs one more PASSIVE checkpoint for the few frames appended since
     (:meth:`finish`); with every frame copied and no reader left in the WAL, the next write
@@ -434,4 +436,3 @@ def _catch_up(conn: sqlite3.Connection, passes: int = 4) -> None:
         if copied - copied_before <= FEW_FRAMES:
             return
         copied_before = copied
-
