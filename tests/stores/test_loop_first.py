@@ -125,9 +125,7 @@ async def test_the_lock_wait_on_the_thread_is_the_stores_own_timeout(tmp_path: P
         assert store.traffic().commits_here == 1
 
 
-async def _short_write_behind_a_busy_thread(
-    store: SqliteStore, busy_for: float
-) -> list[str]:
+async def _short_write_behind_a_busy_thread(store: SqliteStore, busy_for: float) -> list[str]:
     driver = _driver(store)
     order: list[str] = []
 
@@ -327,3 +325,71 @@ async def test_closing_the_store_stops_its_checkpoint_thread_and_nothing_is_lost
     with sqlite3.connect(path) as conn:
         (count,) = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()
     assert count == 2 * CHECKPOINT_EVERY
+
+
+async def test_a_task_making_store_calls_back_to_back_lets_others_run_and_its_timeout_fires(
+    store: SqliteStore,
+) -> None:
+    others = 0
+
+    async def other() -> None:
+        nonlocal others
+        while True:
+            others += 1
+            await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(other)
+        await anyio.lowlevel.checkpoint()
+        before = others
+        for n in range(200):
+            await store.create_session(account_id=ACCOUNT, workflow=f"w{n}")
+        assert others > before  # the other task ran while the writes went on
+        writes = 0
+        with anyio.move_on_after(0.05) as scope:
+            while writes < 100_000:  # (a bound, so a failure here cannot hang the suite)
+                await store.create_session(account_id=ACCOUNT, workflow="w")
+                writes += 1
+        assert scope.cancelled_caught and writes < 100_000
+        tg.cancel_scope.cancel()
+
+
+async def test_no_thread_for_checkpoints_fails_no_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    async with SqliteStore.open(tmp_path / "t.db") as store:
+        with monkeypatch.context() as patched:
+            patched.setattr(threading.Thread, "start", refuse)
+            for n in range(2 * CHECKPOINT_EVERY):  # each checkpoint asked for, none started
+                await store.create_session(account_id=ACCOUNT, workflow=f"w{n}")
+        for n in range(CHECKPOINT_EVERY):  # threads again: the next request starts one
+            await store.create_session(account_id=ACCOUNT, workflow=f"x{n}")
+        checkpointer = _driver(store).checkpointer
+        assert checkpointer is not None
+        assert [t for t in threading.enumerate() if t.name == "turnframe-sqlite-checkpoint"]
+    with sqlite3.connect(tmp_path / "t.db") as conn:
+        (count,) = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()
+    assert count == 3 * CHECKPOINT_EVERY
+
+
+async def test_the_checkpointer_finds_the_same_file_after_the_process_changes_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(tmp_path)
+    async with SqliteStore.open("t.db") as store:
+        monkeypatch.chdir(elsewhere)
+        for n in range(3 * CHECKPOINT_EVERY):
+            await store.create_session(account_id=ACCOUNT, workflow=f"w{n}")
+        checkpointer = _driver(store).checkpointer
+        assert checkpointer is not None
+        for _ in range(500):  # the checkpointer's thread copies in its own time (up to 5 s)
+            if checkpointer.runs >= 1:
+                break
+            await anyio.sleep(0.01)
+        assert checkpointer.runs >= 1
+    assert list(elsewhere.iterdir()) == []

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio  # asyncio-ok: only to tell whether an asyncio loop runs (aiosqlite needs one)
 import contextlib
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -56,6 +57,11 @@ DriverName = Literal["auto", "aiosqlite", "thread", "inline"]
 #: Commits between two WAL checkpoints (each run by the :class:`Checkpointer`): about SQLite's
 #: own 1000-page default at the 10-20 pages a turn's transaction writes.
 CHECKPOINT_EVERY = 64
+
+#: A short call on the loop's thread never suspends; every this many of them the caller yields
+#: to the loop once before its call, so a task making store calls back to back still lets other
+#: tasks run, and its cancellation (a timeout) reaches it.
+YIELD_EVERY = 16
 
 #: How long a short call waits for a busy connection's thread before it goes there itself
 #: (in its turn, behind what is queued): long enough for a checkpoint or a long read, short
@@ -216,6 +222,7 @@ class LoopFirstDriver:
         self._freed: anyio.Event | None = None  # set when the thread is done, for waiters
         self._closed = False  # closing or closed: nothing runs here any more
         self._commits = 0  # commits since the last checkpoint (on the loop or the thread)
+        self._unyielded = 0  # short calls run here since a caller last yielded for them
         #: WAL checkpoints (a database in memory has no WAL).
         self.checkpointer = Checkpointer(database) if database not in ("", ":memory:") else None
         conn.execute("PRAGMA busy_timeout = 0")  # the loop never waits for a lock
@@ -237,6 +244,11 @@ class LoopFirstDriver:
         thread's last body is done (a waiter checks again: another may have sent a body
         meanwhile); the time limit also covers a wake-up that never comes (the body's caller
         was cancelled by its event loop directly, so nobody on the loop saw it finish)."""
+        self._unyielded += 1
+        if self._unyielded >= YIELD_EVERY:
+            # Let other tasks run; a cancelled caller leaves here, before its call ran.
+            self._unyielded = 0
+            await anyio.lowlevel.checkpoint()
         if self.free:
             return True
         with anyio.move_on_after(patience):
@@ -266,12 +278,15 @@ class LoopFirstDriver:
         checkpointer = self.checkpointer
         if checkpointer is None:
             return
-        if checkpointer.finish_owed:
-            checkpointer.finish(self._conn)
-        self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY:
-            self._commits = 0
-            checkpointer.request()
+        try:  # never fails the write just committed
+            if checkpointer.finish_owed:
+                checkpointer.finish(self._conn)
+            self._commits += 1
+            if self._commits >= CHECKPOINT_EVERY:
+                self._commits = 0
+                checkpointer.request()
+        except Exception:
+            logger.warning("a WAL checkpoint could not be asked for", exc_info=True)
 
     async def run(self, body: Callable[[sqlite3.Connection], T]) -> T:
         busy_ms = self._busy_ms
@@ -351,7 +366,7 @@ class Checkpointer:
     """
 
     def __init__(self, database: str) -> None:
-        self._database = database
+        self._database = os.path.abspath(database)  # the same file after a chdir
         self._changed = threading.Condition()
         self._wanted = False
         self._stopping = False
@@ -364,16 +379,22 @@ class Checkpointer:
         self.complete = 0
 
     def request(self) -> None:
-        """Ask for a checkpoint soon; returns at once."""
+        """Ask for a checkpoint soon; returns at once and never raises (it is asked right after
+        a COMMIT: the write is done whatever becomes of its checkpoint)."""
         with self._changed:
             if self._stopping:
                 return
             self._wanted = True
             if self._thread is None:
-                self._thread = threading.Thread(
+                thread = threading.Thread(
                     target=self._serve, name="turnframe-sqlite-checkpoint", daemon=True
                 )
-                self._thread.start()
+                try:
+                    thread.start()
+                except Exception:  # no thread to be had now (a limit): ask again next time
+                    logger.warning("no thread for WAL checkpoints; asking again", exc_info=True)
+                    return
+                self._thread = thread
             self._changed.notify()
 
     def _serve(self) -> None:
@@ -381,7 +402,8 @@ class Checkpointer:
         try:
             while True:
                 with self._changed:
-                    while not (self._wanted or self._stopping):
+                    # No pass while the finish is owed: the two would meet (one of them busy).
+                    while not ((self._wanted and not self.finish_owed) or self._stopping):
                         self._changed.wait()
                     if self._stopping:
                         return
@@ -403,13 +425,16 @@ class Checkpointer:
     def finish(self, conn: sqlite3.Connection) -> None:
         """On the store's connection, between its transactions: copy the frames appended since
         the thread's checkpoint (a few COMMITs' worth), without waiting for any lock."""
-        self.finish_owed = False
         try:
             busy, log, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         except sqlite3.Error:
             logger.debug("a WAL checkpoint's finish could not run now", exc_info=True)
         else:
             self.complete += not busy and log == copied
+        finally:
+            with self._changed:  # the thread may take the next request now
+                self.finish_owed = False
+                self._changed.notify()
 
     async def aclose(self) -> None:
         """Stop the thread, after the checkpoint it may be running."""

@@ -94,6 +94,12 @@ class GroupCommit:
         #: Transactions committed on the loop's thread (no hop, no group), for benchmarks.
         self.here_commits = 0
 
+    @property
+    def runs_short_here(self) -> bool:
+        """Whether a short write may run on the loop's thread (the driver gives the loop a turn
+        and no window asks for groups)."""
+        return self._here is not None and not self._window
+
     async def write(self, body: Body[T], *, short: bool = False) -> T:
         """Commit ``body`` as (part of) one transaction. ``short``: bounded work, which runs on
         the loop's thread once nothing waits for the connection's thread, unless a window is

@@ -218,7 +218,7 @@ class SqliteStore:
         if self._writes_unbatched >= RECALL_BATCH_WRITES:
             self._writes_unbatched = 0
             behind = self._recall_left is not None and self._recall_left.left
-            if short and not behind:
+            if short and self._writer.runs_short_here and not behind:
                 # Bounded: it may run on the loop with the write it rides on.
                 self._recall_left = recall.Backlog(rows=LOOP_BATCH_ROWS, chars=LOOP_BATCH_CHARS)
                 body = recall.indexing_after(body, self._recall_left)
