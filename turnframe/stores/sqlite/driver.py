@@ -356,13 +356,12 @@ class Checkpointer:
     take their lock, each pass copying what was appended during the one before, until a pass
     copies only a few frames (:func:`_catch_up`). Writers keep appending, so that alone never
     catches up: the WAL would grow without end. So the thread then owes a *finish*
-    (:attr:`finish_owed`): the store's
-    own connection, right after its next COMMIT (on the loop or on its thread, wherever that
-    commit ran), runs one more PASSIVE checkpoint for the few frames appended since
-    (:meth:`finish`); with every frame copied and no reader left in the WAL, the next write
-    starts the WAL over. A failed checkpoint is logged and leaves the WAL longer until the next;
-    nothing else depends on it. The thread starts at the first request and stops at
-    :meth:`aclose`.
+    (:attr:`finish_owed`, and runs no pass until it is done): the store's own connection, right
+    after its next COMMIT (on the loop or on its thread, wherever that commit ran), runs one
+    more PASSIVE checkpoint for the few frames appended since (:meth:`finish`); with every frame
+    copied and no reader left in the WAL, the next write starts the WAL over. A failed
+    checkpoint is logged and leaves the WAL longer until the next; nothing else depends on it.
+    The thread starts at the first request and stops at :meth:`aclose`.
     """
 
     def __init__(self, database: str) -> None:
@@ -415,7 +414,8 @@ class Checkpointer:
                 except sqlite3.Error:
                     logger.warning("a WAL checkpoint failed; the next tries again", exc_info=True)
                 else:
-                    self.finish_owed = True
+                    with self._changed:
+                        self.finish_owed = True
                 self.runs += 1
         finally:
             if conn is not None:

@@ -43,15 +43,21 @@ _S_COLUMNS = ", ".join(f"s.{c.strip()}" for c in codec.SESSION_COLUMNS.split(","
 _ENTRY_COLUMNS = "account_id, session_id, entry, indexed_through, writer_version, written_at"
 
 
+#: The backlog's text rows between two ids, in order, each with the turn (``t``) and, for a
+#: reply, the assistant turn (``a``) its words come from.
+_BACKLOG_ROWS = (
+    "FROM recall_text r JOIN turns t ON t.account_id = r.account_id AND t.id = r.turn_id "
+    "LEFT JOIN assistant_turns a ON r.part = 'reply' AND a.account_id = r.account_id "
+    "AND a.turn_id = r.turn_id WHERE r.id > ? AND r.id <= ? ORDER BY r.id"
+)
+
 #: The backlog's FTS5 rows: each text row's words, as the triggers of migration 4 wrote them (a
 #: user turn's text; a reply's block texts; both are write-once).
 _INDEX_BACKLOG = (
     "INSERT INTO recall_text_fts (rowid, words) SELECT r.id, CASE WHEN r.part = 'reply' THEN "
     "coalesce((SELECT group_concat(json_extract(b.value, '$.text'), ' ') "
     "FROM json_each(a.blocks) b), '') ELSE coalesce(json_extract(t.payload, '$.text'), '') END "
-    "FROM recall_text r JOIN turns t ON t.account_id = r.account_id AND t.id = r.turn_id "
-    "LEFT JOIN assistant_turns a ON r.part = 'reply' AND a.account_id = r.account_id "
-    "AND a.turn_id = r.turn_id WHERE r.id > ? AND r.id <= ? ORDER BY r.id"
+    + _BACKLOG_ROWS
 )
 
 #: Text rows written since the last batch was indexed (rows are never deleted, and a new row's
@@ -62,10 +68,7 @@ _BACKLOG = "SELECT through, (SELECT MAX(id) FROM recall_text) FROM recall_text_i
 #: from (at least as long as the words): what a bounded batch weighs before it indexes.
 _BACKLOG_SIZES = (
     "SELECT r.id, CASE WHEN r.part = 'reply' THEN coalesce(length(a.blocks), 0) "
-    "ELSE coalesce(length(t.payload), 0) END "
-    "FROM recall_text r JOIN turns t ON t.account_id = r.account_id AND t.id = r.turn_id "
-    "LEFT JOIN assistant_turns a ON r.part = 'reply' AND a.account_id = r.account_id "
-    "AND a.turn_id = r.turn_id WHERE r.id > ? AND r.id <= ? ORDER BY r.id LIMIT ?"
+    "ELSE coalesce(length(t.payload), 0) END " + _BACKLOG_ROWS + " LIMIT ?"
 )
 
 
