@@ -273,3 +273,59 @@ async def test_several_fields_on_one_case_commit_under_one_revision_bump(
     stored = await store.get_case(ACCOUNT, case.case_id)
     assert stored is not None and (stored.revision, stored.state) == (2, new_state)
     assert {e.revision for e in await store.list_events(ACCOUNT)} == {2}
+
+
+def _commands_on_cases(
+    turn: TurnRecord, cases: list[CaseRecord], *, stale: int | None = None
+) -> CommitBundle:
+    """One command per case: its journal move, its case update and its event; the update of
+    case number ``stale`` expects a revision the case has left."""
+    expected = [c.revision - (1 if i == stale else 0) for i, c in enumerate(cases)]
+    return CommitBundle(
+        account_id=ACCOUNT,
+        turn_id=turn.turn_id,
+        journal_outcomes=[
+            JournalOutcome(idempotency_key=f"k{i}", expected=J.PENDING, status=J.COMMITTED)
+            for i in range(len(cases))
+        ],
+        case_updates=[
+            CaseUpdate(case_id=c.case_id, expected_revision=r, new_revision=r + 1, state={"n": i})
+            for i, (c, r) in enumerate(zip(cases, expected, strict=True))
+        ],
+        events=[
+            NewEvent(case_id=c.case_id, revision=r + 1, type="set", payload={"n": i})
+            for i, (c, r) in enumerate(zip(cases, expected, strict=True))
+        ],
+        replay_record={"plan_hash": "h"},
+        phase=move(P.EXECUTING, P.COMMITTED),
+    )
+
+
+@pytest.mark.parametrize("count", [1, 3, 6])
+async def test_a_bundle_of_commands_on_several_cases_writes_each_or_none(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase, count: int
+) -> None:
+    cases = [await make_case(revision=2) for _ in range(count)]
+    turn = await make_turn(phase=P.INTERPRETED)
+    await store.admit(
+        ACCOUNT,
+        turn.turn_id,
+        [entry(f"k{i}") for i in range(count)],
+        phase=move(P.INTERPRETED, P.EXECUTING),
+    )
+    with pytest.raises(RevisionConflict) as caught:
+        await store.commit_bundle(_commands_on_cases(turn, cases, stale=count - 1))
+    assert (caught.value.expected, caught.value.actual) == (1, 2)
+    assert [await store.get_case(ACCOUNT, c.case_id) for c in cases] == cases
+    assert await store.list_events(ACCOUNT) == []
+    assert await store.get_replay_record(ACCOUNT, turn.turn_id) is None
+    receipt = await store.commit_bundle(_commands_on_cases(turn, cases))
+    assert [(c.case_id, c.revision, c.state) for c in receipt.cases] == [
+        (c.case_id, 3, {"n": i}) for i, c in enumerate(cases)
+    ]
+    assert [e.payload for e in await store.list_events(ACCOUNT)] == [{"n": i} for i in range(count)]
+    for i in range(count):
+        stored = await store.get_journal_entry(ACCOUNT, f"k{i}")
+        assert stored is not None and stored.status is J.COMMITTED
+    reread = await store.get_turn(ACCOUNT, turn.turn_id)
+    assert reread is not None and reread.phase is P.COMMITTED

@@ -13,6 +13,7 @@ from turnframe.stores import (
     CaseUpdate,
     CommitBundle,
     NewEvent,
+    NotFound,
     PayloadImmutable,
     PhaseConflict,
     Store,
@@ -106,9 +107,7 @@ async def test_the_start_of_a_turn_lists_no_case_when_there_is_none_and_several_
     made = [await make_case(label=f"Ticket {n}") for n in range(3)]
     start = await store.get_turn_start(ACCOUNT, received.turn_id)
     assert start.turn == empty.turn
-    assert start.cases is not None and [c.case_id for c in start.cases] == [
-        c.case_id for c in made
-    ]
+    assert start.cases is not None and [c.case_id for c in start.cases] == [c.case_id for c in made]
     assert list(start.cases) == await store.list_cases(ACCOUNT)
 
 
@@ -277,4 +276,60 @@ async def test_a_live_seal_under_the_id_of_another_stored_turn_is_refused_and_wr
         await store.seal_turn(ACCOUNT, "turn-live", seal)
     turn = await store.get_turn(ACCOUNT, "turn-live")
     assert turn is not None and turn.phase is P.RECEIVED and turn.plan is None
+    assert await store.get_journal_entry(ACCOUNT, "k1") is None
+
+
+async def test_a_live_seal_answers_a_command_another_turn_admitted_as_a_replay_or_a_refusal(
+    store: Store,
+) -> None:
+    session_id, seal = await _live_seal(store)
+    await store.seal_turn(ACCOUNT, "turn-live", seal)  # admits k1 (digest-k1)
+    again = TurnSeal(
+        user_turn=NewUserTurn(session_id=session_id, payload={"text": "again"}),
+        plan={"plan": {"acts": []}},
+        reduction={"results": [2]},
+        entries=(entry("k2"), entry("k1"), entry("k1-other", digest="x"), entry("k3")),
+        phase=move(P.RECEIVED, P.EXECUTING),
+    )
+    await store.seal_turn(ACCOUNT, "turn-other", attrs.evolve(again, entries=(entry("k1-other"),)))
+    receipt = await store.seal_turn(ACCOUNT, "turn-next", again)
+    assert [(a.entry.idempotency_key, a.verdict) for a in receipt.admissions] == [
+        ("k2", AdmissionVerdict.FRESH),
+        ("k1", AdmissionVerdict.REPLAY_IN_FLIGHT),
+        ("k1-other", AdmissionVerdict.REFUSED_DIFFERENT_COMMAND),
+        ("k3", AdmissionVerdict.FRESH),
+    ]
+    assert receipt.admissions[1].entry.turn_id == "turn-live"
+    stored = await store.get_journal_entry(ACCOUNT, "k3")
+    assert stored is not None and stored.turn_id == "turn-next"
+
+
+async def test_a_live_seal_with_many_commands_or_one_twice_admits_them_in_order(
+    store: Store,
+) -> None:
+    session_id, seal = await _live_seal(store)
+    keys = [f"k{i}" for i in range(7)]
+    many = attrs.evolve(seal, entries=tuple(entry(k) for k in keys))
+    receipt = await store.seal_turn(ACCOUNT, "turn-live", many)
+    assert [a.entry.idempotency_key for a in receipt.admissions] == keys
+    assert {a.verdict for a in receipt.admissions} == {AdmissionVerdict.FRESH}
+    twice = attrs.evolve(
+        seal,
+        user_turn=NewUserTurn(session_id=session_id, payload={"text": "twice"}),
+        entries=(entry("k9"), entry("k9")),
+    )
+    receipt = await store.seal_turn(ACCOUNT, "turn-twice", twice)
+    assert [a.verdict for a in receipt.admissions] == [
+        AdmissionVerdict.FRESH,
+        AdmissionVerdict.REPLAY_IN_FLIGHT,
+    ]
+
+
+async def test_a_live_seal_whose_session_is_gone_is_not_found_and_admits_nothing(
+    store: Store,
+) -> None:
+    _, seal = await _live_seal(store)
+    lost = attrs.evolve(seal, user_turn=NewUserTurn(session_id="no-such", payload={"text": "x"}))
+    with pytest.raises(NotFound):
+        await store.seal_turn(ACCOUNT, "turn-live", lost)
     assert await store.get_journal_entry(ACCOUNT, "k1") is None

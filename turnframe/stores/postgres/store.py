@@ -101,6 +101,18 @@ def _running_on_asyncio() -> bool:
     return True
 
 
+#: At most this many journal entries are admitted in the statement that records a live turn
+#: (each count is its own prepared statement).
+_MOST_ADMITTED_TOGETHER = 4
+
+
+def _admitted_together(entries: Sequence[NewJournalEntry]) -> bool:
+    """Whether a live turn's entries are admitted in the statement that records the turn: a
+    few, on distinct keys (two inserts of one key in one statement would not see each other)."""
+    keys = {entry.idempotency_key for entry in entries}
+    return len(keys) == len(entries) <= _MOST_ADMITTED_TOGETHER
+
+
 async def _keep_session(conn: Any) -> None:
     """Skip asyncpg's per-release reset query (a round trip on every call). The store sets no
     session state (no ``SET``, session locks, cursors or ``LISTEN``), and asyncpg still rolls
@@ -396,12 +408,15 @@ class PostgresStore:
 
         async def body(c: Conn) -> SealReceipt:
             sealed, recorded = seal.sealed_turn(), False
+            admitted: list[Admission] | None = None
             if seal.user_turn is not None:
                 new = seal.user_turn
-                if sealed is not None:  # one INSERT: the turn, its payloads and its phase
-                    recorded = await turns.record_sealed_turn(
-                        c, account_id, new.session_id, turn_id, new.payload, sealed, now
+                if sealed is not None:  # one statement: the turn, its payloads, its phase
+                    entries = seal.entries if _admitted_together(seal.entries) else ()
+                    recorded, answers = await turns.record_sealed_turn(
+                        c, account_id, new.session_id, turn_id, new.payload, sealed, now, entries
                     )
+                    admitted = answers if entries else None  # and its commands
                 else:
                     await turns.record_user_turn(
                         c, account_id, new.session_id, turn_id, new.payload, now
@@ -420,7 +435,8 @@ class PostgresStore:
                 cards = await card_ops.insert(c, account_id, turn_id, seal.interactions, now)
             else:  # the same reduction again: a replay, its cards are already stored
                 cards = await card_ops.of_turn(c, account_id, turn_id)
-            admitted = await journal.admit(c, account_id, turn_id, seal.entries, now)
+            if admitted is None:
+                admitted = await journal.admit(c, account_id, turn_id, seal.entries, now)
             if not recorded:
                 await turns.move_phase(c, account_id, turn_id, seal.phase, now)
             return SealReceipt(interactions=tuple(cards), admissions=tuple(admitted))

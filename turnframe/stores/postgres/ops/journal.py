@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from turnframe.lifecycle import JournalStatus
+from turnframe.stores import rows
 from turnframe.stores.errors import IllegalTransition, NotFound, StatusConflict
 from turnframe.stores.inputs import JournalOutcome, NewJournalEntry
 from turnframe.stores.postgres import codec
@@ -57,30 +58,51 @@ async def admit(
     transaction is admitting right now waits for it, then answers as a replay (or refusal)."""
     answers = []
     for entry in entries:
+        params: list[object] = [account_id, turn_id, now]
         row = await insert_returning_once(
-            conn,
-            f"INSERT INTO journal ({codec.JOURNAL_COLUMNS}) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $10) "
-            f"ON CONFLICT DO NOTHING RETURNING {codec.JOURNAL_COLUMNS}",
-            turn_id,
-            account_id,
-            entry.idempotency_key,
-            entry.command_id,
-            turn_id,
-            entry.case_id,
-            entry.expected_revision,
-            entry.content_digest,
-            dump_json(entry.payload),
-            entry.status.value,
-            now,
+            conn, insert_sql(entry, params, "$1", "$2", "$3"), turn_id, *params
         )
-        if row is not None:
-            answers.append(Admission(verdict=AdmissionVerdict.FRESH, entry=codec.journal(row)))
-            continue
-        stored = await get(conn, account_id, entry.idempotency_key)
-        assert stored is not None  # the conflict was on this very key
-        answers.append(Admission(verdict=_verdict(stored, entry), entry=stored))
+        answers.append(await answer(conn, account_id, entry, row))
     return answers
+
+
+def insert_sql(
+    entry: NewJournalEntry, params: list[object], account: str, turn: str, now: str
+) -> str:
+    """The ``INSERT … ON CONFLICT DO NOTHING RETURNING`` that admits ``entry``, its values
+    appended to ``params`` (``account``, ``turn`` and ``now`` name parameters already there)."""
+    values = [
+        account,
+        *_params(params, entry.idempotency_key, entry.command_id),
+        turn,
+        *_params(params, entry.case_id, entry.expected_revision, entry.content_digest),
+        *_params(params, dump_json(entry.payload), entry.status.value),
+        "NULL",
+        now,
+        now,
+    ]
+    return (
+        f"INSERT INTO journal ({codec.JOURNAL_COLUMNS}) VALUES ({', '.join(values)}) "
+        f"ON CONFLICT DO NOTHING RETURNING {codec.JOURNAL_COLUMNS}"
+    )
+
+
+def _params(params: list[object], *values: object) -> list[str]:
+    start = len(params)
+    params.extend(values)
+    return [f"${start + i + 1}" for i in range(len(values))]
+
+
+async def answer(
+    conn: Conn, account_id: str, entry: NewJournalEntry, inserted: rows.Row | None
+) -> Admission:
+    """The answer to ``entry`` after its insert: fresh with the ``inserted`` row, else as the
+    entry stored under its key (a replay or a refusal)."""
+    if inserted is not None:
+        return Admission(verdict=AdmissionVerdict.FRESH, entry=codec.journal(inserted))
+    stored = await get(conn, account_id, entry.idempotency_key)
+    assert stored is not None  # the conflict was on this very key
+    return Admission(verdict=_verdict(stored, entry), entry=stored)
 
 
 async def move(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,12 +17,14 @@ from turnframe.stores.errors import (
     PayloadImmutable,
     PhaseConflict,
 )
-from turnframe.stores.inputs import PhaseMove, SealedTurn
+from turnframe.stores.inputs import NewJournalEntry, PhaseMove, SealedTurn
 from turnframe.stores.postgres import codec
 from turnframe.stores.postgres.codec import dump_json, optional_json, same_content
+from turnframe.stores.postgres.ops import journal
 from turnframe.stores.postgres.ops.once import insert_returning_once
 from turnframe.stores.postgres.tx import Conn, row_count, where
 from turnframe.stores.records import (
+    Admission,
     AssistantTurnRecord,
     Json,
     SessionRecord,
@@ -154,31 +157,53 @@ async def record_sealed_turn(
     payload: Json,
     sealed: SealedTurn,
     now: datetime,
-) -> bool:
+    entries: Sequence[NewJournalEntry] = (),
+) -> tuple[bool, list[Admission]]:
     """Record a live turn at its seal with its plan, reduction and phase in one INSERT: the row
     :func:`record_user_turn`, :func:`write_turn_payload` (twice) and :func:`move_phase` from
-    ``received`` leave, in one round trip instead of five. False when the turn is stored
-    already (the same turn: a replay; another is :class:`PayloadImmutable`): nothing was
-    written, and the caller writes the payloads and moves the phase as for any stored turn."""
-    try:  # the session's last turn moves in the same statement, only if the turn was inserted
-        inserted = await conn.fetchval(
-            "WITH inserted AS (INSERT INTO turns (account_id, id, session_id, payload, phase, "
-            "plan, reduction, created_at, phase_changed_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT DO NOTHING RETURNING id) "
-            "UPDATE sessions SET last_turn_id = inserted.id FROM inserted "
-            "WHERE sessions.account_id = $1 AND sessions.id = $3 RETURNING true",
-            account_id,
-            turn_id,
-            session_id,
-            dump_json(payload),
-            sealed.phase.value,
-            dump_json(sealed.plan),
-            dump_json(sealed.reduction),
-            now,
-        )
+    ``received`` leave, and admit its journal ``entries`` (as :func:`journal.admit` answers
+    them), in one round trip instead of six or more.
+
+    The first answer is False when the turn is stored already (the same turn: a replay;
+    another is :class:`PayloadImmutable`): the turn row was not written, and the caller
+    writes the payloads and moves the phase as for any stored turn. The entries are admitted
+    either way: nothing the caller writes next reads the journal."""
+    params: list[object] = [
+        account_id,
+        turn_id,
+        session_id,
+        dump_json(payload),
+        sealed.phase.value,
+        dump_json(sealed.plan),
+        dump_json(sealed.reduction),
+        now,
+    ]
+    # The session's last turn moves in the same statement, only if the turn was inserted; the
+    # journal rows' turn is checked at the statement's end, when the turn row is there.
+    admissions = [
+        f"e{i} AS ({journal.insert_sql(entry, params, '$1', '$2', '$8')})"
+        for i, entry in enumerate(entries)
+    ]
+    joined = ["moved", *(f"e{i}" for i in range(len(entries)))]
+    sql = (
+        "WITH inserted AS (INSERT INTO turns (account_id, id, session_id, payload, phase, "
+        "plan, reduction, created_at, phase_changed_at) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT DO NOTHING RETURNING id), "
+        "moved AS (UPDATE sessions SET last_turn_id = inserted.id FROM inserted "
+        "WHERE sessions.account_id = $1 AND sessions.id = $3 RETURNING true AS moved)"
+        + "".join(f", {cte}" for cte in admissions)
+        + " SELECT "
+        + ", ".join(f"{name}.*" for name in joined)
+        + " FROM (SELECT 1) AS one"
+        + "".join(f" LEFT JOIN {name} ON true" for name in joined)
+    )
+    try:
+        found = await conn.fetchrow(sql, *params)
     except asyncpg.exceptions.ForeignKeyViolationError as exc:
         raise NotFound("session", session_id) from exc
-    if inserted is None:
+    assert found is not None  # one row, whatever the inserts found
+    row: tuple[Any, ...] = tuple(found[i] for i in range(len(found)))
+    if row[0] is None:
         existing = await conn.fetchrow(
             "SELECT session_id, payload FROM turns WHERE account_id = $1 AND id = $2",
             account_id,
@@ -187,8 +212,11 @@ async def record_sealed_turn(
         assert existing is not None  # the conflict was on this very key
         if existing[0] != session_id or not same_content(existing[1], payload):
             raise PayloadImmutable("user turn", turn_id)
-        return False
-    return True
+    answers, width = [], len(codec.JOURNAL_COLUMNS.split(","))
+    for i, entry in enumerate(entries):
+        part = row[1 + i * width : 1 + (i + 1) * width]
+        answers.append(await journal.answer(conn, account_id, entry, part if part[0] else None))
+    return row[0] is not None, answers
 
 
 async def get_turn_by_idempotency_key(
