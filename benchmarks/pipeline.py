@@ -19,7 +19,9 @@ Prints, at 1 and 64 sessions, turns/s of both sides and ``throughput_ratio_1``,
 ``write_tx_per_turn`` (store write calls: each is one transaction), ``reads_per_turn`` and, on
 SQLite, ``hops_per_turn`` (trips to the connection's thread: a read, or a group of write
 transactions sharing one COMMIT) and ``loop_side_per_turn`` (transactions run on the loop's
-thread); on SQLite ``loop_first_gain_*``: the pipeline against itself with every transaction
+thread); on PostgreSQL ``round_trips_per_turn`` and ``baseline_round_trips_per_turn``
+(statements sent to the server per turn, BEGIN and COMMIT included); on SQLite
+``loop_first_gain_*``: the pipeline against itself with every transaction
 on the connection's thread (``driver="aiosqlite"``, per round in ``paired_loop_first_gains_*``);
 the group-commit batch sizes seen at 64 sessions, and ``group_commit_gain_64``: on that
 all-thread driver, where group commit applies, against a commit per transaction
@@ -44,8 +46,8 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -453,10 +455,52 @@ async def bench_baseline(
 # -- the run ---------------------------------------------------------------------------------
 
 
+@contextmanager
+def round_trips() -> Iterator[list[str]]:
+    """The statements asyncpg sends while inside (each one round trip to the server, BEGIN and
+    COMMIT included), by their first word."""
+    import asyncpg
+
+    sent: list[str] = []
+    connection = asyncpg.connection.Connection
+    originals = {n: getattr(connection, n) for n in ("execute", "fetch", "fetchrow", "fetchval")}
+
+    def counted(method: Any) -> Any:
+        async def send(conn: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            sent.append(query.split(None, 1)[0].upper())
+            return await method(conn, query, *args, **kwargs)
+
+        return send
+
+    for name, method in originals.items():
+        setattr(connection, name, counted(method))
+    try:
+        yield sent
+    finally:
+        for name, method in originals.items():
+            setattr(connection, name, method)
+
+
 async def calibrate(target: Target) -> dict[str, Any]:
-    """Store calls and thread hops per pipeline turn, from a counting pass."""
+    """Store calls and thread hops per pipeline turn (on PostgreSQL, round trips per turn of
+    both sides), from a counting pass."""
     turns = 8
-    _, _, calls, traffic = await bench_framework(target, 2, turns, counting=True)
+    trips: dict[str, float] = {}
+    if target.dsn is not None:
+        # Each side runs twice, with `turns` and with twice as many: the difference is what
+        # `turns` more turns sent (opening the store, sessions and cases cancels out).
+        dsn, sent = target.dsn, [0, 0, 0, 0]
+        for i, n in enumerate((turns, 2 * turns)):
+            with round_trips() as framework:
+                _, _, calls, traffic = await bench_framework(target, 2, n, counting=True)
+            with round_trips() as baseline:
+                await bench_raw_postgres(dsn, 2, n)
+            sent[i], sent[2 + i] = len(framework), len(baseline)
+        trips["round_trips_per_turn"] = (sent[1] - sent[0]) / turns
+        trips["baseline_round_trips_per_turn"] = (sent[3] - sent[2]) / turns
+        turns *= 2  # the counts below are of the second pass
+    else:
+        _, _, calls, traffic = await bench_framework(target, 2, turns, counting=True)
     writes = sum(c for name, c in calls.items() if not is_read(name))
     reads = sum(c for name, c in calls.items() if is_read(name))
     if writes % turns or reads % turns:
@@ -469,6 +513,7 @@ async def calibrate(target: Target) -> dict[str, Any]:
         # transactions run on the event loop's own thread, with no hop (ADR 0026)
         "loop_side_per_turn": traffic["here"] / turns if target.dsn is None else None,
         "store_calls_per_turn": {name: n / turns for name, n in sorted(calls.items())},
+        **trips,
     }
 
 
@@ -496,6 +541,11 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 f"{counted['reads_per_turn']} reads, {counted['hops_per_turn']} thread hops "
                 f"({calls})"
             )
+            if "round_trips_per_turn" in counted:
+                print(
+                    f"round trips per turn: {counted['round_trips_per_turn']:g} "
+                    f"(baseline {counted['baseline_round_trips_per_turn']:g})"
+                )
         for i, sessions in enumerate(LEVELS):
             best_framework: tuple[float, list[float], dict[str, Any]] | None = None
             best_baseline: Run | None = None

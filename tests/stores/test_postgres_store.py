@@ -5,23 +5,36 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import anyio
 import anyio.to_thread
 import pytest
-from store_kit import ACCOUNT, POSTGRES_DSN_VARIABLE, drop_schema, fresh_schema_name, postgres_dsn
+from store_kit import (
+    ACCOUNT,
+    POSTGRES_DSN_VARIABLE,
+    drop_schema,
+    entry,
+    fresh_schema_name,
+    move,
+    postgres_dsn,
+)
 
 from turnframe.clock import ManualClock
 from turnframe.errors import ConfigError
-from turnframe.lifecycle import TurnPhase
+from turnframe.lifecycle import JournalStatus, TurnPhase
 from turnframe.stores import (
+    CaseUpdate,
     CommitBundle,
+    JournalOutcome,
     NewCase,
     NewEvent,
     SchemaTooNew,
     StoreClosed,
     StoreTimeout,
+    TurnSeal,
 )
+from turnframe.stores.inputs import BundleReply, NewUserTurn
 
 asyncpg = pytest.importorskip("asyncpg")
 
@@ -305,3 +318,68 @@ async def test_a_version_5_schema_gains_lease_epochs_and_the_lease_log_without_r
     finally:
         await conn.close()
     assert await _versions(dsn, schema) == list(range(1, LATEST_VERSION + 1))
+
+
+class _RoundTrips:
+    """Counts the statements asyncpg sends (each one a round trip), BEGIN and COMMIT included."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sent: list[str] = []
+        connection = asyncpg.connection.Connection
+        for name in ("execute", "fetch", "fetchrow", "fetchval"):
+            monkeypatch.setattr(connection, name, self._counted(getattr(connection, name)))
+
+    def _counted(self, method: Any) -> Any:
+        async def counted(conn: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            self.sent.append(query.split(None, 1)[0].upper().rstrip(";"))
+            return await method(conn, query, *args, **kwargs)
+
+        return counted
+
+
+@needs_postgres
+async def test_a_live_turn_is_sealed_and_committed_with_its_reply_in_nine_round_trips(
+    dsn: str, schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seal: BEGIN, one statement recording the turn and admitting its command, COMMIT.
+    The bundle: BEGIN, one statement for the turn check, journal move, case update, replay
+    record and phase move, the savepoint with the event-order lock, the event, the reply,
+    COMMIT."""
+    async with PostgresStore.open(dsn, schema=schema, clock=ManualClock()) as s:
+        session = await s.create_session(account_id=ACCOUNT, workflow="w")
+        case = await s.create_case(
+            account_id=ACCOUNT, case=NewCase(workflow="w", label="T", state={}, revision=1)
+        )
+        seal = TurnSeal(
+            user_turn=NewUserTurn(session_id=session.session_id, payload={"text": "hi"}),
+            plan={"plan": {"acts": []}},
+            reduction={"r": 1},
+            entries=(entry("k1", case_id=case.case_id, expected_revision=1),),
+            phase=move(TurnPhase.RECEIVED, TurnPhase.EXECUTING),
+        )
+        bundle = CommitBundle(
+            account_id=ACCOUNT,
+            turn_id="t1",
+            journal_outcomes=[
+                JournalOutcome(
+                    idempotency_key="k1",
+                    expected=JournalStatus.PENDING,
+                    status=JournalStatus.COMMITTED,
+                )
+            ],
+            case_updates=[
+                CaseUpdate(
+                    case_id=case.case_id, expected_revision=1, new_revision=2, state={"a": 1}
+                )
+            ],
+            events=[NewEvent(case_id=case.case_id, revision=2, type="set", payload={"a": 1})],
+            replay_record={"plan_hash": "h"},
+            phase=move(TurnPhase.EXECUTING, TurnPhase.COMMITTED),
+            reply=lambda receipt: BundleReply(blocks=[{"said": len(receipt.events)}]),
+        )
+        trips = _RoundTrips(monkeypatch)
+        await s.seal_turn(ACCOUNT, "t1", seal)
+        assert trips.sent == ["BEGIN", "WITH", "COMMIT"]
+        receipt = await s.commit_bundle(bundle)
+        assert trips.sent[3:] == ["BEGIN", "WITH", "SAVEPOINT", "INSERT", "WITH", "COMMIT"]
+        assert receipt.phase is TurnPhase.DELIVERED
