@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from store_kit import ACCOUNT, MakeCase, MakeTurn, entry, move
 
@@ -20,6 +21,7 @@ from turnframe.stores import (
     NewOutboxEffect,
     NotFound,
     OutboxStatus,
+    PayloadImmutable,
     RevisionConflict,
     StatusConflict,
     Store,
@@ -27,6 +29,8 @@ from turnframe.stores import (
 )
 
 pytestmark = pytest.mark.anyio
+
+NAN = float("nan")
 
 J = JournalStatus
 P = TurnPhase
@@ -329,3 +333,64 @@ async def test_a_bundle_of_commands_on_several_cases_writes_each_or_none(
         assert stored is not None and stored.status is J.COMMITTED
     reread = await store.get_turn(ACCOUNT, turn.turn_id)
     assert reread is not None and reread.phase is P.COMMITTED
+
+
+async def test_a_bundle_is_judged_in_order_turn_journal_cases_then_its_replay_record(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase
+) -> None:
+    cases = [await make_case(revision=2) for _ in range(2)]
+    turn = await make_turn(phase=P.INTERPRETED)
+    await store.admit(
+        ACCOUNT, turn.turn_id, [entry("k0"), entry("k1")], phase=move(P.INTERPRETED, P.EXECUTING)
+    )
+    await store.save_replay_record(ACCOUNT, turn.turn_id, {"plan_hash": "other"})
+    with pytest.raises(PayloadImmutable):  # another record stored under the turn
+        await store.commit_bundle(_commands_on_cases(turn, cases))
+    assert [await store.get_case(ACCOUNT, c.case_id) for c in cases] == cases
+    with pytest.raises(RevisionConflict):  # the stale case before the record
+        await store.commit_bundle(_commands_on_cases(turn, cases, stale=1))
+    stale = _commands_on_cases(turn, cases, stale=0)
+    gone = JournalOutcome(idempotency_key="nope", expected=J.PENDING, status=J.COMMITTED)
+    with pytest.raises(NotFound):  # the unknown journal entry before the stale case
+        await store.commit_bundle(
+            attrs.evolve(stale, journal_outcomes=[stale.journal_outcomes[0], gone])
+        )
+    unknown = CaseUpdate(case_id="no-such-case", expected_revision=1, new_revision=2, state={})
+    with pytest.raises(NotFound):  # an unknown case
+        await store.commit_bundle(
+            attrs.evolve(stale, case_updates=[stale.case_updates[1], unknown], events=[])
+        )
+    assert await store.list_events(ACCOUNT) == []
+    same = attrs.evolve(_commands_on_cases(turn, cases), replay_record={"plan_hash": "other"})
+    assert (await store.commit_bundle(same)).phase is P.COMMITTED  # the same record: a replay
+
+
+@pytest.mark.parametrize(
+    ("unsendable", "first_wrong"),
+    [
+        ("state", "turn"),  # a state that is not JSON, for a turn that is not there
+        ("record", "case"),  # a replay record that is not JSON, with a stale case
+        ("revision", "turn"),  # a revision beyond 64 bits, for a turn that is not there
+    ],
+)
+async def test_a_bundle_with_a_value_no_store_takes_fails_on_what_is_checked_first(
+    store: Store, make_turn: MakeTurn, make_case: MakeCase, unsendable: str, first_wrong: str
+) -> None:
+    case = await make_case(revision=2)
+    turn = await make_turn(phase=P.INTERPRETED)
+    await store.admit(ACCOUNT, turn.turn_id, [entry("k0")], phase=move(P.INTERPRETED, P.EXECUTING))
+    bundle = _commands_on_cases(turn, [case], stale=0 if first_wrong == "case" else None)
+    if first_wrong == "turn":
+        bundle = attrs.evolve(bundle, turn_id="no-such-turn")
+    [update] = bundle.case_updates
+    if unsendable == "state":
+        bundle = attrs.evolve(bundle, case_updates=[attrs.evolve(update, state={"x": NAN})])
+    elif unsendable == "record":
+        bundle = attrs.evolve(bundle, replay_record={"plan_hash": {1, 2}})
+    else:
+        far = attrs.evolve(update, new_revision=2**63)
+        bundle = attrs.evolve(bundle, case_updates=[far])
+    expected = {"turn": NotFound, "case": RevisionConflict}[first_wrong]
+    with pytest.raises(expected):
+        await store.commit_bundle(bundle)
+    assert await store.get_case(ACCOUNT, case.case_id) == case

@@ -333,3 +333,38 @@ async def test_a_live_seal_whose_session_is_gone_is_not_found_and_admits_nothing
     with pytest.raises(NotFound):
         await store.seal_turn(ACCOUNT, "turn-live", lost)
     assert await store.get_journal_entry(ACCOUNT, "k1") is None
+
+
+async def test_a_live_seal_with_a_command_no_store_takes_fails_on_what_is_checked_first(
+    store: Store,
+) -> None:
+    session_id, seal = await _live_seal(store)
+    odd = attrs.evolve(entry("k2"), payload={"x": float("nan")})
+    lost = attrs.evolve(
+        seal,
+        user_turn=NewUserTurn(session_id="no-such", payload={"text": "x"}),
+        entries=(entry("k1"), odd),
+    )
+    with pytest.raises(NotFound):  # the session is checked before the commands are
+        await store.seal_turn(ACCOUNT, "turn-live", lost)
+    with pytest.raises(ValueError):  # then the command that is not JSON, and nothing stays
+        await store.seal_turn(ACCOUNT, "turn-live", attrs.evolve(lost, user_turn=seal.user_turn))
+    assert await store.get_turn(ACCOUNT, "turn-live") is None
+    assert await store.get_journal_entry(ACCOUNT, "k1") is None
+    session = await store.get_session(ACCOUNT, session_id)
+    assert session is not None and session.last_turn_id is None
+
+
+async def test_a_live_seal_admits_its_command_fresh_whatever_the_account_id_is(
+    store: Store,
+) -> None:
+    session = await store.create_session(account_id="", workflow="tickets")
+    seal = TurnSeal(
+        user_turn=NewUserTurn(session_id=session.session_id, payload={"text": "hi"}),
+        plan={"plan": {"acts": []}},
+        reduction={"results": [1]},
+        entries=(entry("k1"),),
+        phase=move(P.RECEIVED, P.EXECUTING),
+    )
+    receipt = await store.seal_turn("", "turn-live", seal)
+    assert [a.verdict for a in receipt.admissions] == [AdmissionVerdict.FRESH]

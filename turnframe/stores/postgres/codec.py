@@ -8,6 +8,7 @@ Every table has a ``pos`` identity column so lists come back in insertion order.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -37,6 +38,21 @@ def instant(value: datetime) -> datetime:
 
 def optional_json(value: Json | None) -> str | None:
     return None if value is None else dump_json(value)
+
+
+_BIGINT = 2**63
+
+
+def sendable(params: Iterable[object]) -> bool:
+    """Whether PostgreSQL takes every one of ``params`` as it is: integers within ``bigint``,
+    text without NUL. A statement folding several writes sends its values only then, so a
+    value PostgreSQL refuses is refused where the one-by-one statements would meet it."""
+    for value in params:
+        if type(value) is int and not -_BIGINT <= value < _BIGINT:
+            return False
+        if type(value) is str and "\x00" in value:
+            return False
+    return True
 
 
 def _as_given(value: Any) -> Any:

@@ -106,11 +106,14 @@ def _running_on_asyncio() -> bool:
 _MOST_ADMITTED_TOGETHER = 4
 
 
-def _admitted_together(entries: Sequence[NewJournalEntry]) -> bool:
+def _admitted_together(seal: TurnSeal) -> bool:
     """Whether a live turn's entries are admitted in the statement that records the turn: a
-    few, on distinct keys (two inserts of one key in one statement would not see each other)."""
-    keys = {entry.idempotency_key for entry in entries}
-    return len(keys) == len(entries) <= _MOST_ADMITTED_TOGETHER
+    few, on distinct keys (two inserts of one key in one statement would not see each other),
+    and no cards to open or close (their rows are locked before the journal's, one by one)."""
+    if seal.interactions or seal.expired:
+        return False
+    keys = {entry.idempotency_key for entry in seal.entries}
+    return len(keys) == len(seal.entries) <= _MOST_ADMITTED_TOGETHER
 
 
 async def _keep_session(conn: Any) -> None:
@@ -412,11 +415,10 @@ class PostgresStore:
             if seal.user_turn is not None:
                 new = seal.user_turn
                 if sealed is not None:  # one statement: the turn, its payloads, its phase
-                    entries = seal.entries if _admitted_together(seal.entries) else ()
-                    recorded, answers = await turns.record_sealed_turn(
+                    entries = seal.entries if _admitted_together(seal) else ()
+                    recorded, admitted = await turns.record_sealed_turn(
                         c, account_id, new.session_id, turn_id, new.payload, sealed, now, entries
-                    )
-                    admitted = answers if entries else None  # and its commands
+                    )  # and its commands, when they were admitted with it
                 else:
                     await turns.record_user_turn(
                         c, account_id, new.session_id, turn_id, new.payload, now

@@ -15,7 +15,7 @@ from turnframe.stores import replies
 from turnframe.stores.errors import NotFound, PhaseConflict, RevisionConflict, StatusConflict
 from turnframe.stores.inputs import CommitBundle
 from turnframe.stores.postgres import codec
-from turnframe.stores.postgres.codec import dump_json, optional_json
+from turnframe.stores.postgres.codec import dump_json, optional_json, sendable
 from turnframe.stores.postgres.ops import cases, interactions, journal, outbox, turns
 from turnframe.stores.postgres.tx import Conn
 from turnframe.stores.records import BundleReceipt, CaseRecord, OutboxRecord
@@ -39,8 +39,9 @@ async def commit_bundle(
     """
     account, turn_id = bundle.account_id, bundle.turn_id
     effects: list[OutboxRecord] = []  # only the one-by-one way writes effects
-    if _in_one_statement(bundle):
-        written_cases = await _written_in_one(conn, bundle, now)
+    one = _one_statement(bundle, now) if _in_one_statement(bundle) else None
+    if one is not None:
+        written_cases = await _written_in_one(conn, bundle, one, now)
     else:
         written_cases, effects = await _written_one_by_one(conn, bundle, now)
     # The events last: from the event-order lock to COMMIT, every other bundle that appends
@@ -92,9 +93,10 @@ async def _written_one_by_one(
     return written_cases, effects
 
 
-#: At most this many journal moves and case updates go into the one statement (each count is
-#: its own prepared statement: a few shapes, not one per bundle).
-_MOST_IN_ONE = 4
+#: At most this many journal moves and case updates go into the one statement. Each count,
+#: with or without a replay record and a phase move, is its own prepared statement: 36 shapes
+#: at most, where asyncpg caches 100 statements per connection.
+_MOST_IN_ONE = 2
 
 
 def _in_one_statement(bundle: CommitBundle) -> bool:
@@ -119,9 +121,20 @@ _JOURNAL_WIDTH = len(codec.JOURNAL_COLUMNS.split(","))
 _CASE_WIDTH = len(codec.CASE_COLUMNS.split(","))
 
 
-def _one_statement(bundle: CommitBundle, now: datetime) -> tuple[str, list[object]]:
-    """The statement for :func:`_written_in_one`: one data-modifying CTE per write, and one row
-    that says, for the turn and each write, whether it found its row.
+def _one_statement(bundle: CommitBundle, now: datetime) -> tuple[str, list[object]] | None:
+    """The statement for :func:`_written_in_one`, or None when a value cannot be sent (it does
+    not encode as JSON, or PostgreSQL would refuse it): the one-by-one writes then meet it in
+    their order, after the checks that come first."""
+    try:
+        sql, params = _statement(bundle, now)
+    except (ValueError, TypeError):  # NaN, a set, ...: dump_json's refusals
+        return None
+    return (sql, params) if sendable(params) else None
+
+
+def _statement(bundle: CommitBundle, now: datetime) -> tuple[str, list[object]]:
+    """One data-modifying CTE per write, and one row that says, for the turn and each write,
+    whether it found its row.
 
     The writes touch different rows (distinct keys and cases, one turn row), so running them
     on one snapshot, as a statement's CTEs run, writes what the same statements one by one
@@ -183,14 +196,16 @@ def _one_statement(bundle: CommitBundle, now: datetime) -> tuple[str, list[objec
     return sql, params
 
 
-async def _written_in_one(conn: Conn, bundle: CommitBundle, now: datetime) -> dict[str, CaseRecord]:
+async def _written_in_one(
+    conn: Conn, bundle: CommitBundle, statement: tuple[str, list[object]], now: datetime
+) -> dict[str, CaseRecord]:
     """The turn check, the journal moves, the case updates, the replay record and the phase
     move in one round trip (where one by one they take up to a dozen), then each write's
     result judged in the order the one-by-one writes run: the first that did not find its row
     raises the error they raise, from a read of the row as it stands (a failure rolls the
     whole transaction back, these writes included)."""
     account, turn_id = bundle.account_id, bundle.turn_id
-    sql, params = _one_statement(bundle, now)
+    sql, params = statement
     try:
         found = await conn.fetchrow(sql, *params)
     except asyncpg.exceptions.ForeignKeyViolationError as exc:  # the replay record's turn

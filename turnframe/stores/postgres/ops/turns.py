@@ -158,7 +158,7 @@ async def record_sealed_turn(
     sealed: SealedTurn,
     now: datetime,
     entries: Sequence[NewJournalEntry] = (),
-) -> tuple[bool, list[Admission]]:
+) -> tuple[bool, list[Admission] | None]:
     """Record a live turn at its seal with its plan, reduction and phase in one INSERT: the row
     :func:`record_user_turn`, :func:`write_turn_payload` (twice) and :func:`move_phase` from
     ``received`` leave, and admit its journal ``entries`` (as :func:`journal.admit` answers
@@ -167,7 +167,9 @@ async def record_sealed_turn(
     The first answer is False when the turn is stored already (the same turn: a replay;
     another is :class:`PayloadImmutable`): the turn row was not written, and the caller
     writes the payloads and moves the phase as for any stored turn. The entries are admitted
-    either way: nothing the caller writes next reads the journal."""
+    either way (nothing the caller writes next reads the journal), unless one of them cannot
+    be sent (its payload is not JSON, or PostgreSQL would refuse a value): then none is, the
+    second answer is None, and the caller admits them after, where they are refused in turn."""
     params: list[object] = [
         account_id,
         turn_id,
@@ -178,12 +180,11 @@ async def record_sealed_turn(
         dump_json(sealed.reduction),
         now,
     ]
+    admissions = _admissions(entries, params)
+    if admissions is None:
+        admissions, entries = [], ()
     # The session's last turn moves in the same statement, only if the turn was inserted; the
     # journal rows' turn is checked at the statement's end, when the turn row is there.
-    admissions = [
-        f"e{i} AS ({journal.insert_sql(entry, params, '$1', '$2', '$8')})"
-        for i, entry in enumerate(entries)
-    ]
     joined = ["moved", *(f"e{i}" for i in range(len(entries)))]
     sql = (
         "WITH inserted AS (INSERT INTO turns (account_id, id, session_id, payload, phase, "
@@ -212,11 +213,31 @@ async def record_sealed_turn(
         assert existing is not None  # the conflict was on this very key
         if existing[0] != session_id or not same_content(existing[1], payload):
             raise PayloadImmutable("user turn", turn_id)
+    if not admissions:
+        return row[0] is not None, None
     answers, width = [], len(codec.JOURNAL_COLUMNS.split(","))
     for i, entry in enumerate(entries):
         part = row[1 + i * width : 1 + (i + 1) * width]
-        answers.append(await journal.answer(conn, account_id, entry, part if part[0] else None))
+        inserted = part if part[0] is not None else None  # account_id is NOT NULL
+        answers.append(await journal.answer(conn, account_id, entry, inserted))
     return row[0] is not None, answers
+
+
+def _admissions(entries: Sequence[NewJournalEntry], params: list[object]) -> list[str] | None:
+    """One CTE admitting each entry, their values appended to ``params``; None, with ``params``
+    as it was, when a value cannot be sent."""
+    given = len(params)
+    try:
+        ctes = [
+            f"e{i} AS ({journal.insert_sql(entry, params, '$1', '$2', '$8')})"
+            for i, entry in enumerate(entries)
+        ]
+    except (ValueError, TypeError):  # a payload that is not JSON: dump_json's refusals
+        ctes = None
+    if ctes is None or not codec.sendable(params[given:]):
+        del params[given:]
+        return None
+    return ctes
 
 
 async def get_turn_by_idempotency_key(
