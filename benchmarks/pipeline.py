@@ -23,7 +23,11 @@ thread); on PostgreSQL ``round_trips_per_turn`` and ``baseline_round_trips_per_t
 (statements sent to the server per turn, BEGIN and COMMIT included); on SQLite
 ``loop_first_gain_*``: the pipeline against itself with every transaction
 on the connection's thread (``driver="aiosqlite"``, per round in ``paired_loop_first_gains_*``);
-the group-commit batch sizes seen at 64 sessions, and ``group_commit_gain_64``: on that
+on SQLite at 64 sessions the loop's commit groups (``loop_group_sizes_64``,
+``loop_group_mean_64``) and ``loop_group_gain_64``: the default against the same pipeline with
+a commit per transaction on the loop too (``group_commit_size=1``; per round in
+``paired_loop_group_gains_64``); the group-commit batch sizes seen at 64 sessions, and
+``group_commit_gain_64``: on that
 all-thread driver, where group commit applies, against a commit per transaction
 (``group_commit_size=1``) at 64 sessions (best against best; per round in
 ``paired_group_commit_gains_64``; and ``group_commit_cpu_gain_64``, CPU per turn with a commit
@@ -266,13 +270,14 @@ async def bench_framework(
         "cpu_ms_per_turn": cpu,
         "reads": after["reads"] - before["reads"],
         "here": after["here"] - before["here"],
-        "group_sizes": {
-            size: count - before["group_sizes"].get(size, 0)
-            for size, count in after["group_sizes"].items()
-            if count - before["group_sizes"].get(size, 0)
-        },
+        "group_sizes": _grown(before["group_sizes"], after["group_sizes"]),
+        "loop_group_sizes": _grown(before["loop_group_sizes"], after["loop_group_sizes"]),
     }
     return rate, latencies, calls, traffic
+
+
+def _grown(before: dict[int, int], after: dict[int, int]) -> dict[int, int]:
+    return {k: n - before.get(k, 0) for k, n in after.items() if n - before.get(k, 0)}
 
 
 #: The driver that keeps every transaction on the connection's thread (the default before
@@ -287,6 +292,13 @@ def _loop_first_known() -> bool:
     return hasattr(driver, "LoopFirstDriver")
 
 
+def _loop_groups_known() -> bool:
+    """Whether short writes on the loop share commits (older code: no)."""
+    from turnframe.stores.sqlite import group
+
+    return hasattr(group, "LONELY_GROUPS")
+
+
 def _commit_each_known() -> bool:
     """Whether this store has group commit settings (older code: none)."""
     return "group_commit_size" in inspect.signature(SqliteStore.open).parameters
@@ -298,9 +310,10 @@ def _traffic(store: Store) -> dict[str, Any]:
         return {
             "reads": seen.reads,
             "group_sizes": dict(seen.group_sizes),
+            "loop_group_sizes": dict(getattr(seen, "loop_group_sizes", {})),
             "here": getattr(seen, "reads_here", 0) + getattr(seen, "commits_here", 0),
         }
-    return {"reads": 0, "group_sizes": {}, "here": 0}
+    return {"reads": 0, "group_sizes": {}, "loop_group_sizes": {}, "here": 0}
 
 
 # -- the baselines: the minimal durable turn -------------------------------------------------
@@ -554,6 +567,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             best_thread = 0.0  # SQLite: every transaction on the connection's thread
             best_loop_baseline = 0.0  # SQLite: the raw minimal turn with no hop (information)
             paired_loop_gains: list[float] = []  # the default against that, per round
+            best_loop_each = 0.0  # SQLite at 64: the loop's short writes a commit each
+            paired_loop_group_gains: list[float] = []  # the default against that, per round
             group_traffic: dict[str, Any] | None = None
             single_cpu: list[float] = []  # ... its CPU ms per turn, one per round
             group_cpu: list[float] = []  # the pipeline's, in the same rounds
@@ -584,6 +599,14 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                     )
                     best_thread = max(best_thread, on_thread)
                     paired_loop_gains.append(round(rate / on_thread, 3))
+                if target.dsn is None and sessions == LEVELS[-1] and _loop_groups_known():
+                    # The same pipeline with loop groups off (a commit per transaction on the
+                    # loop too): what short writes sharing a COMMIT on the loop gain.
+                    each, _, _, _ = await bench_framework(
+                        target, sessions, turns, store_options={"group_commit_size": 1}
+                    )
+                    best_loop_each = max(best_loop_each, each)
+                    paired_loop_group_gains.append(round(rate / each, 3))
                 if target.dsn is None and sessions == LEVELS[-1] and _commit_each_known():
                     # Group commit where it applies (bodies queued for the thread): on the
                     # thread driver, against a commit per transaction on it.
@@ -637,6 +660,16 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 report[f"group_commit_cpu_gain_{sessions}"] = round(
                     min(single_cpu) / min(group_cpu), 3
                 )
+            loop_sizes = {int(k): v for k, v in traffic["loop_group_sizes"].items()}
+            if loop_sizes and sessions == LEVELS[-1]:
+                report[f"loop_group_mean_{sessions}"] = round(
+                    sum(k * v for k, v in loop_sizes.items()) / sum(loop_sizes.values()), 2
+                )
+                report[f"loop_group_sizes_{sessions}"] = dict(sorted(loop_sizes.items()))
+            if best_loop_each:
+                report[f"loop_commit_each_turns_per_s_{sessions}"] = round(best_loop_each, 1)
+                report[f"loop_group_gain_{sessions}"] = round(rate / best_loop_each, 3)
+                report[f"paired_loop_group_gains_{sessions}"] = paired_loop_group_gains
             # the commit groups where group commit applies (the thread driver, when measured)
             counted_groups = group_traffic if group_traffic is not None else traffic
             sizes = {int(k): v for k, v in counted_groups["group_sizes"].items()}

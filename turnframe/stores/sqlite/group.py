@@ -26,6 +26,7 @@ back with its group. The queue is shared with the connection's thread under a lo
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections import Counter, deque
@@ -43,6 +44,12 @@ Body = Callable[[sqlite3.Connection], T]
 
 #: At most this many transactions share one commit (the default).
 MAX_GROUP = 32
+
+#: After this many loop groups in a row that nobody joined, a short write commits at once,
+#: without yielding for others first (a session writing alone pays no wait)...
+LONELY_GROUPS = 8
+#: ... except every this many writes, which open a group again to see whether others join.
+PROBE_EVERY = 64
 
 
 class _Job(Generic[T]):
@@ -91,8 +98,14 @@ class GroupCommit:
         self.group_sizes: Counter[int] = Counter()
         #: The loop's own turn at the connection, when the driver gives one (ADR 0026).
         self._here = driver if isinstance(driver, LoopFirstDriver) else None
-        #: Transactions committed on the loop's thread (no hop, no group), for benchmarks.
+        #: Transactions committed on the loop's thread (no hop), for benchmarks.
         self.here_commits = 0
+        #: How many transactions each commit on the loop's thread carried, for benchmarks.
+        self.loop_group_sizes: Counter[int] = Counter()
+        #: The loop group forming now (its leader yields once before committing it).
+        self._loop_group: list[_Job[Any]] | None = None
+        self._lonely = 0  # loop groups in a row that nobody joined
+        self._unprobed = 0  # writes that opened no group since the last that did
 
     @property
     def runs_short_here(self) -> bool:
@@ -103,7 +116,8 @@ class GroupCommit:
     async def write(self, body: Body[T], *, short: bool = False) -> T:
         """Commit ``body`` as (part of) one transaction. ``short``: bounded work, which runs on
         the loop's thread once nothing waits for the connection's thread, unless a window is
-        set (then it is a transaction of its own: there is no group to join)."""
+        set (then it is a transaction of its own: there is no group to join). Short writes
+        that arrive on the loop together share one commit there (a loop group)."""
         here = self._here
         if (
             short
@@ -113,12 +127,21 @@ class GroupCommit:
             and not self._flush_owed
             and not self._queue
         ):
-            try:
+            group = self._loop_group
+            if group is None and self._worth_a_group():
+                return await self._lead_loop_group(here, body)
+            if group is not None and len(group) < self._max_group:  # forming now: join it
+                member: _Job[T] = _Job(body)
+                member.wake = anyio.Event()
+                group.append(member)
+                return await self._wait_turn(member)
+            try:  # alone lately, or the group is full: a transaction of its own, at once
                 result = here.here(lambda conn: run_write_here(conn, body), commits=True)
             except WouldWait:
                 pass  # another process holds the lock: the thread waits for it
             else:
                 self.here_commits += 1
+                self.loop_group_sizes[1] += 1
                 return result
         job: _Job[T] = _Job(body)
         with self._lock:
@@ -137,6 +160,10 @@ class GroupCommit:
             if job.done:
                 return job.outcome()
             # else: handed the duty to send (the group before left it behind)
+        return await self._send(job)
+
+    async def _send(self, job: _Job[T]) -> T:
+        """Send flushes until ``job``'s group is committed, then hand the duty on."""
         if self._window:
             try:
                 if len(self._queue) < self._max_group:
@@ -149,6 +176,108 @@ class GroupCommit:
                 await self._flush()
             self._hand_over()
         return job.outcome()
+
+    def _worth_a_group(self) -> bool:
+        """Whether a write should open a loop group (and yield once for others to join): not
+        after :data:`LONELY_GROUPS` groups in a row that nobody joined (one session writing
+        alone), except every :data:`PROBE_EVERY` th write, which looks again."""
+        if self._max_group == 1:
+            return False  # a commit each: nobody could join
+        if self._lonely < LONELY_GROUPS:
+            return True
+        self._unprobed += 1
+        if self._unprobed < PROBE_EVERY:
+            return False
+        self._unprobed = 0
+        return True
+
+    async def _lead_loop_group(self, here: LoopFirstDriver, body: Body[T]) -> T:
+        """Open a loop group with ``body``, let the tasks ready now run once (their short
+        writes join it), then commit the group on the loop's thread: one ``BEGIN IMMEDIATE``,
+        a savepoint per body, one ``COMMIT`` (as a thread group, :func:`_run_group`). No
+        member is answered before the COMMIT; a member in the group commits or rolls back
+        with it. A leader cancelled while the group forms leaves its own body out (it never
+        runs) and still settles the others' before it leaves."""
+        job: _Job[T] = _Job(body)
+        job.wake = anyio.Event()
+        group: list[_Job[Any]] = [job]
+        self._loop_group = group
+        try:
+            await anyio.lowlevel.checkpoint()  # the others join meanwhile
+        except BaseException:
+            self._loop_group = None
+            group.remove(job)
+            if group:
+                with anyio.CancelScope(shield=True):
+                    await self._settle(here, group)
+            raise
+        self._loop_group = None  # closed: later writers open their own
+        await self._settle(here, group)
+        return await self._wait_turn(job)
+
+    async def _settle(self, here: LoopFirstDriver, group: list[_Job[Any]]) -> None:
+        """Commit a closed loop group on the loop's thread and wake its members; when the
+        loop's turn is gone meanwhile (the thread has work) or another process holds the lock,
+        queue what is left of it for the thread, in order."""
+        try:
+            with anyio.CancelScope(shield=True):
+                free = await here.until_free()
+            if free and not self._flush_owed and not self._queue:
+                # WouldWait: rolled back whole, what is left goes to the thread (below)
+                with contextlib.suppress(WouldWait):
+                    self._commit_here(here, group)
+        except BaseException as error:  # the store closed, say: every member learns it
+            for member in group:
+                if not member.done:
+                    member.result, member.error, member.done = None, error, True
+                member.set_wake()
+            raise
+        left = [member for member in group if not member.done]
+        for member in group:
+            if member.done:
+                member.set_wake()
+        if left:
+            self._requeue(left)
+
+    def _commit_here(self, here: LoopFirstDriver, group: list[_Job[Any]]) -> None:
+        """Commit ``group`` on the loop's thread; :class:`WouldWait` (nothing written) when
+        another process holds the lock."""
+        if len(group) == 1:  # a plain transaction: no savepoint
+            job = group[0]
+            try:
+                job.result = here.here(lambda conn: run_write_here(conn, job.body), commits=True)
+            except WouldWait:
+                raise
+            except BaseException as error:  # rolled back; handed to that job's caller
+                job.error, job.done = error, True
+                return
+            job.done = True
+        else:
+            here.here(lambda conn: _run_group(conn, group, here=True), commits=True)
+        self.here_commits += len(group)
+        self.loop_group_sizes[len(group)] += 1
+        self._lonely = self._lonely + 1 if len(group) == 1 else 0
+
+    def _requeue(self, jobs: list[_Job[Any]]) -> None:
+        """Jobs of a loop group that could not commit there queue for the thread, in order;
+        when no flush is on its way, the first of them sends the next."""
+        with self._lock:
+            self._queue.extend(jobs)
+            if self._flush_owed:
+                return  # a flush on its way takes them
+            self._flush_owed = True
+            heir = jobs[0]
+            heir.lead = True
+        heir.set_wake()
+
+    async def _wait_turn(self, job: _Job[T]) -> T:
+        """A loop group member's wait (shielded: it is in a group) until it is answered or
+        handed the duty to send the next flush."""
+        with anyio.CancelScope(shield=True):
+            await job.wake.wait()  # type: ignore[union-attr]
+        if job.done:
+            return job.outcome()
+        return await self._send(job)
 
     async def _flush(self) -> None:
         """Send one flush and wake the callers of the group it took."""
@@ -217,9 +346,11 @@ class GroupCommit:
         heir.set_wake()
 
 
-def _run_group(conn: sqlite3.Connection, group: list[_Job[Any]]) -> None:
-    """One transaction for the whole group; runs on the connection's thread. Fills in every
-    job's answer (the callers are woken on the event loop's thread)."""
+def _run_group(conn: sqlite3.Connection, group: list[_Job[Any]], *, here: bool = False) -> None:
+    """One transaction for the whole group, on the connection's thread (or, ``here``, on the
+    loop's). Fills in every job's answer (the callers are woken on the event loop's thread).
+    ``here``: a lock held by another process raises :class:`WouldWait` with nothing written
+    and the jobs not yet answered left unanswered, to run again on the thread."""
     todo = list(group)
     while todo:
         answers: list[tuple[_Job[Any], Any, BaseException | None]] = []
@@ -247,6 +378,8 @@ def _run_group(conn: sqlite3.Connection, group: list[_Job[Any]]) -> None:
                 conn.execute("ROLLBACK")
             failure: BaseException = error
             if isinstance(error, sqlite3.OperationalError) and is_busy(error):
+                if here:
+                    raise WouldWait(str(error)) from error
                 failure = StoreTimeout(
                     f"the database stayed locked; the transaction was rolled back ({error})"
                 )

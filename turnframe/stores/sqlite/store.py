@@ -113,11 +113,13 @@ class StoreTraffic:
     group_sizes: dict[int, int]  # transactions in one commit → how many such commits
     reads_here: int = 0  # reads run on the loop's thread
     commits_here: int = 0  # write transactions committed on the loop's thread
+    #: The loop's commits by how many transactions each carried (its groups, ADR 0029).
+    loop_group_sizes: dict[int, int] = attrs.field(factory=dict)
 
     @property
     def commits(self) -> int:
-        """Every COMMIT: the thread's groups and the loop's own transactions."""
-        return sum(self.group_sizes.values()) + self.commits_here
+        """Every COMMIT: the thread's groups and the loop's."""
+        return sum(self.group_sizes.values()) + sum(self.loop_group_sizes.values())
 
     @property
     def transactions(self) -> int:
@@ -252,6 +254,7 @@ class SqliteStore:
             group_sizes=dict(self._writer.group_sizes),
             reads_here=self._reads_here,
             commits_here=self._writer.here_commits,
+            loop_group_sizes=dict(self._writer.loop_group_sizes),
         )
 
     # -- sessions -----------------------------------------------------------------------------
