@@ -5,6 +5,8 @@ connection's thread whole."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -168,3 +170,83 @@ async def test_with_a_commit_each_no_loop_group_forms(tmp_path: Path) -> None:
         answers = await _together(store, [f"s{n}" for n in range(4)])
         assert all(not isinstance(a, Exception) for a in answers.values())
         assert store.traffic().loop_group_sizes == {1: 4}
+
+
+def _thread_busy_for(store: SqliteStore, seconds: float) -> Any:
+    """A body that keeps the connection's thread busy (a long transaction, as it were)."""
+    driver = store._driver
+
+    async def busy() -> None:
+        await driver.run(lambda conn: time.sleep(seconds))
+
+    return busy
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_a_member_cancelled_by_asyncio_itself_leaves_its_group_and_later_writes_go_on(
+    store: SqliteStore,
+) -> None:
+    """asyncio's own cancellation (``task.cancel()``, ``asyncio.wait_for``) passes an anyio
+    shield: the member leaves the group it waits in, and its duty to send, if it had one."""
+    go = asyncio.Event()
+    scope = anyio.CancelScope()
+
+    async def join() -> None:
+        await go.wait()
+        await store.create_session(account_id=ACCOUNT, workflow="w", session_id="j")
+
+    async def lead() -> None:
+        with scope:
+            scope.cancel()  # the leader leaves; the group goes to the (busy) thread
+            go.set()
+            await store.create_session(account_id=ACCOUNT, workflow="w", session_id="l")
+
+    busy = _thread_busy_for(store, 0.3)
+    joiner = asyncio.ensure_future(join())
+    thread = asyncio.ensure_future(_after(go, busy))
+    await asyncio.sleep(0.01)
+    leader = asyncio.ensure_future(lead())
+    await asyncio.sleep(0.02)  # the leader waits for the busy thread's turn to end
+    joiner.cancel()
+    await asyncio.gather(leader, thread, return_exceptions=True)
+    assert joiner.cancelled()
+    with anyio.fail_after(5):
+        await store.create_session(account_id=ACCOUNT, workflow="w", session_id="after")
+    ids = {s.session_id for s in await store.list_sessions(ACCOUNT)}
+    assert "after" in ids and "l" not in ids
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_a_leader_cancelled_by_asyncio_while_it_settles_leaves_the_others_to_commit(
+    store: SqliteStore,
+) -> None:
+    go = asyncio.Event()
+    answers: dict[str, Any] = {}
+
+    async def join() -> None:
+        await go.wait()
+        answers["j"] = await store.create_session(account_id=ACCOUNT, workflow="w", session_id="j")
+
+    async def lead() -> None:
+        go.set()
+        answers["l"] = await store.create_session(account_id=ACCOUNT, workflow="w", session_id="l")
+
+    busy = _thread_busy_for(store, 0.3)
+    joiner = asyncio.ensure_future(join())
+    thread = asyncio.ensure_future(_after(go, busy))
+    await asyncio.sleep(0.01)
+    leader = asyncio.ensure_future(lead())
+    await asyncio.sleep(0.02)
+    leader.cancel()
+    await asyncio.gather(leader, thread, joiner, return_exceptions=True)
+    assert leader.cancelled() and not joiner.cancelled()
+    assert "j" in answers and "l" not in answers  # the joiner's write was not dropped
+    with anyio.fail_after(5):
+        await store.create_session(account_id=ACCOUNT, workflow="w", session_id="after")
+    ids = {s.session_id for s in await store.list_sessions(ACCOUNT)}
+    assert {"j", "after"} <= ids and "l" not in ids
+
+
+async def _after(event: asyncio.Event, work: Any) -> None:
+    await event.wait()
+    await work()
