@@ -28,8 +28,8 @@ pytestmark = pytest.mark.anyio
 P = TurnPhase
 
 
-async def _live_seal(store: Store, turn_id: str = "turn-live") -> tuple[str, TurnSeal]:
-    session = await store.create_session(account_id=ACCOUNT, workflow="tickets")
+async def _live_seal(store: Store, account_id: str = ACCOUNT) -> tuple[str, TurnSeal]:
+    session = await store.create_session(account_id=account_id, workflow="tickets")
     seal = TurnSeal(
         user_turn=NewUserTurn(session_id=session.session_id, payload={"text": "hi"}),
         plan={"plan": {"acts": []}},
@@ -358,13 +358,6 @@ async def test_a_live_seal_with_a_command_no_store_takes_fails_on_what_is_checke
 async def test_a_live_seal_admits_its_command_fresh_whatever_the_account_id_is(
     store: Store,
 ) -> None:
-    session = await store.create_session(account_id="", workflow="tickets")
-    seal = TurnSeal(
-        user_turn=NewUserTurn(session_id=session.session_id, payload={"text": "hi"}),
-        plan={"plan": {"acts": []}},
-        reduction={"results": [1]},
-        entries=(entry("k1"),),
-        phase=move(P.RECEIVED, P.EXECUTING),
-    )
+    _, seal = await _live_seal(store, account_id="")
     receipt = await store.seal_turn("", "turn-live", seal)
     assert [a.verdict for a in receipt.admissions] == [AdmissionVerdict.FRESH]
