@@ -144,14 +144,13 @@ class GroupCommit:
                 member.group = group
                 group.append(member)
                 return await self._wait_turn(member)
-            try:  # alone lately, or the group is full: a transaction of its own, at once
-                result = here.here(lambda conn: run_write_here(conn, body), commits=True)
+            alone: _Job[T] = _Job(body)  # alone lately, or the group is full: at once
+            try:
+                self._commit_here(here, [alone])
             except WouldWait:
                 pass  # another process holds the lock: the thread waits for it
             else:
-                self.here_commits += 1
-                self.loop_group_sizes[1] += 1
-                return result
+                return alone.outcome()
         job: _Job[T] = _Job(body)
         with self._lock:
             self._queue.append(job)
